@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+//
+// FBRuntime: a Core Animation–style UI runtime for embedded Linux boards.
+//
+// The core modules (Raster, FBRuntime, Input) and the board programs (fbdemo,
+// rastercheck) compile both as ordinary Swift on the host and as Embedded
+// Swift for aarch64 Linux (see scripts/cross-build-arm64). They therefore use
+// no Foundation, Dispatch, key paths, reflection or non-class existentials.
+// Host-only helpers live in their own targets and are never a dependency of a
+// core module.
+import PackageDescription
+
+let package = Package(
+    name: "FBRuntime",
+    products: [
+        .library(name: "Raster", targets: ["Raster"]),
+        .library(name: "FBRuntime", targets: ["FBRuntime"]),
+        .library(name: "Input", targets: ["Input"]),
+        .executable(name: "fbdemo", targets: ["fbdemo"]),
+        .executable(name: "rastercheck", targets: ["rastercheck"]),
+    ],
+    targets: [
+        // C shims: one header each, static inline wrappers for what Swift
+        // cannot import (variadic functions, function-like macros, errno).
+        .systemLibrary(name: "CPosix", path: "Sources/CPosix"),
+        .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm",
+                       providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CInput", path: "Sources/CInput", pkgConfig: "libinput",
+                       providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
+                       providers: [.apt(["libpng-dev"])]),
+
+        // Pixel kernels: no OS calls, no C dependencies.
+        .target(name: "Raster", path: "Sources/Raster"),
+        // Layers, animation, transactions, compositor, render loop, displays.
+        .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CDRM"], path: "Sources/FBRuntime"),
+        // libinput + libudev.
+        .target(name: "Input", dependencies: ["CInput", "CPosix"], path: "Sources/Input"),
+        // Image files through libpng (reading and writing); used by the demo
+        // and the tests, never by the core modules.
+        .target(name: "ImageIO", dependencies: ["Raster", "CPNG", "CPosix"], path: "Sources/ImageIO"),
+
+        .executableTarget(
+            name: "fbdemo",
+            dependencies: ["FBRuntime", "Input", "Raster", "ImageIO", "CPosix"],
+            path: "Sources/fbdemo"
+        ),
+        // Renders a fixed scene with every Raster kernel and prints a checksum;
+        // host and aarch64 builds must print the same value.
+        .executableTarget(name: "rastercheck", dependencies: ["Raster", "CPosix"], path: "Sources/rastercheck"),
+
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO"], path: "Tests/RasterTests"),
+        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO"], path: "Tests/FBRuntimeTests"),
+    ]
+)

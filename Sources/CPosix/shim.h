@@ -1,0 +1,103 @@
+// CPosix: the POSIX surface FBRuntime uses, in a form Swift can import in
+// both hosted and Embedded mode. Embedded Swift has no Glibc module, and
+// variadic functions (open, ioctl), function-like macros and errno do not
+// import, so each is wrapped in a static inline function here.
+#ifndef FBR_CPOSIX_SHIM_H
+#define FBR_CPOSIX_SHIM_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <poll.h>
+#include <time.h>
+#include <signal.h>
+#include <pthread.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+static inline int fbr_errno(void) { return errno; }
+static inline void fbr_set_errno(int value) { errno = value; }
+
+static inline int fbr_open(const char *path, int flags) { return open(path, flags | O_CLOEXEC, 0); }
+static inline int fbr_open_mode(const char *path, int flags, unsigned mode) { return open(path, flags | O_CLOEXEC, (mode_t)mode); }
+static inline int fbr_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+
+static inline void *fbr_mmap_shared(int fd, size_t length, int64_t offset) {
+    void *p = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
+    return p == MAP_FAILED ? NULL : p;
+}
+/// Anonymous private mapping; NULL on failure (never MAP_FAILED).
+static inline void *fbr_mmap_anonymous(size_t length, int readable_writable) {
+    void *p = mmap(NULL, length, readable_writable ? (PROT_READ | PROT_WRITE) : PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+static inline int fbr_mprotect_none(void *address, size_t length) { return mprotect(address, length, PROT_NONE); }
+static inline long fbr_page_size(void) { return sysconf(_SC_PAGESIZE); }
+
+/// Monotonic clock in nanoseconds.
+static inline int64_t fbr_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + (int64_t)ts.tv_nsec;
+}
+static inline void fbr_sleep_ns(int64_t ns) {
+    struct timespec ts = { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
+/// Line-buffer stdout so output to a pipe appears as it is printed.
+static inline void fbr_line_buffer_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+static inline void fbr_write_stderr(const char *text) { fputs(text, stderr); }
+static inline void fbr_flush_stdout(void) { fflush(stdout); }
+
+static inline int fbr_poll1(int fd, short events, int timeout_ms, short *revents) {
+    struct pollfd p = { fd, events, 0 };
+    int r = poll(&p, 1, timeout_ms);
+    *revents = p.revents;
+    return r;
+}
+
+// Threads. Embedded Swift has no Mutex type; these wrap pthreads with the
+// storage allocated here so Swift only holds an opaque pointer.
+typedef void *(*fbr_thread_main)(void *);
+static inline int fbr_thread_start(pthread_t *out, fbr_thread_main body, void *context) {
+    return pthread_create(out, NULL, body, context);
+}
+static inline int fbr_thread_join(pthread_t thread) { return pthread_join(thread, NULL); }
+
+static inline pthread_mutex_t *fbr_mutex_create(void) {
+    pthread_mutex_t *m = (pthread_mutex_t *)malloc(sizeof(pthread_mutex_t));
+    if (m) pthread_mutex_init(m, NULL);
+    return m;
+}
+static inline void fbr_mutex_destroy(pthread_mutex_t *m) { pthread_mutex_destroy(m); free(m); }
+static inline void fbr_mutex_lock(pthread_mutex_t *m) { pthread_mutex_lock(m); }
+static inline void fbr_mutex_unlock(pthread_mutex_t *m) { pthread_mutex_unlock(m); }
+
+static inline pthread_cond_t *fbr_cond_create(void) {
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_t *c = (pthread_cond_t *)malloc(sizeof(pthread_cond_t));
+    if (c) pthread_cond_init(c, &attr);
+    pthread_condattr_destroy(&attr);
+    return c;
+}
+static inline void fbr_cond_destroy(pthread_cond_t *c) { pthread_cond_destroy(c); free(c); }
+static inline void fbr_cond_signal(pthread_cond_t *c) { pthread_cond_signal(c); }
+static inline void fbr_cond_broadcast(pthread_cond_t *c) { pthread_cond_broadcast(c); }
+/// Waits until signalled or until the monotonic deadline (ns); returns 0 or ETIMEDOUT.
+static inline int fbr_cond_wait_until(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline_ns) {
+    struct timespec ts = { (time_t)(deadline_ns / 1000000000LL), (long)(deadline_ns % 1000000000LL) };
+    return pthread_cond_timedwait(c, m, &ts);
+}
+
+#endif

@@ -1,0 +1,31 @@
+# Sourced by the scripts that cross-build: the SwiftPM arguments for an
+# Embedded Swift build for aarch64 Linux against the sysroot in $SYSROOT.
+#
+# The target triple is bare-metal (aarch64-none-none-elf) because that is the
+# triple Embedded Swift ships a standard library for; the C side gets the
+# Debian sysroot and the Linux predefines the bare-metal driver leaves out
+# (without __linux__, drm.h takes its BSD branch), and the link is done by
+# clang for aarch64-linux-gnu against glibc in the sysroot with lld.
+SWIFT_BIN_DIR="$(dirname "$(readlink -f "$(command -v swift)")")"
+SWIFT_EMBEDDED_LIB="$SWIFT_BIN_DIR/../lib/swift/embedded/aarch64-none-none-elf"
+cross_swiftpm_args() {
+    local S="$SYSROOT"
+    local a=(
+        -c release --triple aarch64-none-none-elf --scratch-path "$FBR_ROOT/.build-arm64"
+        -Xswiftc -enable-experimental-feature -Xswiftc Embedded -Xswiftc -wmo -Xswiftc -Osize
+        -Xswiftc -DFBR_EMBEDDED
+    )
+    local d
+    for d in "--sysroot=$S" -isystem "$S/usr/include/aarch64-linux-gnu" -isystem "$S/usr/include" \
+             "-I$S/usr/include/libdrm" "-I$S/usr/include/libpng16" \
+             -D__linux__ -D__linux -D__gnu_linux__ -D__unix__ -D__unix -D_GNU_SOURCE; do
+        a+=(-Xcc "$d")
+    done
+    for d in --target=aarch64-linux-gnu "--sysroot=$S" -fuse-ld=lld; do
+        a+=(-Xswiftc -Xclang-linker -Xswiftc "$d")
+    done
+    # Module-map link lines are ignored in Embedded mode: name every library.
+    a+=(-Xlinker "-L$SWIFT_EMBEDDED_LIB" -Xlinker -lswiftUnicodeDataTables)
+    for d in drm input udev png16 z pthread; do a+=(-Xlinker "-l$d"); done
+    printf '%s\n' "${a[@]}"
+}
