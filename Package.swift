@@ -49,7 +49,9 @@ let package = Package(
         // host and aarch64 builds must print the same value.
         .executableTarget(name: "rastercheck", dependencies: ["Raster", "CPosix"], path: "Sources/rastercheck"),
 
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO"], path: "Tests/RasterTests"),
-        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO"], path: "Tests/FBRuntimeTests"),
+        // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
+        .target(name: "TestSupport", dependencies: ["Raster", "ImageIO"], path: "Tests/TestSupport"),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport"], path: "Tests/RasterTests"),
+        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "TestSupport"], path: "Tests/FBRuntimeTests"),
     ]
 )

@@ -8,24 +8,6 @@ import Raster
 
 fbr_line_buffer_stdout()
 
-/// A deterministic generator (SplitMix64) so the scene is identical everywhere.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z &>> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(truncatingIfNeeded: next() % UInt64(n)) }
-    mutating func premultipliedColor() -> PremultipliedColor {
-        let v = next()
-        return PremultipliedColor(red8: UInt8(truncatingIfNeeded: v), green: UInt8(truncatingIfNeeded: v &>> 8),
-                                  blue: UInt8(truncatingIfNeeded: v &>> 16), alpha: UInt8(truncatingIfNeeded: v &>> 24))
-    }
-}
-
 func hex(_ v: UInt64) -> String {
     let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
     var s = ""
@@ -43,12 +25,15 @@ func render(_ family: KernelFamily) -> (argb: UInt64, xrgb: UInt64, rgb565: UInt
           let sprite = Surface<ARGB8888>(width: 37, height: 29),
           let xrgb = Surface<XRGB8888>(width: width, height: height),
           let rgb565 = Surface<RGB565>(width: width, height: height) else { fatalError("allocation") }
-    var rng = SplitMix64(state: 0xF00D)
+    var rng = SplitMix64(seed: 0xF00D)
     for y in 0..<sprite.height {
         for x in 0..<sprite.width { sprite.view[x, y] = rng.premultipliedColor().argb }
     }
     var canvas = Canvas(surface.view, family: family)
-    canvas.fill(surface.view.bounds, color: PremultipliedColor(red8: 20, green: 40, blue: 90))
+    // Opaque background on the left, translucent on the right, so the
+    // scan-out conversions see both.
+    canvas.fill(IntRect(x: 0, y: 0, width: 120, height: height), color: PremultipliedColor(red8: 20, green: 40, blue: 90))
+    canvas.fill(IntRect(x: 120, y: 0, width: width - 120, height: height), color: PremultipliedColor(red8: 90, green: 40, blue: 20, alpha: 100))
     for _ in 0..<40 {
         let rect = IntRect(x: rng.below(width + 40) - 20, y: rng.below(height + 40) - 20,
                            width: rng.below(80), height: rng.below(60))
