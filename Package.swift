@@ -33,7 +33,8 @@ let package = Package(
         // Pixel kernels: no OS calls, no C dependencies.
         .target(name: "Raster", path: "Sources/Raster"),
         // Layers, animation, transactions, compositor, render loop, displays.
-        .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CDRM"], path: "Sources/FBRuntime"),
+        .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CDRM"], path: "Sources/FBRuntime",
+                linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]),
         // libinput + libudev.
         .target(name: "Input", dependencies: ["CInput", "CPosix"], path: "Sources/Input"),
         // Image files through libpng (reading and writing); used by the demo

@@ -1,0 +1,156 @@
+import Raster
+
+/// Why a change to the layer tree was refused.
+public enum LayerTreeError: Error, Equatable, CustomStringConvertible {
+    /// Adding the layer would make it its own ancestor.
+    case wouldCreateCycle(layer: String, into: String)
+    /// An index outside `0...sublayers.count`.
+    case indexOutOfRange(Int, count: Int)
+    /// The reference sublayer is not a sublayer of the receiver.
+    case notASublayer(String)
+
+    public var description: String {
+        switch self {
+        case let .wouldCreateCycle(layer, into):
+            return "cannot add layer '\(layer)' to '\(into)': '\(into)' is inside the subtree of '\(layer)' (the layer tree must stay a tree)"
+        case let .indexOutOfRange(index, count):
+            return "sublayer index \(index) is outside 0...\(count)"
+        case let .notASublayer(name):
+            return "'\(name)' is not a sublayer of this layer"
+        }
+    }
+}
+
+/// A node of the model layer tree: geometry and an image, as CALayer.
+///
+/// Geometry follows Core Animation: `bounds` is the layer's own coordinate
+/// space in points (its origin says which part of that space is visible —
+/// scrolling); `position` is where the `anchorPoint` (unit coordinates of
+/// the bounds, default (0.5, 0.5)) sits in the superlayer's space.
+///
+/// Threading: the model tree belongs to the app thread. The render thread
+/// never reads it; it gets immutable snapshots at commit (see the render
+/// loop issue). Until that exists, render only from the app thread.
+open class Layer {
+    /// A name for messages and debugging.
+    public var name: String
+
+    public var bounds: Rect = .zero
+    public var position: Point = .zero
+    public var anchorPoint = Point(x: 0.5, y: 0.5)
+    /// Multiplied into the layer image, 0…1 (clamped when drawn; NaN → 0).
+    public var opacity: Double = 1
+    public var isHidden = false
+    public var backgroundColor: Color?
+
+    /// The sublayers, back to front.
+    public private(set) var sublayers: [Layer] = []
+    /// The layer this one is a sublayer of. Not retained: the superlayer
+    /// owns its sublayers, and clears this pointer when it lets go of them.
+    public private(set) unowned(unsafe) var superlayer: Layer?
+
+    /// Animations attached to this layer, in the order they were added.
+    public private(set) var animations: [(key: String, animation: BasicAnimation)] = []
+
+    public init(name: String = "layer") { self.name = name }
+
+    deinit {
+        for sublayer in sublayers { sublayer.superlayer = nil }
+    }
+
+    /// The smallest rectangle enclosing the bounds in the superlayer's
+    /// space. (Transforms come with the layer-geometry work; until then the
+    /// frame is the bounds placed at `position` by `anchorPoint`.)
+    public var frame: Rect {
+        get {
+            Rect(x: position.x - anchorPoint.x * bounds.width, y: position.y - anchorPoint.y * bounds.height,
+                 width: bounds.width, height: bounds.height)
+        }
+        set {
+            // Setting the frame sets position and bounds size only.
+            bounds.size = Size(width: newValue.width, height: newValue.height)
+            position = Point(x: newValue.minX + anchorPoint.x * newValue.width,
+                             y: newValue.minY + anchorPoint.y * newValue.height)
+        }
+    }
+
+    // MARK: Tree edits
+
+    /// Appends `layer` as the frontmost sublayer, removing it from its old
+    /// superlayer (possibly in another tree) first.
+    /// - Throws: `LayerTreeError.wouldCreateCycle` if `layer` is this layer
+    ///   or one of its ancestors; the tree is unchanged then.
+    public func addSublayer(_ layer: Layer) throws(LayerTreeError) {
+        try insertSublayer(layer, at: sublayers.count - (layer.superlayer === self ? 1 : 0))
+    }
+
+    /// Inserts `layer` at `index` among the sublayers (0 is the back).
+    public func insertSublayer(_ layer: Layer, at index: Int) throws(LayerTreeError) {
+        var ancestor: Layer? = self
+        while let a = ancestor {
+            if a === layer { throw .wouldCreateCycle(layer: layer.name, into: name) }
+            ancestor = a.superlayer
+        }
+        let count = sublayers.count - (layer.superlayer === self ? 1 : 0)
+        guard index >= 0 && index <= count else { throw .indexOutOfRange(index, count: count) }
+        layer.removeFromSuperlayer()
+        sublayers.insert(layer, at: index)
+        layer.superlayer = self
+    }
+
+    public func insertSublayer(_ layer: Layer, above sibling: Layer) throws(LayerTreeError) {
+        guard let i = sublayers.firstIndex(where: { $0 === sibling }) else { throw .notASublayer(sibling.name) }
+        let adjust = layer.superlayer === self && (sublayers.firstIndex(where: { $0 === layer }) ?? Int.max) < i ? 1 : 0
+        try insertSublayer(layer, at: i + 1 - adjust)
+    }
+
+    public func insertSublayer(_ layer: Layer, below sibling: Layer) throws(LayerTreeError) {
+        guard let i = sublayers.firstIndex(where: { $0 === sibling }) else { throw .notASublayer(sibling.name) }
+        let adjust = layer.superlayer === self && (sublayers.firstIndex(where: { $0 === layer }) ?? Int.max) < i ? 1 : 0
+        try insertSublayer(layer, at: i - adjust)
+    }
+
+    /// Puts `newLayer` where `oldLayer` is.
+    public func replaceSublayer(_ oldLayer: Layer, with newLayer: Layer) throws(LayerTreeError) {
+        guard sublayers.contains(where: { $0 === oldLayer }) else { throw .notASublayer(oldLayer.name) }
+        if oldLayer === newLayer { return }
+        try insertSublayer(newLayer, above: oldLayer)
+        oldLayer.removeFromSuperlayer()
+    }
+
+    /// Detaches this layer from its superlayer; a no-op when it has none.
+    public func removeFromSuperlayer() {
+        guard let parent = superlayer else { return }
+        if let i = parent.sublayers.firstIndex(where: { $0 === self }) { parent.sublayers.remove(at: i) }
+        superlayer = nil
+    }
+
+    // MARK: Animations
+
+    /// Attaches `animation` under `key`, replacing any animation with that
+    /// key. A `beginTime` of 0 means "now": it is set to `time`.
+    public func add(_ animation: BasicAnimation, forKey key: String, at time: MediaTime) {
+        var a = animation
+        if a.beginTime == 0 { a.beginTime = time }
+        removeAnimation(forKey: key)
+        animations.append((key, a))
+    }
+
+    public func removeAnimation(forKey key: String) {
+        animations.removeAll { $0.key == key }
+    }
+
+    public func removeAllAnimations() { animations.removeAll() }
+
+    /// Drops animations that have finished by `time` and do not fill
+    /// forwards (CA's `isRemovedOnCompletion`).
+    public func removeFinishedAnimations(at time: MediaTime) {
+        animations.removeAll { $0.animation.isRemovedOnCompletion && $0.animation.hasFinished(at: time) }
+    }
+
+    /// True when this layer or a descendant has an animation running at `time`.
+    public func hasRunningAnimations(at time: MediaTime) -> Bool {
+        if animations.contains(where: { !$0.animation.hasFinished(at: time) }) { return true }
+        return sublayers.contains { $0.hasRunningAnimations(at: time) }
+    }
+}
