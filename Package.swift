@@ -27,6 +27,9 @@ let package = Package(
                        providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CInput", path: "Sources/CInput", pkgConfig: "libinput",
                        providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        // Peers for benchmarks and cross-checks in tests (host only).
+        .systemLibrary(name: "CPixman", path: "Sources/CPixman", pkgConfig: "pixman-1",
+                       providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
 
@@ -49,6 +52,10 @@ let package = Package(
         // Renders a fixed scene with every Raster kernel and prints a checksum;
         // host and aarch64 builds must print the same value.
         .executableTarget(name: "rastercheck", dependencies: ["Raster", "CPosix"], path: "Sources/rastercheck"),
+
+        // Benchmarks against the peers (host only): scripts/bench.
+        .executableTarget(name: "rasterbench", dependencies: ["Raster", "CPixman", "CPosix"],
+                          path: "Benchmarks/rasterbench"),
 
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO"], path: "Tests/TestSupport"),

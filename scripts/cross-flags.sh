@@ -12,7 +12,7 @@ cross_swiftpm_args() {
     local S="$SYSROOT"
     local a=(
         -c release --triple aarch64-none-none-elf --scratch-path "$FBR_ROOT/.build-arm64"
-        -Xswiftc -enable-experimental-feature -Xswiftc Embedded -Xswiftc -wmo -Xswiftc -Osize
+        -Xswiftc -enable-experimental-feature -Xswiftc Embedded -Xswiftc -wmo -Xswiftc -O
         -Xswiftc -DFBR_EMBEDDED
     )
     local d

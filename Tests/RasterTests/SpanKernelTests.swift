@@ -109,6 +109,13 @@ final class ReferenceOracleTests: XCTestCase {
         }
     }
 
+    func testRGB565ShortcutFormulasEqualDiv255() {
+        for c in UInt32(0)...255 {
+            XCTAssertEqual((c * 249 + 1014) >> 11, div255(c * 31), "c=\(c)")
+            XCTAssertEqual((c * 253 + 505) >> 10, div255(c * 63), "g=\(c)")
+        }
+    }
+
     func testRGB565RoundTripsItsLevels() {
         for r5 in UInt16(0)..<32 {
             for g6 in UInt16(0)..<64 {

@@ -1,12 +1,11 @@
 /// Vector kernels over 16 pixels at a time, bit-identical to
 /// `ScalarKernels`.
 ///
-/// Layout: a chunk is `SIMD16<UInt32>`, and two 8-bit channels at a time are
-/// spread into the 16-bit halves of each lane with the mask `0x00FF00FF`
-/// (red/blue, then alpha/green). A product with an 8-bit factor fits in each
-/// half, and `div255Pairs` rounds both halves exactly as `div255` does one.
-/// This uses only 32-bit lane add, multiply, shift and mask, which lower to
-/// NEON `mul.4s`/`usra` on arm64 and SSE on x86-64 without shuffles.
+/// Layout: a chunk is `SIMD16<UInt32>`; arithmetic on channels happens in
+/// 16-bit lanes of 8-pixel halves (see `SIMD/Widened.swift` for why, and for
+/// the code-generation cliffs that shaped it). Tails shorter than a chunk
+/// run through the same arithmetic via partial loads, so there is one
+/// formula per kernel.
 public enum SIMDKernels {
     @inlinable
     public static func fill(_ dst: UnsafeMutablePointer<UInt32>, _ count: Int, color: UInt32) {
@@ -78,34 +77,38 @@ public enum SIMDKernels {
     @inlinable
     public static func toRGB565(_ dst: UnsafeMutablePointer<UInt16>, _ src: UnsafePointer<UInt32>, _ count: Int) {
         var i = 0
-        while i &+ 16 <= count {
-            let p = load16(src + i)
-            // r·31 and b·31 in the two halves of one lane, g·63 in another.
-            let rb = div255Pairs(((p &>> 16) & 0xFF) &* 31 | ((p & 0xFF) &* 31) &<< 16)
-            let g = div255Pairs(((p &>> 8) & 0xFF) &* 63)
-            let packed = ((rb & 0x1F) &<< 11) | (g &<< 5) | (rb &>> 16)
-            let narrow = SIMD16<UInt16>(truncatingIfNeeded: packed)
-            UnsafeMutableRawPointer(dst + i).storeBytes(of: narrow, as: SIMD16<UInt16>.self)
-            i &+= 16
+        while i &+ 8 <= count {
+            let narrow = rgb565(UnsafeRawPointer(src + i).loadUnaligned(as: Pixels8.self))
+            UnsafeMutableRawPointer(dst + i).storeBytes(of: narrow, as: SIMD8<UInt16>.self)
+            i &+= 8
         }
         while i < count { dst[i] = RGB565.fromPremultipliedARGB(src[i]); i &+= 1 }
     }
 
-    // MARK: Lane helpers
-
-    /// `s + d·ia/255` per channel, `ia` in 0–255 per lane.
+    /// Eight pixels to RGB565 in 16-bit lanes. `(c·249 + 1014) >> 11` equals
+    /// `div255(c·31)` and `(g·253 + 505) >> 10` equals `div255(g·63)` for
+    /// every 8-bit `c`, `g` (checked exhaustively by the tests), with one
+    /// multiply and no 16-bit overflow (at most 64509 and 65020).
     @inlinable @inline(__always)
-    static func over(_ s: Pixels16, _ d: Pixels16, _ ia: Pixels16) -> Pixels16 {
-        let rb = div255Pairs((d & 0x00FF_00FF) &* ia)
-        let ag = div255Pairs(((d &>> 8) & 0x00FF_00FF) &* ia)
-        return s &+ (rb | (ag &<< 8))
+    static func rgb565(_ p: Pixels8) -> SIMD8<UInt16> {
+        let rb = words32((lanes16(p & 0x00FF_00FF) &* 249 &+ 1014) &>> 11)        // b5 | r5 << 16
+        let g = words32((lanes16((p &>> 8) & 0x0000_00FF) &* 253 &+ 505) &>> 10)
+        // r5 << 16 shifted right by 5 lands at bit 11; b5 < 32 shifts out.
+        let packed = (rb &>> 5) | (rb & 0x1F) | (g &<< 5)
+        return lanes16(packed).evenHalf
     }
 
-    /// Each channel times `g/255`, `g` in 0–255 per lane.
+    // MARK: Lane helpers
+
+    /// `s + d·ia/255` per channel, `ia` in 0–255 per 32-bit lane.
+    @inlinable @inline(__always)
+    static func over(_ s: Pixels16, _ d: Pixels16, _ ia: Pixels16) -> Pixels16 {
+        s &+ scaleChannels(d, ia)
+    }
+
+    /// Each channel times `g/255`, `g` in 0–255 per 32-bit lane.
     @inlinable @inline(__always)
     static func scale(_ p: Pixels16, _ g: Pixels16) -> Pixels16 {
-        let rb = div255Pairs((p & 0x00FF_00FF) &* g)
-        let ag = div255Pairs(((p &>> 8) & 0x00FF_00FF) &* g)
-        return rb | (ag &<< 8)
+        scaleChannels(p, g)
     }
 }

@@ -4,16 +4,26 @@
 ///
 /// Invariants: `width >= 0`, `height >= 0`, `rowStride >= width`, and the
 /// memory holds at least `rowStride * (height - 1) + width` pixels.
+///
+/// Lifetime: a view made by `Surface.view` keeps its surface alive
+/// (`owner`), so a view may outlive the last use of the surface variable.
+/// A view over foreign memory (a mapped buffer) has no owner; the memory's
+/// owner must keep it mapped while the view is used.
 public struct PixelView<Format: PixelFormat> {
     public let base: UnsafeMutablePointer<Format.Storage>
     public let width: Int
     public let height: Int
     /// Distance between the starts of two rows, in pixels (not bytes).
     public let rowStride: Int
+    /// The object that owns the memory, retained by the view; `nil` for
+    /// memory owned elsewhere.
+    public let owner: AnyObject?
 
-    @inlinable public init(base: UnsafeMutablePointer<Format.Storage>, width: Int, height: Int, rowStride: Int) {
+    @inlinable public init(base: UnsafeMutablePointer<Format.Storage>, width: Int, height: Int, rowStride: Int,
+                           owner: AnyObject? = nil) {
         precondition(width >= 0 && height >= 0 && rowStride >= width, "PixelView: bad dimensions")
         self.base = base; self.width = width; self.height = height; self.rowStride = rowStride
+        self.owner = owner
     }
 
     /// The whole buffer as a rectangle.
@@ -64,7 +74,7 @@ public final class Surface<Format: PixelFormat> {
     deinit { pixels.deallocate() }
 
     @inlinable public var view: PixelView<Format> {
-        PixelView(base: pixels, width: width, height: height, rowStride: rowStride)
+        PixelView(base: pixels, width: width, height: height, rowStride: rowStride, owner: self)
     }
 
     /// Sets every pixel, padding included, to `value`.

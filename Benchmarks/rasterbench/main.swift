@@ -1,0 +1,163 @@
+// rasterbench: Raster's kernels against pixman (and memcpy, the physical
+// limit) on the same sizes in the same run. Single thread. Prints one row per
+// case — our time, the peer's time, ratio = peer / ours — and writes the
+// rows as JSON. Run through `scripts/bench raster`.
+import CPixman
+import CPosix
+import Raster
+
+fbr_line_buffer_stdout()
+
+/// Median wall time of one call of `body`, in milliseconds: a warm-up, then
+/// at least 7 runs and at least 0.25 s of runs.
+func measure(_ body: () -> Void) -> Double {
+    body()
+    var samples: [Double] = []
+    let start = fbr_monotonic_ns()
+    while samples.count < 7 || (fbr_monotonic_ns() - start < 250_000_000 && samples.count < 1000) {
+        let t0 = fbr_monotonic_ns()
+        body()
+        samples.append(Double(fbr_monotonic_ns() - t0) / 1e6)
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+struct Row {
+    var name: String
+    var ours: Double
+    var peerName: String
+    var peer: Double
+    /// The smallest acceptable ratio peer/ours (nil: informational row).
+    var target: Double?
+    var ratio: Double { peer / ours }
+    var met: Bool { target.map { ratio >= $0 } ?? true }
+}
+
+var rows: [Row] = []
+@MainActor func add(_ name: String, ours: Double, peer: String, _ peerTime: Double, target: Double?) {
+    let row = Row(name: name, ours: ours, peerName: peer, peer: peerTime, target: target)
+    rows.append(row)
+    func f(_ v: Double, _ digits: Int = 3) -> String { String(format: v, digits) }
+    let targetText = target.map { "≥ " + f($0, 2) } ?? "info"
+    print(pad(name, 44) + pad(f(ours) + " ms", 12) + pad(peer, 10) + pad(f(peerTime) + " ms", 12)
+          + pad(f(row.ratio, 2) + "×", 9) + pad(targetText, 8) + (row.met ? "ok" : "MISSED"))
+}
+
+func pad(_ s: String, _ width: Int) -> String {
+    s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
+}
+
+/// Fixed-point formatting without Foundation.
+func String(format v: Double, _ digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let n = Int((v * scale).rounded())
+    let whole = n / Int(scale), frac = abs(n % Int(scale))
+    var fracText = String(frac)
+    while fracText.count < digits { fracText = "0" + fracText }
+    return digits == 0 ? String(whole) : "\(whole).\(fracText)"
+}
+
+// MARK: Buffers shared by ours and pixman's: the same memory, the same data.
+
+let width = 1920, height = 1080
+var rng = SplitMix64(seed: 7)
+guard let dst = Surface<ARGB8888>(width: width, height: height),
+      let src = Surface<ARGB8888>(width: width, height: height),
+      let srcOpaque = Surface<ARGB8888>(width: width, height: height),
+      let dst565 = Surface<RGB565>(width: width, height: height),
+      let dstX = Surface<XRGB8888>(width: width, height: height) else { fatalError("allocation") }
+for y in 0..<height {
+    for x in 0..<width {
+        src.view[x, y] = rng.premultipliedColor().argb
+        srcOpaque.view[x, y] = rng.premultipliedColor().argb | 0xFF00_0000
+        dst.view[x, y] = rng.premultipliedColor().argb
+    }
+}
+func pixmanImage<F>(_ s: Surface<F>, _ format: pixman_format_code_t) -> OpaquePointer {
+    pixman_image_create_bits(format, Int32(s.width), Int32(s.height),
+                             UnsafeMutableRawPointer(s.pixels).assumingMemoryBound(to: UInt32.self),
+                             Int32(s.rowStride * F.bytesPerPixel))!
+}
+let pDst = pixmanImage(dst, PIXMAN_a8r8g8b8)
+let pSrc = pixmanImage(src, PIXMAN_a8r8g8b8)
+let pSrcOpaque = pixmanImage(srcOpaque, PIXMAN_a8r8g8b8)
+let pDst565 = pixmanImage(dst565, PIXMAN_r5g6b5)
+let pDstX = pixmanImage(dstX, PIXMAN_x8r8g8b8)
+var halfColor = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0x8080)
+let pHalfMask = pixman_image_create_solid_fill(&halfColor)!
+
+let canvas = Canvas(dst.view)
+let full = IntRect(x: 0, y: 0, width: width, height: height)
+var fullBox = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(width), height: UInt16(height))
+
+print("Raster vs peers, \(width)×\(height) ARGB8888 premultiplied, one thread; ratio = peer / ours")
+print(pad("case", 44) + pad("ours", 12) + pad("peer", 10) + pad("peer time", 12) + pad("ratio", 9) + pad("target", 8))
+
+// Solid fills.
+do {
+    let opaque = PremultipliedColor(red8: 30, green: 140, blue: 220)
+    var pColor = pixman_color_t(red: 30 * 257, green: 140 * 257, blue: 220 * 257, alpha: 0xFFFF)
+    let ours = measure { canvas.fill(full, color: opaque) }
+    let peer = measure { _ = pixman_image_fill_rectangles(PIXMAN_OP_OVER, pDst, &pColor, 1, &fullBox) }
+    add("solid fill, opaque", ours: ours, peer: "pixman", peer, target: 1.0)
+
+    let half = PremultipliedColor(red8: 30, green: 140, blue: 220, alpha: 128)
+    var pHalf = pixman_color_t(red: UInt16(half.argb >> 16 & 0xFF) * 257, green: UInt16(half.argb >> 8 & 0xFF) * 257,
+                               blue: UInt16(half.argb & 0xFF) * 257, alpha: 128 * 257)
+    let ours2 = measure { canvas.fill(full, color: half) }
+    let peer2 = measure { _ = pixman_image_fill_rectangles(PIXMAN_OP_OVER, pDst, &pHalf, 1, &fullBox) }
+    add("solid fill, 50% alpha (over)", ours: ours2, peer: "pixman", peer2, target: 1.0)
+}
+
+// Image compositing.
+do {
+    let w16 = UInt16(width), h16 = UInt16(height)
+    let over = measure { canvas.draw(src.view, x: 0, y: 0) }
+    let pOver = measure { pixman_image_composite(PIXMAN_OP_OVER, pSrc, nil, pDst, 0, 0, 0, 0, 0, 0, w16, h16) }
+    add("ARGB image OVER ARGB", ours: over, peer: "pixman", pOver, target: 1.0)
+
+    let copy = measure { canvas.draw(srcOpaque.view, x: 0, y: 0, opaque: true) }
+    let pCopy = measure { pixman_image_composite(PIXMAN_OP_SRC, pSrcOpaque, nil, pDst, 0, 0, 0, 0, 0, 0, w16, h16) }
+    add("ARGB image SRC copy", ours: copy, peer: "pixman", pCopy, target: 1.0)
+
+    let overHalf = measure { canvas.draw(src.view, x: 0, y: 0, alpha: 128) }
+    let pOverHalf = measure { pixman_image_composite(PIXMAN_OP_OVER, pSrc, pHalfMask, pDst, 0, 0, 0, 0, 0, 0, w16, h16) }
+    add("ARGB image OVER ARGB, 50% global alpha", ours: overHalf, peer: "pixman", pOverHalf, target: 1.0)
+}
+
+// Scan-out conversions against memcpy of the same source bytes.
+do {
+    let bytes = src.rowStride * height * 4
+    let scratch = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+    defer { scratch.deallocate() }
+    let memcpyTime = measure { memcpy(scratch, src.pixels, bytes) }
+    let to565 = measure { ScanoutConversion.copy(srcOpaque.view, into: dst565.view, rect: full) }
+    add("ARGB → RGB565 conversion", ours: to565, peer: "memcpy", memcpyTime, target: nil)
+    let p565 = measure { pixman_image_composite(PIXMAN_OP_SRC, pSrcOpaque, nil, pDst565, 0, 0, 0, 0, 0, 0, UInt16(width), UInt16(height)) }
+    add("ARGB → RGB565 conversion", ours: to565, peer: "pixman", p565, target: 1.0)
+    let toX = measure { ScanoutConversion.copy(src.view, into: dstX.view, rect: full) }
+    add("ARGB → XRGB8888 conversion", ours: toX, peer: "memcpy", memcpyTime, target: nil)
+    let copyTime = measure { canvas.draw(srcOpaque.view, x: 0, y: 0, opaque: true) }
+    // "Opaque copy within 2× of memcpy": ratio memcpy/ours must be ≥ 0.5.
+    add("opaque copy vs memcpy (target: within 2×)", ours: copyTime, peer: "memcpy", memcpyTime, target: 0.5)
+}
+
+// MARK: JSON
+let outPath = "out/bench/raster.json"
+_ = "out".withCString { mkdir($0, 0o755) }
+_ = "out/bench".withCString { mkdir($0, 0o755) }
+var json = "{\n  \"width\": \(width),\n  \"height\": \(height),\n  \"rows\": [\n"
+for (i, r) in rows.enumerated() {
+    json += "    {\"case\": \"\(r.name)\", \"ours_ms\": \(String(format: r.ours, 4)), \"peer\": \"\(r.peerName)\", \"peer_ms\": \(String(format: r.peer, 4)), \"ratio\": \(String(format: r.ratio, 3)), \"target\": \(r.target.map { String(format: $0, 2) } ?? "null"), \"met\": \(r.met)}"
+    json += i + 1 < rows.count ? ",\n" : "\n"
+}
+json += "  ]\n}\n"
+if let f = fopen(outPath, "w") {
+    fputs(json, f)
+    fclose(f)
+    print("rows written to \(outPath)")
+}
+let missed = rows.filter { !$0.met }.count
+print("targets: \(rows.count - missed) met, \(missed) missed")
