@@ -49,30 +49,36 @@ public enum PaintMath {
     }
     public static let twoPi = 6.283_185_307_179_586
 
-    /// sin and cos of `x` radians, absolute error below 1e-15 for |x| < 1e6.
+    /// sin and cos of `x` radians, absolute error below 2e-16 for |x| < 1e5.
     /// Non-finite `x` gives NaN for both.
     public static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
         guard x.isFinite else { return (.nan, .nan) }
         // Reduce to r in [−π/4, π/4] and a quadrant.
         let halfPi = pi / 2
         let q = round(x / halfPi)
-        let r = x - q * halfPi
+        // Cody–Waite: π/2 as a 33-bit head (q·head is exact for |q| < 2²⁰)
+        // plus a tail, so the reduction loses nothing for moderate x.
+        let r = (x - q * 1.570_796_326_734_125_6) - q * 6.077_100_506_506_192e-11
         let r2 = r * r
-        // Taylor series; the terms left out are below 1e-17 on [−π/4, π/4].
-        var s = 1.0 / 6_227_020_800.0                    // 1/13!
+        // Taylor series; the terms left out are below 5e-17 on [−π/4, π/4].
+        var s = 1.0 / 355_687_428_096_000.0               // 1/17!
+        s = -1.0 / 1_307_674_368_000.0 + r2 * s           // −1/15!
+        s = 1.0 / 6_227_020_800.0 + r2 * s                // 1/13!
         s = -1.0 / 39_916_800.0 + r2 * s                 // 1/11!
         s = 1.0 / 362_880.0 + r2 * s
         s = -1.0 / 5_040.0 + r2 * s
         s = 1.0 / 120.0 + r2 * s
         s = -1.0 / 6.0 + r2 * s
         s = r + r * r2 * s
-        var c = 1.0 / 87_178_291_200.0                   // 1/14!
-        c = -1.0 / 479_001_600.0 + r2 * c
-        c = 1.0 / 3_628_800.0 + r2 * c
-        c = -1.0 / 40_320.0 + r2 * c
-        c = 1.0 / 720.0 + r2 * c
-        c = -1.0 / 24.0 + r2 * c
-        c = 0.5 * -1.0 + r2 * c
+        var c = -1.0 / 6_402_373_705_728_000.0            // −1/18!
+        c = 1.0 / 20_922_789_888_000.0 + r2 * c           // 1/16!
+        c = -1.0 / 87_178_291_200.0 + r2 * c              // −1/14!
+        c = 1.0 / 479_001_600.0 + r2 * c
+        c = -1.0 / 3_628_800.0 + r2 * c
+        c = 1.0 / 40_320.0 + r2 * c
+        c = -1.0 / 720.0 + r2 * c
+        c = 1.0 / 24.0 + r2 * c
+        c = -0.5 + r2 * c
         c = 1.0 + r2 * c
         // |x| < 1e15 keeps q in Int64 range; beyond that the answer is noise anyway.
         let quadrant = Int(truncatingIfNeeded: Int64(q > -4e15 && q < 4e15 ? q : 0)) & 3
