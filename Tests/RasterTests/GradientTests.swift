@@ -30,7 +30,7 @@ final class GradientTests: XCTestCase {
             GradientPaint.linear(x0: 30, y0: 20, x1: 60, y1: 50, stops: self.stops, spread: spread,
                                  transform: .translation(x: spread == .pad ? 0 : (spread == .repeat ? 100 : 200), y: 0))
         }
-        PaintFixtures.assertGolden(s.view, "gradient-linear")
+        PaintFixtures.assertGolden(s, "gradient-linear")
     }
 
     func testRadialGolden() {
@@ -39,7 +39,7 @@ final class GradientTests: XCTestCase {
             let dx = spread == .pad ? 0.0 : (spread == .repeat ? 100 : 200)
             return GradientPaint.radial(x0: 35 + dx, y0: 35, r0: 4, x1: 48 + dx, y1: 40, r1: 24, stops: self.stops, spread: spread)
         }
-        PaintFixtures.assertGolden(s.view, "gradient-radial")
+        PaintFixtures.assertGolden(s, "gradient-radial")
     }
 
     func testRadialEllipticalGolden() {
@@ -55,7 +55,7 @@ final class GradientTests: XCTestCase {
         d.clip(to: IntRect(x: 100, y: 0, width: 96, height: 80))
         d.fill(IntRect(x: 100, y: 0, width: 96, height: 80),
                paint: GradientPaint.radial(x0: 115, y0: 40, r0: 5, x1: 150, y1: 40, r1: 20, stops: stops))
-        PaintFixtures.assertGolden(s.view, "gradient-radial-elliptical-cone")
+        PaintFixtures.assertGolden(s, "gradient-radial-elliptical-cone")
     }
 
     func testConicGolden() {
@@ -64,7 +64,7 @@ final class GradientTests: XCTestCase {
             return GradientPaint.conic(cx: 48 + dx, cy: 40, startAngle: PaintMath.pi / 6,
                                        stops: self.stops + [GradientStop(self.red, at: 1)])
         }
-        PaintFixtures.assertGolden(s.view, "gradient-conic")
+        PaintFixtures.assertGolden(s, "gradient-conic")
     }
 
     // MARK: Oracles
@@ -269,7 +269,7 @@ final class GradientTests: XCTestCase {
             let (b, cb) = PaintFixtures.backdrop(width: 133, height: 41, family: .reference)
             ca.fill(IntRect(x: -5, y: 3, width: 200, height: 30), paint: p, alpha: 200)
             cb.fill(IntRect(x: -5, y: 3, width: 200, height: 30), paint: p, alpha: 200)
-            XCTAssertEqual(pixelChecksum(a.view), pixelChecksum(b.view))
+            XCTAssertEqual(PaintFixtures.checksum(a), PaintFixtures.checksum(b))
         }
     }
 

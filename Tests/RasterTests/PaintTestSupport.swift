@@ -2,6 +2,10 @@ import XCTest
 import Raster
 import TestSupport
 
+/// Foundation (through XCTest) has an `AffineTransform` too; in these tests
+/// the name means Raster's.
+typealias AffineTransform = Raster.AffineTransform
+
 /// Helpers shared by the paint tests.
 enum PaintFixtures {
     /// A 64×64 test picture: an 8-pixel checker of two colours tinted by a
@@ -69,9 +73,15 @@ enum PaintFixtures {
         zip(channels(p), expected).map { abs($0 - $1) }.max()!
     }
 
-    static func assertGolden(_ view: PixelView<ARGB8888>, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
-        let r = compareWithGolden(view, name: name)
+    /// Compares with the golden; takes the surface, not a view, so the
+    /// pixels stay alive while they are read (a `PixelView` does not own them).
+    static func assertGolden(_ surface: Surface<ARGB8888>, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        let r = withExtendedLifetime(surface) { compareWithGolden(surface.view, name: name) }
         XCTAssertTrue(r.passed, r.message, file: file, line: line)
+    }
+
+    static func checksum(_ surface: Surface<ARGB8888>) -> UInt64 {
+        withExtendedLifetime(surface) { pixelChecksum(surface.view) }
     }
 
     /// Shades one span with a paint into a fresh array.

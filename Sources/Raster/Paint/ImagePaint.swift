@@ -250,14 +250,14 @@ public final class ImagePaint: Paint {
             let (l, f) = ImagePaint.levelOfDetail(dudx: (m.m00 - u * m.m20) * r, dvdx: (m.m10 - v * m.m20) * r,
                                                   dudy: (m.m01 - u * m.m21) * r, dvdy: (m.m11 - v * m.m21) * r, levels: n)
             let s0 = levelScale(l)
-            let a = ImageSampler.bilinear(E.self, levels[l], Fixed16(rounding: ImageSampler.clampToBox(u * s0 - 0.5)).raw,
-                                          Fixed16(rounding: ImageSampler.clampToBox(v * s0 - 0.5)).raw)
+            let a = ImageSampler.bilinear(E.self, levels[l], Fixed16(rounding: ImageSampler.clampToBox(u * s0 - ImageSampler.bilinearShift)).raw,
+                                          Fixed16(rounding: ImageSampler.clampToBox(v * s0 - ImageSampler.bilinearShift)).raw)
             if f == 0 {
                 span[i] = a
             } else {
                 let s1 = s0 * 0.5
-                let b = ImageSampler.bilinear(E.self, levels[l + 1], Fixed16(rounding: ImageSampler.clampToBox(u * s1 - 0.5)).raw,
-                                              Fixed16(rounding: ImageSampler.clampToBox(v * s1 - 0.5)).raw)
+                let b = ImageSampler.bilinear(E.self, levels[l + 1], Fixed16(rounding: ImageSampler.clampToBox(u * s1 - ImageSampler.bilinearShift)).raw,
+                                              Fixed16(rounding: ImageSampler.clampToBox(v * s1 - ImageSampler.bilinearShift)).raw)
                 span[i] = ImageSampler.lerp(a, b, f)
             }
             i &+= 1
