@@ -51,12 +51,61 @@ func render(_ family: KernelFamily) -> (argb: UInt64, xrgb: UInt64, rgb565: UInt
     return (pixelChecksum(surface.view), pixelChecksum(xrgb.view), pixelChecksum(rgb565.view))
 }
 
+/// Paints: gradients of every shape and spread (Double per pixel for radial
+/// and conic, so this also checks that x86-64 and arm64 round alike), and an
+/// image drawn bilinear scaled 0.5× and 1.5×, rotated 30°, trilinear, and
+/// under a perspective transform.
+func renderPaints(_ family: KernelFamily) -> UInt64 {
+    let width = 211, height = 133
+    guard let surface = Surface<ARGB8888>(width: width, height: height),
+          let image = Surface<ARGB8888>(width: 45, height: 38) else { fatalError("allocation") }
+    var rng = SplitMix64(seed: 0xBEEF)
+    for y in 0..<image.height {
+        for x in 0..<image.width {
+            image.view[x, y] = (x / 4 + y / 4) % 3 == 0 ? rng.premultipliedColor().argb : rng.premultipliedColor().argb | 0xFF00_0000
+        }
+    }
+    var canvas = Canvas(surface.view, family: family)
+    let stops = [GradientStop(PremultipliedColor(red8: 250, green: 40, blue: 30)),
+                 GradientStop(PremultipliedColor(red8: 30, green: 200, blue: 60, alpha: 150), at: 0.35),
+                 GradientStop(PremultipliedColor(red8: 20, green: 40, blue: 240))]
+    let rot = AffineTransform.rotation(radians: 0.7).concatenating(.translation(x: 60, y: 30))
+    canvas.fill(IntRect(x: 0, y: 0, width: width, height: height),
+                paint: GradientPaint.linear(x0: 0, y0: 0, x1: 37, y1: 11, stops: stops, spread: .reflect, transform: rot))
+    canvas.fill(IntRect(x: 0, y: 0, width: 120, height: 70),
+                paint: GradientPaint.radial(x0: 40, y0: 30, r0: 3, x1: 55, y1: 35, r1: 30, stops: stops, spread: .repeat), alpha: 200)
+    canvas.fill(IntRect(x: 120, y: 0, width: 91, height: 70),
+                paint: GradientPaint.conic(cx: 165, cy: 35, startAngle: 0.3, stops: stops))
+    let center = AffineTransform.translation(x: -22.5, y: -19)
+    let draws: [(AffineTransform, ImageFilter)] = [
+        (center.concatenating(.scale(x: 0.5, y: 0.5)).concatenating(.translation(x: 20, y: 100)), .bilinear),
+        (center.concatenating(.scale(x: 1.5, y: 1.5)).concatenating(.translation(x: 70, y: 95)), .bilinear),
+        (center.concatenating(.rotation(radians: PaintMath.pi / 6)).concatenating(.translation(x: 130, y: 100)), .bilinear),
+        (center.concatenating(.scale(x: 0.3, y: 0.4)).concatenating(.rotation(radians: 1)).concatenating(.translation(x: 20, y: 60)), .trilinear),
+    ]
+    for (t, filter) in draws {
+        canvas.fill(IntRect(x: 0, y: 0, width: width, height: height), paint: ImagePaint(image: image.view, transform: t, filter: filter))
+    }
+    if let quad = ProjectiveTransform.unitSquare(to: (160, 75), (205, 80), (208, 130), (150, 125)) {
+        let m = ProjectiveTransform(.scale(x: 1.0 / 45, y: 1.0 / 38)).concatenating(quad)
+        canvas.fill(IntRect(x: 140, y: 70, width: 71, height: 63), paint: ImagePaint(image: image.view, projective: m, filter: .bilinear))
+    }
+    canvas.clip(to: IntRect(x: 3, y: 3, width: 90, height: 60))
+    canvas.fill(IntRect(x: 0, y: 0, width: 100, height: 100),
+                paint: NinePartPaint(image: image.view, contentsCenter: PaintRect(x: 0.3, y: 0.3, width: 0.4, height: 0.4),
+                                     bounds: PaintRect(x: 10.5, y: 12, width: 70, height: 44)), alpha: 180)
+    return withExtendedLifetime(image) { pixelChecksum(surface.view) }
+}
+
 let simd = render(.simd)
 let reference = render(.reference)
 print("argb8888 simd=\(hex(simd.argb)) reference=\(hex(reference.argb))")
 print("xrgb8888 simd=\(hex(simd.xrgb)) reference=\(hex(reference.xrgb))")
 print("rgb565   simd=\(hex(simd.rgb565)) reference=\(hex(reference.rgb565))")
-if simd != reference {
+let paintsSIMD = renderPaints(.simd)
+let paintsReference = renderPaints(.reference)
+print("paints   simd=\(hex(paintsSIMD)) reference=\(hex(paintsReference))")
+if simd != reference || paintsSIMD != paintsReference {
     print("rastercheck: SIMD and reference kernels differ")
     exit(1)
 }

@@ -1,0 +1,323 @@
+/// How an image is resampled.
+public enum ImageFilter: Sendable {
+    /// The texel containing the point (`kCAFilterNearest`).
+    case nearest
+    /// Bilinear between the four nearest texel centres, 8-bit weights
+    /// (`kCAFilterLinear`).
+    case bilinear
+    /// Bilinear in the two mip levels around the transform's scale, blended
+    /// (`kCAFilterTrilinear`). The mip chain is built once, in `init`.
+    case trilinear
+}
+
+/// An image pattern: a premultiplied ARGB8888 image placed in the
+/// destination by an affine or projective transform and resampled.
+///
+/// The transform maps image pixel space (texel (i, j) covers
+/// [i, i+1)×[j, j+1)) to destination pixel space. Only the source region
+/// (`contentsRect`, in unit coordinates of the image as in `CALayer`, rounded
+/// to whole texels and limited to the image) is sampled; outside it the edge
+/// mode decides (transparent, or the nearest texel of the region).
+///
+/// **Ownership.** The paint reads the image's memory at every `shade` and
+/// does not own it: the caller keeps the memory alive and unchanged while the
+/// paint is in use (with `.trilinear`, changes made after `init` are not in
+/// the cached mip chain). The mip chain is owned by the paint.
+///
+/// **Bad input** paints nothing (every pixel transparent): an empty image, an
+/// image wider or taller than `RasterLimits.maxDimension` (16.16 positions
+/// cannot address it; a 100000×1 strip is refused, not misread), a
+/// non-finite or singular transform, a non-finite or empty `contentsRect`.
+///
+/// - Complexity: `init` is O(1), or O(pixels) with `.trilinear` (the mip
+///   chain, ⅓ of the image's memory); `shade` is O(count) with no allocation.
+public final class ImagePaint: Paint {
+    @usableFromInline
+    enum Mapping {
+        case nothing
+        /// Destination → image.
+        case affine(AffineTransform)
+        /// Destination → image, homogeneous.
+        case projective(ProjectiveTransform)
+    }
+
+    @usableFromInline let mapping: Mapping
+    public let filter: ImageFilter
+    public let edge: ImageEdge
+    /// Level 0 is the image itself, limited to the source region; with
+    /// `.trilinear`, level k is 2ᵏ times smaller (2×2 box filter, ceil sizes).
+    @usableFromInline let levels: [SampleSource]
+    let mipStorage: UnsafeMutablePointer<UInt32>?
+    /// For affine trilinear: the level and the 0…255 weight of the next one.
+    let affineLOD: (level: Int, fraction: UInt32)
+    public let isOpaque: Bool
+
+    /// An image under an affine `transform` (image pixels → destination).
+    /// `imageIsOpaque` declares every texel opaque; the paint is opaque only
+    /// if also `edge == .clamp`.
+    public convenience init(image: PixelView<ARGB8888>, transform: AffineTransform, filter: ImageFilter = .bilinear,
+                            edge: ImageEdge = .transparent, contentsRect: PaintRect = .unit, imageIsOpaque: Bool = false) {
+        let m: Mapping = transform.inverted().map { .affine($0) } ?? .nothing
+        self.init(image: image, mapping: m, filter: filter, edge: edge, contentsRect: contentsRect, imageIsOpaque: imageIsOpaque)
+    }
+
+    /// An image under a projective `transform` (image pixels → destination),
+    /// sampled perspective-correctly (one division per pixel). Parts of the
+    /// image behind the eye (W ≤ 0) are not drawn. With `.trilinear` the
+    /// level is chosen per pixel.
+    public convenience init(image: PixelView<ARGB8888>, projective transform: ProjectiveTransform, filter: ImageFilter = .bilinear,
+                            edge: ImageEdge = .transparent, contentsRect: PaintRect = .unit) {
+        let m: Mapping
+        if transform.isAffine {
+            let a = AffineTransform(a: transform.m00, b: transform.m10, c: transform.m01, d: transform.m11, tx: transform.m02, ty: transform.m12)
+            m = a.inverted().map { .affine($0) } ?? .nothing
+        } else {
+            m = transform.inverted().map { .projective($0) } ?? .nothing
+        }
+        self.init(image: image, mapping: m, filter: filter, edge: edge, contentsRect: contentsRect, imageIsOpaque: false)
+    }
+
+    /// Layer contents: the `contentsRect` part of `image` stretched onto
+    /// `bounds` (destination pixels, before `transform`), as `CALayer` draws
+    /// with `contentsGravity = .resize`; `transform` then maps the layer to
+    /// the destination.
+    public static func contents(_ image: PixelView<ARGB8888>, contentsRect: PaintRect = .unit, bounds: PaintRect,
+                                transform: AffineTransform = .identity, filter: ImageFilter = .bilinear,
+                                edge: ImageEdge = .transparent, imageIsOpaque: Bool = false) -> ImagePaint {
+        let rx = contentsRect.x * Double(image.width), ry = contentsRect.y * Double(image.height)
+        let rw = contentsRect.width * Double(image.width), rh = contentsRect.height * Double(image.height)
+        let sx = bounds.width / rw, sy = bounds.height / rh
+        let place = AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: bounds.x - rx * sx, ty: bounds.y - ry * sy)
+        return ImagePaint(image: image, transform: place.concatenating(transform), filter: filter, edge: edge,
+                          contentsRect: contentsRect, imageIsOpaque: imageIsOpaque)
+    }
+
+    init(image: PixelView<ARGB8888>, mapping: Mapping, filter: ImageFilter, edge: ImageEdge,
+         contentsRect: PaintRect, imageIsOpaque: Bool) {
+        self.filter = filter
+        self.edge = edge
+        let region = ImagePaint.sourceRegion(image, contentsRect)
+        guard let region, !ImagePaint.isNothing(mapping) else {
+            self.mapping = .nothing
+            levels = []
+            mipStorage = nil
+            affineLOD = (0, 0)
+            isOpaque = false
+            return
+        }
+        let m = mapping
+        self.mapping = m
+        let level0 = SampleSource(image).limited(x0: Int32(region.x), y0: Int32(region.y),
+                                                 x1: Int32(region.maxX), y1: Int32(region.maxY))
+        if filter == .trilinear {
+            let (storage, chain) = MipChain.build(image, region: region)
+            mipStorage = storage
+            levels = [level0] + chain
+        } else {
+            mipStorage = nil
+            levels = [level0]
+        }
+        if case let .affine(inv) = m, filter == .trilinear {
+            affineLOD = ImagePaint.levelOfDetail(dudx: inv.a, dvdx: inv.b, dudy: inv.c, dvdy: inv.d, levels: levels.count)
+        } else {
+            affineLOD = (0, 0)
+        }
+        if case .affine = m { isOpaque = imageIsOpaque && edge == .clamp } else { isOpaque = false }
+    }
+
+    deinit { mipStorage?.deallocate() }
+
+    static func isNothing(_ m: Mapping) -> Bool {
+        if case .nothing = m { return true }
+        return false
+    }
+
+    /// `contentsRect` in whole texels, limited to the image; `nil` when
+    /// empty, not finite, or the image is empty or too large.
+    static func sourceRegion(_ image: PixelView<ARGB8888>, _ r: PaintRect) -> IntRect? {
+        let w = image.width, h = image.height
+        guard w > 0, h > 0, w <= RasterLimits.maxDimension, h <= RasterLimits.maxDimension, r.isFinite else { return nil }
+        func edge(_ v: Double, _ size: Int) -> Int {
+            let p = PaintMath.round(v * Double(size))
+            return p <= 0 ? 0 : (p >= Double(size) ? size : Int(p))
+        }
+        let x0 = edge(Swift.min(r.x, r.maxX), w), x1 = edge(Swift.max(r.x, r.maxX), w)
+        let y0 = edge(Swift.min(r.y, r.maxY), h), y1 = edge(Swift.max(r.y, r.maxY), h)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The mip level for a footprint with these derivatives (image texels
+    /// per destination pixel): λ = log₂ of the longer of the two footprint
+    /// axes; level ⌊λ⌋ blended with the next by (λ − ⌊λ⌋), 8-bit. λ ≤ 0
+    /// (magnification) is level 0 alone.
+    static func levelOfDetail(dudx: Double, dvdx: Double, dudy: Double, dvdy: Double, levels: Int) -> (level: Int, fraction: UInt32) {
+        let lx = dudx * dudx + dvdx * dvdx, ly = dudy * dudy + dvdy * dvdy
+        let lambda = 0.5 * PaintMath.approximateLog2(lx > ly ? lx : ly)
+        if !(lambda > 0) { return (0, 0) }
+        let top = Double(levels - 1)
+        if lambda >= top { return (levels - 1, 0) }
+        let l = PaintMath.floor(lambda)
+        return (Int(l), UInt32(PaintMath.floor((lambda - l) * 256)))
+    }
+
+    // MARK: Shading
+
+    public func shade(x: Int, y: Int, count: Int, into span: UnsafeMutablePointer<UInt32>, family: KernelFamily) {
+        guard count > 0 else { return }
+        switch mapping {
+        case .nothing:
+            span.update(repeating: 0, count: count)
+        case .affine(let inv):
+            let p = inv.apply(x: Double(x) + 0.5, y: Double(y) + 0.5)
+            let step = (x: inv.a, y: inv.b)
+            switch filter {
+            case .nearest:
+                ImageSampler.affineRow(levels[0], filter: .nearest, edge: edge, start: p, step: step, count: count, into: span, family: family)
+            case .bilinear:
+                ImageSampler.affineRow(levels[0], filter: .bilinear, edge: edge, start: p, step: step, count: count, into: span, family: family)
+            case .trilinear:
+                shadeAffineTrilinear(p, step, count, span, family)
+            }
+        case .projective(let inv):
+            switch filter {
+            case .nearest:
+                ImageSampler.projectiveRow(levels[0], filter: .nearest, edge: edge, inverse: inv, x: x, y: y, scale: 1, count: count, into: span)
+            case .bilinear:
+                ImageSampler.projectiveRow(levels[0], filter: .bilinear, edge: edge, inverse: inv, x: x, y: y, scale: 1, count: count, into: span)
+            case .trilinear:
+                switch edge {
+                case .transparent: shadeProjectiveTrilinear(TransparentEdge.self, inv, x, y, count, span)
+                case .clamp: shadeProjectiveTrilinear(ClampEdge.self, inv, x, y, count, span)
+                }
+            }
+        }
+    }
+
+    /// Level l into `span`, level l+1 into a stack chunk, then the 8-bit
+    /// blend. Both levels go through the family's bilinear row, so the
+    /// families agree.
+    func shadeAffineTrilinear(_ p: (x: Double, y: Double), _ step: (x: Double, y: Double), _ count: Int,
+                              _ span: UnsafeMutablePointer<UInt32>, _ family: KernelFamily) {
+        let (l, f) = affineLOD
+        let s0 = levelScale(l)
+        ImageSampler.affineRow(levels[l], filter: .bilinear, edge: edge, start: (p.x * s0, p.y * s0),
+                               step: (step.x * s0, step.y * s0), count: count, into: span, family: family)
+        if f == 0 { return }
+        let s1 = levelScale(l + 1)
+        let chunk = 256
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: chunk) { buffer in
+            let tmp = buffer.baseAddress!
+            var i = 0
+            while i < count {
+                let n = Swift.min(chunk, count - i)
+                let di = Double(i)
+                ImageSampler.affineRow(levels[l + 1], filter: .bilinear, edge: edge,
+                                       start: ((p.x + di * step.x) * s1, (p.y + di * step.y) * s1),
+                                       step: (step.x * s1, step.y * s1), count: n, into: tmp, family: family)
+                var k = 0
+                while k < n { span[i + k] = ImageSampler.lerp(span[i + k], tmp[k], f); k &+= 1 }
+                i += n
+            }
+        }
+    }
+
+    @inline(__always)
+    func levelScale(_ l: Int) -> Double {
+        var s = 1.0
+        var k = 0
+        while k < l { s *= 0.5; k &+= 1 }
+        return s
+    }
+
+    /// Per pixel: the image point, the footprint from the derivatives of the
+    /// projective map there, the level, and two bilinear samples blended.
+    func shadeProjectiveTrilinear<E: EdgeRule>(_: E.Type, _ m: ProjectiveTransform, _ x: Int, _ y: Int, _ count: Int,
+                                               _ span: UnsafeMutablePointer<UInt32>) {
+        let px = Double(x) + 0.5, py = Double(y) + 0.5
+        let X0 = m.m00 * px + m.m01 * py + m.m02
+        let Y0 = m.m10 * px + m.m11 * py + m.m12
+        let W0 = m.m20 * px + m.m21 * py + m.m22
+        let n = levels.count
+        var i = 0
+        while i < count {
+            let di = Double(i)
+            let w = W0 + di * m.m20
+            guard w > 0 else { span[i] = 0; i &+= 1; continue }
+            let r = 1 / w
+            let u = (X0 + di * m.m00) * r, v = (Y0 + di * m.m10) * r
+            // d(X/W)/dx = (m00 − u·m20)/W, and so on.
+            let (l, f) = ImagePaint.levelOfDetail(dudx: (m.m00 - u * m.m20) * r, dvdx: (m.m10 - v * m.m20) * r,
+                                                  dudy: (m.m01 - u * m.m21) * r, dvdy: (m.m11 - v * m.m21) * r, levels: n)
+            let s0 = levelScale(l)
+            let a = ImageSampler.bilinear(E.self, levels[l], Fixed16(rounding: ImageSampler.clampToBox(u * s0 - ImageSampler.bilinearShift)).raw,
+                                          Fixed16(rounding: ImageSampler.clampToBox(v * s0 - ImageSampler.bilinearShift)).raw)
+            if f == 0 {
+                span[i] = a
+            } else {
+                let s1 = s0 * 0.5
+                let b = ImageSampler.bilinear(E.self, levels[l + 1], Fixed16(rounding: ImageSampler.clampToBox(u * s1 - ImageSampler.bilinearShift)).raw,
+                                              Fixed16(rounding: ImageSampler.clampToBox(v * s1 - ImageSampler.bilinearShift)).raw)
+                span[i] = ImageSampler.lerp(a, b, f)
+            }
+            i &+= 1
+        }
+    }
+}
+
+/// The mip chain of an image: each level the 2×2 box average of the one
+/// above, `(a + b + c + d + 2) >> 2` per channel, sizes rounded up (the last
+/// column or row of an odd size is averaged with itself).
+public enum MipChain {
+    /// Builds levels 1… of `image` until 1×1, in one allocation the caller
+    /// owns; each level's region is `region` scaled by 2⁻ᵏ, rounded outward.
+    /// - Complexity: O(width·height), one allocation of about ⅓ of the image.
+    public static func build(_ image: PixelView<ARGB8888>, region: IntRect) -> (UnsafeMutablePointer<UInt32>?, [SampleSource]) {
+        var sizes: [(Int, Int)] = []
+        var w = image.width, h = image.height
+        var total = 0
+        while w > 1 || h > 1 {
+            w = (w + 1) / 2; h = (h + 1) / 2
+            sizes.append((w, h))
+            total += w * h
+        }
+        guard total > 0 else { return (nil, []) }
+        let storage = UnsafeMutablePointer<UInt32>.allocate(capacity: total)
+        var levels: [SampleSource] = []
+        var src = UnsafePointer(image.base), srcStride = image.rowStride, srcW = image.width, srcH = image.height
+        var dst = storage
+        var k = 1
+        for (lw, lh) in sizes {
+            var yy = 0
+            while yy < lh {
+                let r0 = src + (2 * yy) * srcStride
+                let r1 = src + Swift.min(2 * yy + 1, srcH - 1) * srcStride
+                let out = dst + yy * lw
+                var xx = 0
+                while xx < lw {
+                    let xa = 2 * xx, xb = Swift.min(2 * xx + 1, srcW - 1)
+                    out[xx] = box(r0[xa], r0[xb], r1[xa], r1[xb])
+                    xx += 1
+                }
+                yy += 1
+            }
+            let one = 1 << k
+            let x0 = region.x >> k, y0 = region.y >> k
+            let x1 = Swift.min((region.maxX + one - 1) >> k, lw), y1 = Swift.min((region.maxY + one - 1) >> k, lh)
+            levels.append(SampleSource(base: UnsafePointer(dst), rowStride: lw, x0: Int32(x0), y0: Int32(y0), x1: Int32(x1), y1: Int32(y1)))
+            src = UnsafePointer(dst); srcStride = lw; srcW = lw; srcH = lh
+            dst += lw * lh
+            k += 1
+        }
+        return (storage, levels)
+    }
+
+    /// The rounded mean of four premultiplied pixels, per channel.
+    @inlinable @inline(__always)
+    public static func box(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32) -> UInt32 {
+        let m: UInt32 = 0x00FF_00FF
+        let rb = (a & m) &+ (b & m) &+ (c & m) &+ (d & m) &+ 0x0002_0002
+        let ag = ((a &>> 8) & m) &+ ((b &>> 8) & m) &+ ((c &>> 8) & m) &+ ((d &>> 8) & m) &+ 0x0002_0002
+        return ((rb &>> 2) & m) | (((ag &>> 2) & m) &<< 8)
+    }
+}

@@ -1,0 +1,49 @@
+/// A source of premultiplied ARGB8888 pixels that varies over the
+/// destination: a gradient or an image pattern. A paint shades one row span
+/// at a time into a scratch buffer; a blend kernel then composites the span
+/// (see `Canvas.fill(_:paint:alpha:)`).
+///
+/// Paints are evaluated at pixel centres: pixel (x, y) of the destination is
+/// the point (x + 0.5, y + 0.5) in destination pixel space.
+///
+/// A paint chooses its inner loop from its own configuration once per span
+/// (pixman-style); no paint branches on its configuration per pixel.
+/// Conforming types are used through generics (`Canvas.fill` is generic
+/// over the paint), never as an existential, so each draw is specialised.
+public protocol Paint {
+    /// Writes the colours of destination pixels `x ..< x + count` of row `y`
+    /// to `span[0 ..< count]`. `family` picks the SIMD loops or the scalar
+    /// reference loops; both give bit-identical output.
+    /// - Complexity: O(count), no allocation.
+    func shade(x: Int, y: Int, count: Int, into span: UnsafeMutablePointer<UInt32>, family: KernelFamily)
+
+    /// True when every pixel this paint produces has alpha 255 (so a draw at
+    /// full alpha can copy instead of blend).
+    var isOpaque: Bool { get }
+}
+
+extension Paint {
+    /// `shade` with the production (SIMD) loops.
+    @inlinable
+    public func shade(x: Int, y: Int, count: Int, into span: UnsafeMutablePointer<UInt32>) {
+        shade(x: x, y: y, count: count, into: span, family: .simd)
+    }
+}
+
+/// A rectangle with `Double` coordinates, for the geometry paints take: unit
+/// rectangles (`contentsRect`, `contentsCenter`, as in `CALayer`) and
+/// destination rectangles in pixels.
+public struct PaintRect: Equatable, Sendable {
+    public var x: Double, y: Double, width: Double, height: Double
+
+    @inlinable public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    /// (0, 0, 1, 1): the whole image in unit coordinates.
+    public static let unit = PaintRect(x: 0, y: 0, width: 1, height: 1)
+
+    @inlinable public var maxX: Double { x + width }
+    @inlinable public var maxY: Double { y + height }
+    @inlinable public var isFinite: Bool { x.isFinite && y.isFinite && width.isFinite && height.isFinite }
+}

@@ -1,0 +1,37 @@
+/// Drawing with paints (gradients, image patterns).
+extension Canvas {
+    /// Source-over fills `rect` with `paint` at global `alpha` (0–255): each
+    /// row of the clipped rectangle is shaded into a scratch span, then
+    /// composited with the `KernelTable.image` kernel chosen once for the
+    /// draw (a copy when the paint is opaque and `alpha` is 255).
+    ///
+    /// Rows are shaded in pieces of at most `paintChunk` pixels so the span
+    /// stays in L1 cache and on the stack; paints see the same (x, count)
+    /// pieces with either kernel family.
+    /// - Complexity: O(area); no heap allocation (the scratch span is a stack
+    ///   temporary).
+    public func fill<P: Paint>(_ rect: IntRect, paint: P, alpha: UInt8 = 255) {
+        let r = rect.intersection(clip)
+        guard !r.isEmpty,
+              let kernel = KernelTable.image(alpha: UInt32(alpha), sourceIsOpaque: paint.isOpaque, family: family) else { return }
+        let chunk = Swift.min(r.width, Canvas.paintChunk)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: chunk) { buffer in
+            let scratch = buffer.baseAddress!
+            var y = r.y
+            while y < r.maxY {
+                let row = target.row(y)
+                var x = r.x
+                while x < r.maxX {
+                    let n = Swift.min(chunk, r.maxX - x)
+                    paint.shade(x: x, y: y, count: n, into: scratch, family: family)
+                    kernel(row + x, UnsafePointer(scratch), n, UInt32(alpha))
+                    x += n
+                }
+                y &+= 1
+            }
+        }
+    }
+
+    /// The longest piece of a row a paint shades at once.
+    public static let paintChunk = 512
+}
