@@ -30,11 +30,12 @@ final class PathFillTests: XCTestCase {
                clip: IntRect, file: StaticString = #filePath, line: UInt = #line) -> Measurement {
         let rasterizer = PathRasterizer()
         var actual = [UInt8](repeating: 0, count: clip.width * clip.height)
-        var lastY = Int.min
+        var lastY = Int.min, lastEnd = Int.min
         rasterizer.fill(path, transform: transform, rule: rule, clip: clip) { y, x, cov, n in
-            XCTAssertGreaterThan(y, lastY, "\(name): rows out of order", file: file, line: line)
+            XCTAssertTrue(y > lastY || (y == lastY && x >= lastEnd), "\(name): spans out of order", file: file, line: line)
+            XCTAssertGreaterThan(n, 0, file: file, line: line)
             XCTAssertTrue(clip.contains(IntRect(x: x, y: y, width: n, height: 1)), "\(name): span outside the clip", file: file, line: line)
-            lastY = y
+            lastY = y; lastEnd = x + n
             for i in 0..<n { actual[(y - clip.y) * clip.width + x - clip.x + i] = cov[i] }
         }
         let segs = SupersampledReference.segments(path, transform: transform, tolerance: rasterizer.tolerance)

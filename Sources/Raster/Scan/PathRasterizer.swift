@@ -27,8 +27,10 @@
 ///
 /// Rows are processed in bands of `bandHeight`, so the cell buffer is
 /// `(clip width + 2) × bandHeight` 32-bit integers however tall the path;
-/// only the rows between the path's top and bottom and, in each row, the
-/// cells between the first and last touched are visited.
+/// only the rows between the path's top and bottom are visited, and in each
+/// row only the touched cells (a bit per cell marks them): between two of
+/// them coverage is constant and is written by a fill. Gaps of zero
+/// coverage of `minimumGap` pixels or more split a row into separate spans.
 ///
 /// A rasterizer owns its scratch buffers and reuses them: after the first
 /// few draws, filling allocates nothing. Not thread-safe: use one per
@@ -56,6 +58,9 @@ public final class PathRasterizer {
     /// `(width + 2) × bandHeight` cells; all zero between draws.
     var cells = ScratchBuffer<Int32>()
     var coverage = ScratchBuffer<UInt8>()
+    /// One bit per cell, set when the cell is written: the sweep visits
+    /// only these. All zero between draws.
+    var touched = ScratchBuffer<UInt64>()
     var rowMin = ScratchBuffer<Int32>()
     var rowMax = ScratchBuffer<Int32>()
 
@@ -68,7 +73,7 @@ public final class PathRasterizer {
 
     deinit {
         edges.release(); sortedEdges.release(); bandStarts.release(); active.release()
-        cells.release(); coverage.release(); rowMin.release(); rowMax.release()
+        cells.release(); touched.release(); coverage.release(); rowMin.release(); rowMax.release()
     }
 
     /// Largest distance of a clip's origin from (0, 0), in pixels, so that
@@ -86,11 +91,14 @@ public final class PathRasterizer {
     }
 
     /// Scan-converts `path` (mapped through `transform`) and hands the
-    /// coverage to `spans`, one call per row that has any: `spans(y, x,
-    /// coverage, count)` means pixels `x ..< x + count` of device row `y` have
-    /// coverage `coverage[0 ..< count]` (0–255). Spans lie inside `clip`, come
-    /// in increasing `y`, and may contain zeros; pixels not in any span have
-    /// coverage 0. The coverage pointer is valid only during the call.
+    /// coverage to `spans`: `spans(y, x, coverage, count)` means pixels
+    /// `x ..< x + count` of device row `y` have coverage
+    /// `coverage[0 ..< count]` (0–255). Spans lie inside `clip`, are never
+    /// empty and never overlap, and come in increasing `y`, then increasing
+    /// `x`; a row can have several (split at gaps of `minimumGap` zero pixels
+    /// or more) and a span may still contain shorter runs of zeros. Pixels in
+    /// no span have coverage 0. The coverage pointer is valid only during the
+    /// call.
     ///
     /// `mask`, when given, is an A8 view in the same device coordinates:
     /// coverage is multiplied by it (`div255(c·m)`), and pixels outside the
@@ -213,10 +221,12 @@ extension PathRasterizer {
         // starts[b] is now the end of band b's bucket, i.e. the start of b + 1.
 
         cells.reserve(stride * bandHeight, fill: 0)
+        let wordsPerRow = (stride + 63) >> 6
+        touched.reserve(wordsPerRow * bandHeight, fill: 0)
         coverage.reserve(width, fill: 0)
         rowMin.reserve(bandHeight, fill: 0)
         rowMax.reserve(bandHeight, fill: 0)
-        let cellBase = cells.base, cov = coverage.base, rmin = rowMin.base, rmax = rowMax.base
+        let cellBase = cells.base, bitBase = touched.base, cov = coverage.base, rmin = rowMin.base, rmax = rowMax.base
         let act = active.base
         var activeCount = 0
         var next = 0                                              // next sorted edge to activate
@@ -236,7 +246,7 @@ extension PathRasterizer {
                 let index = act[k]
                 let edge = sorted[Int(index)]
                 PathRasterizer.accumulate(edge, top: bandTop, bottom: bandBottom, limit: limitX, cells: cellBase, stride: stride,
-                                          rowMin: rmin, rowMax: rmax)
+                                          touched: bitBase, wordsPerRow: wordsPerRow, rowMin: rmin, rowMax: rmax)
                 if edge.y1.raw > bandBottom { act[kept] = index; kept &+= 1 }
                 k &+= 1
             }
@@ -245,36 +255,73 @@ extension PathRasterizer {
             r = 0
             while r < rows {
                 if rmin[r] <= rmax[r] {
-                    let y = clip.y + bandRow + r
-                    let row = cellBase + r * stride
-                    let lo = Int(rmin[r])
-                    // rowMax is the last cell written; the running sum is
-                    // constant after it.
-                    let hi = min(Int(rmax[r]) + 1, width)
-                    var acc: Int32 = 0
-                    var x = lo
-                    switch rule {
-                    case .nonZero:
-                        while x < hi { acc &+= row[x]; row[x] = 0; cov[x] = PathRasterizer.nonZeroCoverage(acc); x &+= 1 }
-                    case .evenOdd:
-                        while x < hi { acc &+= row[x]; row[x] = 0; cov[x] = PathRasterizer.evenOddCoverage(acc); x &+= 1 }
-                    }
-                    var clear = hi
-                    while clear <= Int(rmax[r]) { row[clear] = 0; clear &+= 1 }
-                    var spanEnd = hi
-                    if acc != 0 && hi < width {
-                        let tail = rule == .nonZero ? PathRasterizer.nonZeroCoverage(acc) : PathRasterizer.evenOddCoverage(acc)
-                        if tail != 0 { (cov + hi).update(repeating: tail, count: width - hi); spanEnd = width }
-                    }
-                    if spanEnd > lo {
-                        if let m = mask { PathRasterizer.applyMask(m, cov + lo, x: clip.x + lo, y: y, count: spanEnd - lo) }
-                        spans(y, clip.x + lo, UnsafePointer(cov + lo), spanEnd - lo)
-                    }
+                    sweepRow(cellBase + r * stride, bitBase + r * wordsPerRow, firstWord: Int(rmin[r]) >> 6, lastWord: Int(rmax[r]) >> 6,
+                             width: width, rule: rule, y: clip.y + bandRow + r, clipX: clip.x, coverage: cov, mask: mask, spans: spans)
                 }
                 r &+= 1
             }
             b &+= 1
         }
+    }
+
+    /// Gaps of zero coverage at least this long split a row into separate
+    /// spans, so compositing skips them (glyph runs, rings).
+    static let minimumGap = 32
+
+    /// Turns one row of cells into coverage spans and clears the cells and
+    /// their touched bits. Only touched cells change the running sum, so
+    /// between them the coverage is constant and is written with a fill:
+    /// the interior of a large shape costs a `memset`, not a sum per pixel.
+    @inline(__always)
+    func sweepRow(_ row: UnsafeMutablePointer<Int32>, _ bits: UnsafeMutablePointer<UInt64>, firstWord: Int, lastWord: Int,
+                  width: Int, rule: FillRule, y: Int, clipX: Int, coverage cov: UnsafeMutablePointer<UInt8>, mask: PixelView<A8>?,
+                  spans: (_ y: Int, _ x: Int, _ coverage: UnsafePointer<UInt8>, _ count: Int) -> Void) {
+        @inline(__always) func map(_ a: Int32) -> UInt8 {
+            rule == .nonZero ? PathRasterizer.nonZeroCoverage(a) : PathRasterizer.evenOddCoverage(a)
+        }
+        @inline(__always) func emit(_ from: Int, _ to: Int) {
+            guard to > from else { return }
+            if let m = mask { PathRasterizer.applyMask(m, cov + from, x: clipX + from, y: y, count: to - from) }
+            spans(y, clipX + from, UnsafePointer(cov + from), to - from)
+        }
+        var acc: Int32 = 0
+        var x = -1                       // next pixel to write; -1 before the first touched cell
+        var spanStart = 0
+        var word = firstWord
+        while word <= lastWord {
+            var w = bits[word]
+            bits[word] = 0
+            while w != 0 {
+                let cell = (word << 6) | w.trailingZeroBitCount
+                w &= w &- 1
+                let value = row[cell]
+                row[cell] = 0
+                if cell >= width { continue }                    // carries past the clip: cleared, not shown
+                if x < 0 {
+                    x = cell; spanStart = cell
+                } else if cell > x {
+                    let c = map(acc)
+                    if c == 0 && cell - x >= PathRasterizer.minimumGap {
+                        emit(spanStart, x)
+                        spanStart = cell
+                    } else {
+                        (cov + x).update(repeating: c, count: cell - x)
+                    }
+                }
+                acc &+= value
+                cov[cell] = map(acc)
+                x = cell &+ 1
+            }
+            word &+= 1
+        }
+        guard x >= 0 else { return }
+        // After the last touched cell the sum is constant to the clip's edge.
+        let tail = map(acc)
+        if tail != 0 && x < width {
+            (cov + x).update(repeating: tail, count: width - x)
+            x = width
+        }
+        emit(spanStart, x)
     }
 
     /// Multiplies coverage by the mask; outside the mask counts as 0.
@@ -312,6 +359,7 @@ extension PathRasterizer {
     /// them.
     @inline(__always)
     static func accumulate(_ edge: Edge, top: Int32, bottom: Int32, limit: Int32, cells: UnsafeMutablePointer<Int32>, stride: Int,
+                           touched: UnsafeMutablePointer<UInt64>, wordsPerRow: Int,
                            rowMin: UnsafeMutablePointer<Int32>, rowMax: UnsafeMutablePointer<Int32>) {
         let ey0 = edge.y0.raw, ey1 = edge.y1.raw
         let y0 = max(ey0, top), y1 = min(ey1, bottom)
@@ -333,6 +381,7 @@ extension PathRasterizer {
                 let row = cells + r &* stride
                 row[cx] &+= dy &* (512 &- fx2)
                 row[cx &+ 1] &+= dy &* fx2
+                markTouched(touched + r &* wordsPerRow, Int32(cx))
                 if Int32(cx) < rowMin[r] { rowMin[r] = Int32(cx) }
                 if Int32(cx &+ 1) > rowMax[r] { rowMax[r] = Int32(cx &+ 1) }
                 y = yEnd
@@ -350,7 +399,7 @@ extension PathRasterizer {
             let yEnd = min(rowTop &+ 256, y1)
             let xb = x(at: yEnd)
             let r = Int((rowTop &- top) >> 8)
-            accumulateRow(cells + r &* stride, xa, y &- rowTop, xb, yEnd &- rowTop, w, limit, &rowMin[r], &rowMax[r])
+            accumulateRow(cells + r &* stride, touched + r &* wordsPerRow, xa, y &- rowTop, xb, yEnd &- rowTop, w, limit, &rowMin[r], &rowMax[r])
             y = yEnd; xa = xb
         }
     }
@@ -359,13 +408,15 @@ extension PathRasterizer {
     /// (`0 <= fya < fyb <= 256`, x in 24.8, possibly outside `0 ... limit`)
     /// to the row's cells.
     @inline(__always)
-    static func accumulateRow(_ row: UnsafeMutablePointer<Int32>, _ xa: Int32, _ fya: Int32, _ xb: Int32, _ fyb: Int32, _ w: Int32,
+    static func accumulateRow(_ row: UnsafeMutablePointer<Int32>, _ bits: UnsafeMutablePointer<UInt64>,
+                              _ xa: Int32, _ fya: Int32, _ xb: Int32, _ fyb: Int32, _ w: Int32,
                               _ limit: Int32, _ rowMin: inout Int32, _ rowMax: inout Int32) {
         // Cell c gets dy·(512 − fx₀ − fx₁), cell c + 1 gets dy·(fx₀ + fx₁).
         @inline(__always) func piece(_ c: Int32, _ fxSum: Int32, _ dy: Int32) {
             let d = (dy < 0 ? 0 &- dy : dy) &* w
             row[Int(c)] &+= d &* (512 &- fxSum)
             row[Int(c) &+ 1] &+= d &* fxSum
+            markTouched(bits, c)
         }
         if xa == xb {
             if xa >= limit { return }
@@ -411,5 +462,14 @@ extension PathRasterizer {
         piece(cEnd, (px &- (cEnd &<< 8)) &+ (qx &- (cEnd &<< 8)), qy &- py)
         if firstCell < rowMin { rowMin = firstCell }
         if cEnd &+ 1 > rowMax { rowMax = cEnd &+ 1 }
+    }
+
+    /// Sets the touched bits of cells `c` and `c + 1`.
+    @inline(__always)
+    static func markTouched(_ bits: UnsafeMutablePointer<UInt64>, _ c: Int32) {
+        let i = Int(c)
+        bits[i &>> 6] |= UInt64(1) &<< UInt64(i & 63)
+        let j = i &+ 1
+        bits[j &>> 6] |= UInt64(1) &<< UInt64(j & 63)
     }
 }
