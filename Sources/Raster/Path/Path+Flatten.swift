@@ -4,8 +4,16 @@ public protocol PathPolylineSink {
     mutating func begin(at p: PathPoint)
     /// Continues the polyline with a line to `p`.
     mutating func line(to p: PathPoint)
+    /// Continues the polyline with a line to a point inside a flattened
+    /// curve, which is not a corner of the path (strokes put no joins
+    /// there). Defaults to `line(to:)`.
+    mutating func curveLine(to p: PathPoint)
     /// Ends the polyline; `closed` when the subpath had a `close`.
     mutating func end(closed: Bool)
+}
+
+extension PathPolylineSink {
+    public mutating func curveLine(to p: PathPoint) { line(to: p) }
 }
 
 /// The limits `Path.flatten` works within.
@@ -132,7 +140,7 @@ extension Path {
         var i = 1
         while i < n {
             let t = Double(i) * inv, u = 1 - t
-            sink.line(to: PathPoint(x: u * u * p0.x + 2 * u * t * p1.x + t * t * p2.x,
+            sink.curveLine(to: PathPoint(x: u * u * p0.x + 2 * u * t * p1.x + t * t * p2.x,
                                     y: u * u * p0.y + 2 * u * t * p1.y + t * t * p2.y))
             i += 1
         }
@@ -149,7 +157,7 @@ extension Path {
         while i < n {
             let t = Double(i) * inv, u = 1 - t
             let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
-            sink.line(to: PathPoint(x: a * p0.x + b * p1.x + c * p2.x + d * p3.x,
+            sink.curveLine(to: PathPoint(x: a * p0.x + b * p1.x + c * p2.x + d * p3.x,
                                     y: a * p0.y + b * p1.y + c * p2.y + d * p3.y))
             i += 1
         }

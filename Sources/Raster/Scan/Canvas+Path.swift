@@ -20,6 +20,22 @@ extension Canvas {
     }
 }
 
+extension Canvas {
+    /// Source-over strokes `path` with `style` (in the path's coordinate
+    /// space, so `transform` scales the pen too): fills
+    /// `path.stroked(style, transform:)` with the non-zero rule.
+    ///
+    /// Builds the outline on every call (arrays are allocated); cache
+    /// `path.stroked(...)` for a path drawn repeatedly.
+    public func stroke(_ path: Path, color: PremultipliedColor, style: StrokeStyle,
+                       transform: AffineTransform = .identity, using rasterizer: PathRasterizer? = nil) {
+        guard color.alpha != 0 else { return }
+        let r = rasterizer ?? PathRasterizer()
+        fill(path.stroked(style, transform: transform, tolerance: r.tolerance), color: color, rule: .nonZero,
+             transform: transform, using: r)
+    }
+}
+
 /// Reference (scalar) compositing of coverage spans, written to be obviously
 /// right; SIMD kernels must match it exactly.
 public enum CoverageReferenceKernels {
