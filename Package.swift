@@ -32,6 +32,9 @@ let package = Package(
                        providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
+        // Tests only: cairo as a second opinion on path coverage.
+        .systemLibrary(name: "CCairo", path: "Tests/CCairo", pkgConfig: "cairo",
+                       providers: [.apt(["libcairo2-dev"])]),
 
         // Pixel kernels: no OS calls, no C dependencies.
         .target(name: "Raster", path: "Sources/Raster"),
@@ -59,7 +62,7 @@ let package = Package(
 
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO"], path: "Tests/TestSupport"),
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport"], path: "Tests/RasterTests"),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
         .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "TestSupport"], path: "Tests/FBRuntimeTests"),
     ]
 )
