@@ -80,7 +80,7 @@ func renderPaints(_ family: KernelFamily) -> UInt64 {
     let draws: [(AffineTransform, ImageFilter)] = [
         (center.concatenating(.scale(x: 0.5, y: 0.5)).concatenating(.translation(x: 20, y: 100)), .bilinear),
         (center.concatenating(.scale(x: 1.5, y: 1.5)).concatenating(.translation(x: 70, y: 95)), .bilinear),
-        (center.concatenating(.rotation(radians: PaintMath.pi / 6)).concatenating(.translation(x: 130, y: 100)), .bilinear),
+        (center.concatenating(.rotation(radians: FloatMath.pi / 6)).concatenating(.translation(x: 130, y: 100)), .bilinear),
         (center.concatenating(.scale(x: 0.3, y: 0.4)).concatenating(.rotation(radians: 1)).concatenating(.translation(x: 20, y: 60)), .trilinear),
     ]
     for (t, filter) in draws {

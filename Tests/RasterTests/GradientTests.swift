@@ -61,7 +61,7 @@ final class GradientTests: XCTestCase {
     func testConicGolden() {
         let s = panels { spread in
             let dx = spread == .pad ? 0.0 : (spread == .repeat ? 100 : 200)
-            return GradientPaint.conic(cx: 48 + dx, cy: 40, startAngle: PaintMath.pi / 6,
+            return GradientPaint.conic(cx: 48 + dx, cy: 40, startAngle: FloatMath.pi / 6,
                                        stops: self.stops + [GradientStop(self.red, at: 1)])
         }
         PaintFixtures.assertGolden(s, "gradient-conic")
@@ -277,15 +277,15 @@ final class GradientTests: XCTestCase {
         var rng = SplitMix64(seed: 3)
         for _ in 0..<10000 {
             let x = (rng.unit() - 0.5) * 200
-            let sc = PaintMath.sinCos(x)
+            let sc = FloatMath.sinCos(x)
             XCTAssertEqual(sc.sin, sin(x), accuracy: 1e-14); XCTAssertEqual(sc.cos, cos(x), accuracy: 1e-14)
             let y = (rng.unit() - 0.5) * 10, z = (rng.unit() - 0.5) * 10
-            XCTAssertEqual(PaintMath.atan2Turns(y, z), atan2(y, z) / (2 * .pi), accuracy: 2e-6)
+            XCTAssertEqual(FloatMath.atan2Turns(y, z), atan2(y, z) / (2 * .pi), accuracy: 2e-6)
             let v = rng.unit() * pow(10, Double(rng.below(40) - 20))
-            XCTAssertEqual(PaintMath.sqrt(v), v.squareRoot(), accuracy: v.squareRoot() * 3e-16)
-            XCTAssertEqual(PaintMath.floor(x), x.rounded(.down)); XCTAssertEqual(PaintMath.ceil(x), x.rounded(.up))
+            XCTAssertEqual(FloatMath.squareRoot(v), v.squareRoot(), accuracy: v.squareRoot() * 3e-16)
+            XCTAssertEqual(FloatMath.floor(x), x.rounded(.down)); XCTAssertEqual(FloatMath.ceil(x), x.rounded(.up))
         }
-        XCTAssertEqual(PaintMath.sqrt(0), 0); XCTAssertTrue(PaintMath.sqrt(-1).isNaN)
-        XCTAssertEqual(PaintMath.sqrt(5e-324), (5e-324).squareRoot(), accuracy: 1e-170)
+        XCTAssertEqual(FloatMath.squareRoot(0), 0); XCTAssertTrue(FloatMath.squareRoot(-1).isNaN)
+        XCTAssertEqual(FloatMath.squareRoot(5e-324), (5e-324).squareRoot(), accuracy: 1e-170)
     }
 }

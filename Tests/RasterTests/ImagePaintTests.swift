@@ -14,7 +14,7 @@ final class ImagePaintTests: XCTestCase {
             .scale(x: 0.5, y: 0.5).concatenating(.translation(x: 30.25, y: 30.5)),
             .scale(x: 1.5, y: 1.5).concatenating(.translation(x: 104 + 2.3, y: 1.7)),
             AffineTransform.translation(x: -32, y: -32).concatenating(.scale(x: 1.2, y: 1.2))
-                .concatenating(.rotation(radians: PaintMath.pi / 6)).concatenating(.translation(x: 208 + 50, y: 50)),
+                .concatenating(.rotation(radians: FloatMath.pi / 6)).concatenating(.translation(x: 208 + 50, y: 50)),
         ]
         for (i, t) in transforms.enumerated() {
             var c = canvas
@@ -158,11 +158,11 @@ final class ImagePaintTests: XCTestCase {
             let src = SampleSource(img.view)
             for _ in 0..<2000 {
                 let sx = rng.unit() * 12 - 2, sy = rng.unit() * 10 - 2
-                let fx = Fixed16(rounding: sx), fy = Fixed16(rounding: sy)
+                let fx = Fixed16(sx), fy = Fixed16(sy)
                 let got = ImageSampler.referenceBilinear(src, sx: fx, sy: fy, edge: .transparent)
                 // The position the sampler resolves: 16.16 truncated to 1/256.
                 let qx = Double(fx.raw >> 8) / 256, qy = Double(fy.raw >> 8) / 256
-                let rx = Fixed16(rounding: sx + 1.0 / 512), ry = Fixed16(rounding: sy + 1.0 / 512)
+                let rx = Fixed16(sx + 1.0 / 512), ry = Fixed16(sy + 1.0 / 512)
                 let rounded = ImageSampler.referenceBilinear(src, sx: rx, sy: ry, edge: .transparent)
                 worstSame = max(worstSame, PaintFixtures.maxError(got, floatBilinear(img.view, qx, qy)))
                 worstExact = max(worstExact, PaintFixtures.maxError(rounded, floatBilinear(img.view, sx, sy)))

@@ -4,7 +4,6 @@ import TestSupport
 
 /// Foundation (through XCTest) has an `AffineTransform` too; in these tests
 /// the name means Raster's.
-typealias AffineTransform = Raster.AffineTransform
 
 /// Helpers shared by the paint tests.
 enum PaintFixtures {

@@ -60,12 +60,12 @@ final class PathGeometryTests: XCTestCase {
         var rng = SplitMix64(seed: 11)
         for i in 0..<20000 {
             let x = i < 1000 ? Double(i) * Double.pi / 8 : (rng.unit() * 2 - 1) * 2000
-            let (s, c) = Trig.sinCos(x)
+            let (s, c) = FloatMath.sinCos(x)
             XCTAssertEqual(s, Foundation.sin(x), accuracy: 4e-15, "sin \(x)")
             XCTAssertEqual(c, Foundation.cos(x), accuracy: 4e-15, "cos \(x)")
         }
-        XCTAssertTrue(Trig.sinCos(.nan).sin.isNaN)
-        XCTAssertTrue(Trig.sinCos(.infinity).cos.isNaN)
+        XCTAssertTrue(FloatMath.sinCos(.nan).sin.isNaN)
+        XCTAssertTrue(FloatMath.sinCos(.infinity).cos.isNaN)
     }
 
     func testAffineTransform() {

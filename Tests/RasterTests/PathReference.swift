@@ -1,7 +1,6 @@
 import Raster
 
 // Foundation (re-exported by XCTest) has its own AffineTransform.
-typealias AffineTransform = Raster.AffineTransform
 
 /// The slow, obviously correct oracle for the path rasterizer: 16 × 16
 /// sample points per pixel (at the centres of a regular grid), each inside

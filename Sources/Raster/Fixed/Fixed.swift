@@ -51,11 +51,7 @@ public struct Fixed<Shift: FixedShift>: Equatable, Comparable, Hashable, Sendabl
     /// away from zero; values beyond the range saturate to `Int32.min`/`.max`
     /// raw; NaN becomes 0.
     @inlinable public init(_ d: Double) {
-        let scaled = FloatMath.round(d * Double(1 << Shift.shift))
-        if !(scaled == scaled) { raw = 0 }                       // NaN
-        else if scaled >= 2_147_483_647.0 { raw = .max }
-        else if scaled <= -2_147_483_648.0 { raw = .min }
-        else { raw = Int32(scaled) }
+        raw = saturatingInt32(d * Double(1 << Shift.shift))
     }
 
     /// The exact value as a `Double` (every raw value is representable).

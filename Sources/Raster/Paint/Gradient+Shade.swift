@@ -33,9 +33,9 @@ extension GradientPaint {
             while i < count {
                 let di = Double(i)
                 let dx = p.x + di * inv.a - cx, dy = p.y + di * inv.b - cy
-                var t = PaintMath.atan2Turns(dy, dx) - start
-                t -= PaintMath.floor(t)
-                span[i] = table[GradientPaint.tableIndex(RepeatSpread.fraction(Fixed24(rounding: t).raw))]
+                var t = FloatMath.atan2Turns(dy, dx) - start
+                t -= FloatMath.floor(t)
+                span[i] = table[GradientPaint.tableIndex(RepeatSpread.fraction(Fixed24(t).raw))]
                 i &+= 1
             }
         }
@@ -73,17 +73,17 @@ extension GradientPaint {
         } else {
             var a = (-1 - t0) / dt, b = (2 - t0) / dt
             if a > b { swap(&a, &b) }
-            lo = clampedIndex(PaintMath.ceil(a), count)
-            hi = clampedIndex(PaintMath.floor(b) + 1, count)
+            lo = clampedIndex(FloatMath.ceil(a), count)
+            hi = clampedIndex(FloatMath.floor(b) + 1, count)
             if hi < lo { hi = lo }
         }
         let before = dt > 0 ? first : last, after = dt > 0 ? last : first
         var i = 0
         while i < lo { span[i] = before; i &+= 1 }
         if lo < hi {
-            var t = Fixed24(rounding: t0 + Double(lo) * dt).raw
+            var t = Fixed24(t0 + Double(lo) * dt).raw
             // |dt| ≥ 3 leaves at most one pixel here, so saturation is harmless.
-            let step = Fixed24(rounding: dt).raw
+            let step = Fixed24(dt).raw
             while i < hi {
                 span[i] = lut[GradientPaint.tableIndex(PadSpread.fraction(t))]
                 t &+= step
@@ -124,7 +124,7 @@ extension GradientPaint {
             } else {
                 let disc = b * b - qa * c
                 if disc >= 0 {
-                    let s = PaintMath.sqrt(disc)
+                    let s = FloatMath.squareRoot(disc)
                     let t1 = (b + s) / qa, t2 = (b - s) / qa
                     let hiT = t1 > t2 ? t1 : t2, loT = t1 > t2 ? t2 : t1
                     if r0 + hiT * dr >= 0 { t = hiT } else if r0 + loT * dr >= 0 { t = loT } else { ok = false }

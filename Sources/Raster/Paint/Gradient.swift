@@ -139,7 +139,7 @@ public final class GradientPaint: Paint {
         // rounding must not turn that into a tiny a (one root would explode).
         if abs(quadratic) <= 1e-9 * (cd2 + dr * dr) { quadratic = 0 }
         // The start circle inside the end one: every point has a t ≥ 0.
-        let inside = r0 <= r1 && PaintMath.sqrt(cd2) + r0 <= r1
+        let inside = r0 <= r1 && FloatMath.squareRoot(cd2) + r0 <= r1
         return GradientPaint(shape: .radial(inverse: inv, c0x: x0, c0y: y0, r0: r0, cdx: cdx, cdy: cdy, dr: dr, quadratic: quadratic),
                              stops: stops, spread: spread, coversPlane: inside)
     }
@@ -165,8 +165,8 @@ public final class GradientPaint: Paint {
         guard cx.isFinite, cy.isFinite, startAngle.isFinite, let inv = transform.inverted() else {
             return GradientPaint(shape: .nothing, stops: stops, spread: .repeat, coversPlane: false)
         }
-        var start = startAngle / PaintMath.twoPi
-        start -= PaintMath.floor(start)
+        var start = startAngle / FloatMath.twoPi
+        start -= FloatMath.floor(start)
         return GradientPaint(shape: .conic(inverse: inv, cx: cx, cy: cy, start: start), stops: stops, spread: .repeat, coversPlane: true)
     }
 
@@ -242,7 +242,7 @@ public final class GradientPaint: Paint {
         for i in 0..<256 {
             let c = colorComponents(at: Double(i) / 255, stops: stops)
             // Rounding is monotonic, so channel ≤ alpha survives it.
-            func byte(_ v: Double) -> UInt32 { UInt32(PaintMath.floor(v + 0.5)) }
+            func byte(_ v: Double) -> UInt32 { UInt32(FloatMath.floor(v + 0.5)) }
             (table + i).initialize(to: (byte(c.a) << 24) | (byte(c.r) << 16) | (byte(c.g) << 8) | byte(c.b))
         }
     }
@@ -284,7 +284,7 @@ enum PadSpread: SpreadRule {
     /// Clamped to −1…2 (anything beyond pads the same); NaN counts as 0.
     @inlinable @inline(__always)
     static func reduce(_ t: Double) -> Int32 {
-        Fixed24(rounding: t < -1 ? -1 : (t > 2 ? 2 : t)).raw
+        Fixed24(t < -1 ? -1 : (t > 2 ? 2 : t)).raw
     }
     /// clamp(t, 0, 1)
     @inlinable @inline(__always)
@@ -299,7 +299,7 @@ enum RepeatSpread: SpreadRule {
     @inlinable @inline(__always)
     static func reduce(_ t: Double) -> Int32 {
         guard t.isFinite else { return 0 }
-        return Fixed24(rounding: t - 2 * PaintMath.floor(t * 0.5)).raw
+        return Fixed24(t - 2 * FloatMath.floor(t * 0.5)).raw
     }
     /// t − ⌊t⌋: the low 24 bits, exact under `&+` wrap-around.
     @inlinable @inline(__always)

@@ -138,7 +138,7 @@ public final class ImagePaint: Paint {
         let w = image.width, h = image.height
         guard w > 0, h > 0, w <= RasterLimits.maxDimension, h <= RasterLimits.maxDimension, r.isFinite else { return nil }
         func edge(_ v: Double, _ size: Int) -> Int {
-            let p = PaintMath.round(v * Double(size))
+            let p = FloatMath.round(v * Double(size))
             return p <= 0 ? 0 : (p >= Double(size) ? size : Int(p))
         }
         let x0 = edge(Swift.min(r.x, r.maxX), w), x1 = edge(Swift.max(r.x, r.maxX), w)
@@ -153,12 +153,12 @@ public final class ImagePaint: Paint {
     /// (magnification) is level 0 alone.
     static func levelOfDetail(dudx: Double, dvdx: Double, dudy: Double, dvdy: Double, levels: Int) -> (level: Int, fraction: UInt32) {
         let lx = dudx * dudx + dvdx * dvdx, ly = dudy * dudy + dvdy * dvdy
-        let lambda = 0.5 * PaintMath.approximateLog2(lx > ly ? lx : ly)
+        let lambda = 0.5 * FloatMath.approximateLog2(lx > ly ? lx : ly)
         if !(lambda > 0) { return (0, 0) }
         let top = Double(levels - 1)
         if lambda >= top { return (levels - 1, 0) }
-        let l = PaintMath.floor(lambda)
-        return (Int(l), UInt32(PaintMath.floor((lambda - l) * 256)))
+        let l = FloatMath.floor(lambda)
+        return (Int(l), UInt32(FloatMath.floor((lambda - l) * 256)))
     }
 
     // MARK: Shading
@@ -250,14 +250,14 @@ public final class ImagePaint: Paint {
             let (l, f) = ImagePaint.levelOfDetail(dudx: (m.m00 - u * m.m20) * r, dvdx: (m.m10 - v * m.m20) * r,
                                                   dudy: (m.m01 - u * m.m21) * r, dvdy: (m.m11 - v * m.m21) * r, levels: n)
             let s0 = levelScale(l)
-            let a = ImageSampler.bilinear(E.self, levels[l], Fixed16(rounding: ImageSampler.clampToBox(u * s0 - ImageSampler.bilinearShift)).raw,
-                                          Fixed16(rounding: ImageSampler.clampToBox(v * s0 - ImageSampler.bilinearShift)).raw)
+            let a = ImageSampler.bilinear(E.self, levels[l], Fixed16(ImageSampler.clampToBox(u * s0 - ImageSampler.bilinearShift)).raw,
+                                          Fixed16(ImageSampler.clampToBox(v * s0 - ImageSampler.bilinearShift)).raw)
             if f == 0 {
                 span[i] = a
             } else {
                 let s1 = s0 * 0.5
-                let b = ImageSampler.bilinear(E.self, levels[l + 1], Fixed16(rounding: ImageSampler.clampToBox(u * s1 - ImageSampler.bilinearShift)).raw,
-                                              Fixed16(rounding: ImageSampler.clampToBox(v * s1 - ImageSampler.bilinearShift)).raw)
+                let b = ImageSampler.bilinear(E.self, levels[l + 1], Fixed16(ImageSampler.clampToBox(u * s1 - ImageSampler.bilinearShift)).raw,
+                                              Fixed16(ImageSampler.clampToBox(v * s1 - ImageSampler.bilinearShift)).raw)
                 span[i] = ImageSampler.lerp(a, b, f)
             }
             i &+= 1

@@ -186,14 +186,14 @@ public enum ImageSampler {
         func outside(_ i: Int) -> UInt32 {
             if E.isTransparent { return 0 }
             let di = Double(i)
-            let u = Fixed16(rounding: clampToBox(sx + di * step.x)).raw, v = Fixed16(rounding: clampToBox(sy + di * step.y)).raw
+            let u = Fixed16(clampToBox(sx + di * step.x)).raw, v = Fixed16(clampToBox(sy + di * step.y)).raw
             return isBilinear ? bilinear(E.self, src, u, v) : nearest(E.self, src, u, v)
         }
         var i = 0
         while i < lo { dst[i] = outside(i); i &+= 1 }
         if lo < hi {
-            let u0 = Fixed16(rounding: sx + Double(lo) * step.x).raw, v0 = Fixed16(rounding: sy + Double(lo) * step.y).raw
-            let du = Fixed16(rounding: step.x).raw, dv = Fixed16(rounding: step.y).raw
+            let u0 = Fixed16(sx + Double(lo) * step.x).raw, v0 = Fixed16(sy + Double(lo) * step.y).raw
+            let du = Fixed16(step.x).raw, dv = Fixed16(step.y).raw
             let n = hi &- lo, d = dst + lo
             if isBilinear {
                 if family == .simd && simdAddressable(src) {
@@ -226,7 +226,7 @@ public enum ImageSampler {
         }
         var a = (low - start) / step, b = (high - start) / step
         if a > b { swap(&a, &b) }
-        let first = PaintMath.ceil(a) + 1, last = PaintMath.floor(b) - 1       // inclusive, with margin
+        let first = FloatMath.ceil(a) + 1, last = FloatMath.floor(b) - 1       // inclusive, with margin
         if !(first <= last) { hi = lo; return }
         if first > Double(lo) { lo = first >= Double(count) ? count : Int(first) }
         if last + 1 < Double(hi) { hi = last + 1 <= 0 ? 0 : Int(last + 1) }
@@ -370,7 +370,7 @@ public enum ImageSampler {
             if w > 0 {
                 let uu = clampToBox((X0 + di * m.m00) / w * scale - shift)
                 let vv = clampToBox((Y0 + di * m.m10) / w * scale - shift)
-                let u = Fixed16(rounding: uu).raw, v = Fixed16(rounding: vv).raw
+                let u = Fixed16(uu).raw, v = Fixed16(vv).raw
                 dst[i] = isBilinear ? bilinear(E.self, src, u, v) : nearest(E.self, src, u, v)
             } else {
                 dst[i] = 0

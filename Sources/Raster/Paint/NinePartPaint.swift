@@ -46,7 +46,7 @@ public final class NinePartPaint: Paint {
             // at least one texel, inside the region.
             let end = Int32(start + size)
             func texelRange(_ a: Double, _ b: Double) -> (Int32, Int32) {
-                var t0 = Int32(PaintMath.round(a)), t1 = Int32(PaintMath.round(b))
+                var t0 = Int32(FloatMath.round(a)), t1 = Int32(FloatMath.round(b))
                 if t1 <= t0 { t0 = Swift.min(t0, end - 1); t1 = t0 + 1 }
                 return (t0, t1)
             }
@@ -65,7 +65,7 @@ public final class NinePartPaint: Paint {
         }
         /// The first pixel whose centre is at or after `v`.
         static func firstPixel(atOrAfter v: Double) -> Int {
-            let p = PaintMath.ceil(v - 0.5)
+            let p = FloatMath.ceil(v - 0.5)
             if p < -1e15 { return Int.min / 2 }
             if p > 1e15 { return Int.max / 2 }
             return Int(p)

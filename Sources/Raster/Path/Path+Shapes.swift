@@ -108,7 +108,7 @@ extension Path {
     /// 0.03 % of the radius).
     public mutating func arc(center: PathPoint, radius: Double, startAngle: Double, endAngle: Double, clockwise: Bool) {
         guard radius >= 0, radius.isFinite, startAngle.isFinite, endAngle.isFinite, center.isFinite else { return }
-        let twoPi = 2 * Trig.pi
+        let twoPi = 2 * FloatMath.pi
         let d = endAngle - startAngle
         var sweep: Double
         if clockwise {
@@ -117,19 +117,19 @@ extension Path {
             sweep = d <= -twoPi ? -twoPi : -((-d) - FloatMath.floor((-d) / twoPi) * twoPi)
         }
         if !(abs(sweep) <= twoPi) { sweep = 0 }
-        let (s0, c0) = Trig.sinCos(startAngle)
+        let (s0, c0) = FloatMath.sinCos(startAngle)
         let start = PathPoint(center.x + radius * c0, center.y + radius * s0)
         if subpathStart == nil { move(to: start) } else { line(to: start) }
         if sweep == 0 || radius == 0 { return }
-        let n = max(1, Int(FloatMath.ceil(abs(sweep) / (Trig.pi / 2) - 1e-9)))
+        let n = max(1, Int(FloatMath.ceil(abs(sweep) / (FloatMath.pi / 2) - 1e-9)))
         let step = sweep / Double(n)
-        let (st4, ct4) = Trig.sinCos(step / 4)
+        let (st4, ct4) = FloatMath.sinCos(step / 4)
         let k = 4.0 / 3.0 * (st4 / ct4) * radius          // 4/3·tan(θ/4)·r
         var a = startAngle, cosA = c0, sinA = s0
         var i = 0
         while i < n {
             let a1 = i == n - 1 ? startAngle + sweep : a + step
-            let (sinB, cosB) = Trig.sinCos(a1)
+            let (sinB, cosB) = FloatMath.sinCos(a1)
             let p0 = PathPoint(center.x + radius * cosA, center.y + radius * sinA)
             let p3 = PathPoint(center.x + radius * cosB, center.y + radius * sinB)
             cubic(to: p3, control1: PathPoint(p0.x - k * sinA, p0.y + k * cosA),

@@ -39,13 +39,16 @@ public enum FloatMath {
         return t
     }
 
-    /// `√x`, within 1 ulp. Negative and NaN give NaN, `+∞` gives `+∞`,
-    /// values below 2^-1000 give 0.
+    /// `√x`, within 1 ulp. Negative and NaN give NaN, `+∞` gives `+∞`;
+    /// tiny and subnormal values are scaled by 2^108 first.
     @inlinable
     public static func squareRoot(_ x: Double) -> Double {
         guard x > 0 else { return x == 0 ? 0 : .nan }
         guard x.isFinite else { return x }
-        guard x >= 9.33e-302 else { return 0 }
+        guard x >= 9.33e-302 else {
+            let twoTo54 = 18_014_398_509_481_984.0
+            return squareRoot(x * twoTo54 * twoTo54) / twoTo54
+        }
         // x = m · 2^e with m in [1, 2); make e even so √x = √m' · 2^(e/2).
         let bits = x.bitPattern
         var e = Int((bits &>> 52) & 0x7FF) - 1023

@@ -1,0 +1,4 @@
+import Raster
+
+/// XCTest brings Foundation, which has its own `AffineTransform`.
+typealias AffineTransform = Raster.AffineTransform
