@@ -35,7 +35,7 @@ ensure_packages() {
 }
 
 # What the host build and the tests need.
-HOST_PACKAGES=(pkg-config libdrm-dev libinput-dev libudev-dev libpng-dev zlib1g-dev libcairo2-dev file)
+HOST_PACKAGES=(pkg-config libdrm-dev libinput-dev libudev-dev libpng-dev zlib1g-dev libcairo2-dev libpixman-1-dev file)
 
 require_swift() {
     command -v swift >/dev/null || die "swift is not on PATH (this project needs Swift 6.1 or newer)"
