@@ -97,6 +97,50 @@ func renderPaints(_ family: KernelFamily) -> UInt64 {
     return withExtendedLifetime(image) { pixelChecksum(surface.view) }
 }
 
+/// Paths and strokes: curves, a self-intersecting star under both fill
+/// rules, a rotated rounded rectangle, dashed strokes with every cap and
+/// join, a partial stroke, and shapes clipped at the edges. The coverage
+/// is fixed point; the geometry is IEEE basic operations, so both
+/// architectures must agree.
+func renderPaths(_ family: KernelFamily) -> UInt64 {
+    guard let surface = Surface<ARGB8888>(width: 181, height: 143) else { fatalError("allocation") }
+    let canvas = Canvas(surface.view, family: family)
+    let rasterizer = PathRasterizer()
+    canvas.fill(surface.view.bounds, color: PremultipliedColor(red8: 250, green: 250, blue: 240))
+    var star = Path()
+    for i in 0..<5 {
+        let (s, c) = FloatMath.sinCos(Double(i * 2) * FloatMath.twoPi / 5)
+        let p = PathPoint(x: 50 + 40 * s, y: 55 - 40 * c)
+        if i == 0 { star.move(to: p) } else { star.line(to: p) }
+    }
+    star.close()
+    canvas.fill(star, color: PremultipliedColor(red8: 200, green: 40, blue: 40, alpha: 200), rule: .nonZero, using: rasterizer)
+    canvas.fill(star, color: PremultipliedColor(red8: 40, green: 40, blue: 200, alpha: 120), rule: .evenOdd,
+                transform: .translation(x: 70, y: 10), using: rasterizer)
+    var curve = Path()
+    curve.move(to: PathPoint(x: -10, y: 130))
+    curve.cubic(to: PathPoint(x: 190, y: 120), control1: PathPoint(x: 40, y: 20), control2: PathPoint(x: 120, y: 200))
+    curve.quad(to: PathPoint(x: 90, y: 150), control: PathPoint(x: 160, y: 160))
+    curve.close()
+    canvas.fill(curve, color: PremultipliedColor(red8: 30, green: 160, blue: 90, alpha: 160), using: rasterizer)
+    let rounded = Path(roundedRect: -20, -20, 60, 40, radii: CornerRadii(12))
+    canvas.fill(rounded, color: PremultipliedColor(red8: 240, green: 180, blue: 0, alpha: 220),
+                transform: AffineTransform(rotationAngle: 0.5).concatenating(.translation(x: 140, y: 40)), using: rasterizer)
+    let caps: [LineCap] = [.butt, .round, .square], joins: [LineJoin] = [.miter, .round, .bevel]
+    for i in 0..<3 {
+        var zigzag = Path()
+        zigzag.move(to: PathPoint(x: 20, y: 100 + Double(i) * 14))
+        zigzag.line(to: PathPoint(x: 60, y: 90 + Double(i) * 14))
+        zigzag.line(to: PathPoint(x: 100, y: 104 + Double(i) * 14))
+        zigzag.line(to: PathPoint(x: 170, y: 92 + Double(i) * 14))
+        let style = StrokeStyle(width: 3 + Double(i), cap: caps[i], join: joins[i], miterLimit: 4,
+                                dash: i == 1 ? [] : [9, 4, 2, 4], dashPhase: Double(i) * 3,
+                                start: i == 2 ? 0.1 : 0, end: i == 2 ? 0.8 : 1)
+        canvas.stroke(zigzag, color: PremultipliedColor(red8: 20, green: 20, blue: 20, alpha: 230), style: style, using: rasterizer)
+    }
+    return pixelChecksum(surface.view)
+}
+
 let simd = render(.simd)
 let reference = render(.reference)
 print("argb8888 simd=\(hex(simd.argb)) reference=\(hex(reference.argb))")
@@ -105,7 +149,10 @@ print("rgb565   simd=\(hex(simd.rgb565)) reference=\(hex(reference.rgb565))")
 let paintsSIMD = renderPaints(.simd)
 let paintsReference = renderPaints(.reference)
 print("paints   simd=\(hex(paintsSIMD)) reference=\(hex(paintsReference))")
-if simd != reference || paintsSIMD != paintsReference {
+let pathsSIMD = renderPaths(.simd)
+let pathsReference = renderPaths(.reference)
+print("paths    simd=\(hex(pathsSIMD)) reference=\(hex(pathsReference))")
+if simd != reference || paintsSIMD != paintsReference || pathsSIMD != pathsReference {
     print("rastercheck: SIMD and reference kernels differ")
     exit(1)
 }
