@@ -57,11 +57,11 @@ let package = Package(
         .executableTarget(name: "rastercheck", dependencies: ["Raster", "CPosix"], path: "Sources/rastercheck"),
 
         // Benchmarks against the peers (host only): scripts/bench.
-        .executableTarget(name: "rasterbench", dependencies: ["Raster", "CPixman", "CPosix"],
+        .executableTarget(name: "rasterbench", dependencies: ["Raster", "CPixman", "CCairo", "CPosix", "TestSupport"],
                           path: "Benchmarks/rasterbench"),
 
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
-        .target(name: "TestSupport", dependencies: ["Raster", "ImageIO"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
         .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "TestSupport"], path: "Tests/FBRuntimeTests"),
     ]

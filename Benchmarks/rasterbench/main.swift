@@ -2,9 +2,11 @@
 // limit) on the same sizes in the same run. Single thread. Prints one row per
 // case — our time, the peer's time, ratio = peer / ours — and writes the
 // rows as JSON. Run through `scripts/bench raster`.
+import CCairo
 import CPixman
 import CPosix
 import Raster
+import TestSupport
 
 fbr_line_buffer_stdout()
 
@@ -172,6 +174,85 @@ do {
         let peer = measure { pixman_image_composite32(PIXMAN_OP_OVER, pImage, nil, pTarget, 0, 0, 0, 0, 0, 0, Int32(n), Int32(n)) }
         add(name + ", 1024²", ours: ours, peer: "pixman", peer, target: 1.0)
     }
+}
+
+// Anti-aliased paths, solid colour source-over into ARGB8888, against cairo
+// (its image backend, ARGB32 premultiplied — the same format) at the same
+// flattening tolerance.
+do {
+    func curvedShape(_ size: Double) -> Path {
+        var r = SplitMix64(seed: 300)
+        var p = Path()
+        let c = size / 2
+        for i in 0..<100 {                                   // 100 cubics = 300 control segments
+            let a0 = Double(i) / 100 * FloatMath.twoPi, a1 = Double(i + 1) / 100 * FloatMath.twoPi
+            let (s0, c0) = FloatMath.sinCos(a0), (s1, c1) = FloatMath.sinCos(a1)
+            let (s0b, c0b) = FloatMath.sinCos(a0 + 0.3), (s1b, c1b) = FloatMath.sinCos(a1 - 0.02)
+            let r0 = c * (0.55 + 0.4 * r.unit()), r1 = c * (0.55 + 0.4 * r.unit())
+            if i == 0 { p.move(to: PathPoint(c + r0 * c0, c + r0 * s0)) }
+            p.cubic(to: PathPoint(c + r1 * c1, c + r1 * s1),
+                    control1: PathPoint(c + c * c0b * r.unit(), c + c * s0b * r.unit()),
+                    control2: PathPoint(c + c * 0.9 * c1b, c + c * 0.9 * s1b))
+        }
+        p.close()
+        return p
+    }
+    /// A 16-px glyph-like shape: an outer contour with a counter (even-odd).
+    func glyph(_ x: Double, _ y: Double) -> Path {
+        var p = Path()
+        p.addEllipse(x, y, 14, 16)
+        p.addEllipse(x + 4, y + 4, 6, 8)
+        return p
+    }
+    let rasterizer = PathRasterizer()
+    let color = PremultipliedColor(red8: 200, green: 30, blue: 30, alpha: 230)
+    func cairoTarget(_ s: Surface<ARGB8888>) -> (OpaquePointer, OpaquePointer) {
+        let cs = cairo_image_surface_create_for_data(UnsafeMutableRawPointer(s.pixels).assumingMemoryBound(to: UInt8.self),
+                                                     CAIRO_FORMAT_ARGB32, Int32(s.width), Int32(s.height), Int32(s.rowStride * 4))!
+        let cr = cairo_create(cs)!
+        cairo_set_tolerance(cr, FlattenLimits.defaultTolerance)
+        cairo_set_source_rgba(cr, 200.0 / 255, 30.0 / 255, 30.0 / 255, 230.0 / 255)
+        return (cs, cr)
+    }
+    for size in [512, 1024] {
+        guard let s = Surface<ARGB8888>(width: size, height: size) else { fatalError() }
+        let canvas = Canvas(s.view)
+        let shape = curvedShape(Double(size))
+        let ours = measure { canvas.fill(shape, color: color, using: rasterizer) }
+        let (cs, cr) = cairoTarget(s)
+        let peer = measure { cairo_new_path(cr); Cairo.append(shape, transform: .identity, to: cr); cairo_fill(cr) }
+        cairo_destroy(cr); cairo_surface_destroy(cs)
+        add("AA fill, 300-segment curved shape, \(size)²", ours: ours, peer: "cairo", peer, target: 1.5)
+    }
+    guard let s = Surface<ARGB8888>(width: 1024, height: 1024) else { fatalError() }
+    let canvas = Canvas(s.view)
+    let (cs, cr) = cairoTarget(s)
+    defer { cairo_destroy(cr); cairo_surface_destroy(cs) }
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+    var glyphs: [Path] = []
+    var r = SplitMix64(seed: 16)
+    for i in 0..<1000 { glyphs.append(glyph(Double(i % 40) * 25 + r.unit(), Double(i / 40) * 25 + r.unit())) }
+    let oursGlyphs = measure { for g in glyphs { canvas.fill(g, color: color, rule: .evenOdd, using: rasterizer) } }
+    let peerGlyphs = measure { for g in glyphs { cairo_new_path(cr); Cairo.append(g, transform: .identity, to: cr); cairo_fill(cr) } }
+    add("AA fill, 1000 glyph-sized shapes (16 px)", ours: oursGlyphs, peer: "cairo", peerGlyphs, target: 1.5)
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+
+    let circle = Path(circleCenter: PathPoint(512, 512), radius: 500)
+    let oursCircle = measure { canvas.fill(circle, color: color, using: rasterizer) }
+    let peerCircle = measure { cairo_new_path(cr); Cairo.append(circle, transform: .identity, to: cr); cairo_fill(cr) }
+    add("AA fill, one large circle (r = 500)", ours: oursCircle, peer: "cairo", peerCircle, target: 1.5)
+
+    var lines = Path()
+    for i in 0..<1001 {
+        let p = PathPoint(r.unit() * 1024, r.unit() * 1024)
+        if i == 0 { lines.move(to: p) } else { lines.line(to: p) }
+    }
+    let style = StrokeStyle(width: 2, cap: .butt, join: .round)
+    let oursLines = measure { canvas.stroke(lines, color: color, style: style, using: rasterizer) }
+    cairo_set_line_width(cr, 2)
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+    let peerLines = measure { cairo_new_path(cr); Cairo.append(lines, transform: .identity, to: cr); cairo_stroke(cr) }
+    add("stroke, 1000 random lines, width 2, round joins", ours: oursLines, peer: "cairo", peerLines, target: 1.5)
 }
 
 // MARK: JSON

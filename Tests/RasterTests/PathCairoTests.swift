@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import CCairo
+import TestSupport
 import Raster
 
 /// Cairo as an outside second opinion on coverage, and the speed yardstick.
@@ -29,7 +30,7 @@ final class PathCairoTests: XCTestCase {
         cairo_set_tolerance(cr, tolerance)
         cairo_set_fill_rule(cr, rule == .nonZero ? CAIRO_FILL_RULE_WINDING : CAIRO_FILL_RULE_EVEN_ODD)
         cairo_translate(cr, Double(-clip.x), Double(-clip.y))
-        addToCairo(path, transform: transform, cr)
+        Cairo.append(path, transform: transform, to: cr)
         cairo_fill(cr)
         cairo_surface_flush(surface)
         let data = cairo_image_surface_get_data(surface)!
@@ -37,23 +38,6 @@ final class PathCairoTests: XCTestCase {
         var out = [UInt8](repeating: 0, count: clip.width * clip.height)
         for y in 0..<clip.height { for x in 0..<clip.width { out[y * clip.width + x] = data[y * stride + x] } }
         return out
-    }
-
-    static func addToCairo(_ path: Path, transform t: AffineTransform, _ cr: OpaquePointer) {
-        path.forEachSegment { seg in
-            switch seg {
-            case .move(let p): let q = t.apply(p); cairo_move_to(cr, q.x, q.y)
-            case .line(_, let p): let q = t.apply(p); cairo_line_to(cr, q.x, q.y)
-            case .quad(let p0, let c, let p2):
-                let a = t.apply(p0), b = t.apply(c), e = t.apply(p2)
-                cairo_curve_to(cr, a.x + 2.0 / 3 * (b.x - a.x), a.y + 2.0 / 3 * (b.y - a.y),
-                               e.x + 2.0 / 3 * (b.x - e.x), e.y + 2.0 / 3 * (b.y - e.y), e.x, e.y)
-            case .cubic(_, let c1, let c2, let p):
-                let a = t.apply(c1), b = t.apply(c2), e = t.apply(p)
-                cairo_curve_to(cr, a.x, a.y, b.x, b.y, e.x, e.y)
-            case .close: cairo_close_path(cr)
-            }
-        }
     }
 
     static func ourCoverage(_ path: Path, transform: AffineTransform = .identity, rule: FillRule, clip: IntRect,
@@ -168,7 +152,7 @@ final class PathCairoTests: XCTestCase {
             let theirs = time(n) {
                 cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE); cairo_set_source_rgba(cr, 0, 0, 0, 0); cairo_paint(cr)
                 cairo_set_operator(cr, CAIRO_OPERATOR_OVER); cairo_set_source_rgba(cr, 0, 0, 0, 1)
-                PathCairoTests.addToCairo(path, transform: .identity, cr); cairo_fill(cr)
+                Cairo.append(path, transform: .identity, to: cr); cairo_fill(cr)
             }
             cairo_destroy(cr); cairo_surface_destroy(cs)
             // Solid colour into ARGB with the reference compositor, for scale.
