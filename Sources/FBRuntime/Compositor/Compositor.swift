@@ -48,8 +48,8 @@ public final class Compositor {
     public static let maximumDepth = 512
 
     /// `parentToDisplay` maps the superlayer's bounds space to the display
-    /// (flattened, points); `parentSublayerSpace` is the superlayer's flip
-    /// and sublayerTransform, which must join this layer's 4×4 before it is
+    /// (flattened, points); `parentSublayerSpace` is the superlayer's
+    /// sublayerTransform about its anchor, which must join this layer's 4×4 before it is
     /// flattened.
     private func draw(_ layer: Layer, parentToDisplay: ProjectiveTransform, parentSublayerSpace: Transform3D,
                       opacity: Double, time: MediaTime, canvas: Canvas, depth: Int) {

@@ -49,8 +49,9 @@ extension Layer {
     }
 
     /// The full map from this layer's bounds space to its superlayer's
-    /// bounds space: the layer's own geometry followed by the superlayer's
-    /// flip and `sublayerTransform` (see `LayerGeometry`). Without a
+    /// bounds space: the layer's own geometry (flip, anchor, transform,
+    /// position) followed by the superlayer's `sublayerTransform` about the
+    /// superlayer's anchor point (see `LayerGeometry`). Without a
     /// superlayer, the map into the display space (the root's own geometry).
     public var transformToSuperlayer: Transform3D {
         let own = geometry.toSuperlayer

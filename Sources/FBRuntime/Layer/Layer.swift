@@ -57,9 +57,10 @@ open class Layer {
     /// Applied to the sublayers, about this layer's anchor point; the usual
     /// place for a perspective (`Transform3D.perspective(distance:)`).
     public var sublayerTransform: Transform3D = .identity
-    /// When true, sublayer positions are measured from the bottom of the
-    /// bounds upwards (the macOS convention); this layer's own contents are
-    /// not flipped.
+    /// When true, this layer's space has y pointing up: sublayer positions
+    /// are measured from the bottom of the bounds upwards (the macOS
+    /// convention) and sublayers inherit the flip; the layer's own contents
+    /// are not drawn flipped. See `LayerGeometry`.
     public var isGeometryFlipped = false
     /// Pixels per point of the layer's contents image (CA's
     /// `contentsScale`, default 1). Geometry is in points and ignores it;

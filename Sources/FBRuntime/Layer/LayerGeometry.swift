@@ -10,24 +10,32 @@ import Raster
 ///
 /// The layer sits in its superlayer by (row vectors, applied left to right)
 ///
-///     toSuperlayer = T(−anchor, −anchorPointZ) · transform · T(position, zPosition)
+///     toSuperlayer = flip · T(−anchor, −anchorPointZ) · transform · T(position, zPosition)
 ///
 /// where `anchor` = (`bounds.minX + anchorPoint.x·width`,
 /// `bounds.minY + anchorPoint.y·height`) is the anchor point in bounds
 /// space: `transform` pivots about it and it lands on `position`.
+///
+/// `flip` is the identity, or with `isGeometryFlipped` the mirror about the
+/// horizontal centre line of the bounds (y ↦ minY + maxY − y): the layer's
+/// own space then has y pointing up on screen, so its sublayers are laid out
+/// from the bottom edge and inherit the flip (a flipped sublayer of a
+/// flipped layer is upright again — CA's `contentsAreFlipped` parity).
+/// `anchorPoint` is measured in the flipped space too ((0, 0) is then the
+/// bottom-left corner). The mirror maps the bounds onto themselves, so the
+/// frame is unchanged; drawing the layer's own contents must undo it
+/// (CA: the flag "does not affect the rendering of the layer's content").
+///
 /// The superlayer then applies its `sublayerTransform` about *its* anchor
 /// point — the same pivot as its own transform, so a perspective
 /// `sublayerTransform` has its vanishing point at the superlayer's anchor
 /// (its centre by default) wherever `bounds.origin` has scrolled to:
 ///
-///     sublayerSpace = flip · T(−anchor, −anchorPointZ) · sublayerTransform · T(anchor, anchorPointZ)
+///     sublayerSpace = T(−anchor, −anchorPointZ) · sublayerTransform · T(anchor, anchorPointZ)
 ///
-/// `flip` is the identity, or with `isGeometryFlipped` the mirror about the
-/// horizontal centre line of the bounds (y ↦ minY + maxY − y): sublayers'
-/// positions are then measured from the bottom edge, and the layer's own
-/// contents are unaffected (CA: "does not affect the rendering of the
-/// layer's content"). The flip is applied first, so the sublayer transform
-/// sees unflipped coordinates.
+/// So a sublayer's full map into its superlayer's bounds space is
+/// `sublayer.toSuperlayer · superlayer.sublayerSpace`
+/// (`Layer.transformToSuperlayer`).
 ///
 /// Rectangles are used in their standardized form (negative sizes turn
 /// around), as `CGRectGetMinX` and friends do.
@@ -59,26 +67,23 @@ public struct LayerGeometry: Equatable, Sendable {
             m.m41 = -a.x; m.m42 = -a.y   // exact for the common case, no round-off
         }
         m = m.concatenating(Transform3D(translationX: position.x, y: position.y, z: zPosition))
+        if isGeometryFlipped {
+            var flip = Transform3D.identity
+            flip.m22 = -1
+            flip.m42 = bounds.minY + bounds.maxY
+            m = flip.concatenating(m)
+        }
         return m
     }
 
-    /// Sublayers' superlayer space (this layer's bounds space, as they see
-    /// it) → this layer's bounds space after the flip and the sublayer
-    /// transform; the identity for an unflipped layer with an identity
-    /// `sublayerTransform`.
+    /// This layer's bounds space as its sublayers are laid out in it → the
+    /// same space after `sublayerTransform` (about the anchor point); the
+    /// identity when `sublayerTransform` is.
     public var sublayerSpace: Transform3D {
-        var m = Transform3D.identity
-        if isGeometryFlipped {
-            m.m22 = -1
-            m.m42 = bounds.minY + bounds.maxY
-        }
-        if !sublayerTransform.isIdentity {
-            let a = anchorInBounds
-            let about = sublayerTransform.translatedBy(x: -a.x, y: -a.y, z: -anchorPointZ)
-                .concatenating(Transform3D(translationX: a.x, y: a.y, z: anchorPointZ))
-            m = m.concatenating(about)
-        }
-        return m
+        guard !sublayerTransform.isIdentity else { return .identity }
+        let a = anchorInBounds
+        return sublayerTransform.translatedBy(x: -a.x, y: -a.y, z: -anchorPointZ)
+            .concatenating(Transform3D(translationX: a.x, y: a.y, z: anchorPointZ))
     }
 
     /// The smallest axis-aligned rectangle enclosing the bounds mapped into
