@@ -49,8 +49,8 @@ public final class Compositor {
 
     /// `parentToDisplay` maps the superlayer's bounds space to the display
     /// (flattened, points); `parentSublayerSpace` is the superlayer's
-    /// sublayerTransform about its anchor, which must join this layer's 4×4 before it is
-    /// flattened.
+    /// sublayerTransform about its anchor, which must join this layer's 4×4
+    /// before it is flattened (a perspective acts on the layer's z).
     private func draw(_ layer: Layer, parentToDisplay: ProjectiveTransform, parentSublayerSpace: Transform3D,
                       opacity: Double, time: MediaTime, canvas: Canvas, depth: Int) {
         guard !layer.isHidden, depth < Compositor.maximumDepth else { return }

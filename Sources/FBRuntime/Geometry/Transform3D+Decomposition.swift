@@ -2,9 +2,11 @@ import Raster
 
 extension Transform3D {
     /// A transform taken apart into the factors that animate well: the
-    /// "unmatrix" of Graphics Gems II (Spencer W. Thomas), as the CSS
-    /// Transforms spec states it and Core Animation uses for transform
-    /// animations.
+    /// "unmatrix" of Graphics Gems II (Spencer W. Thomas) as the CSS
+    /// Transforms spec states it and browsers use it for transform
+    /// animations. (Core Animation's own interpolation of `transform` is not
+    /// documented; it behaves like this for rotations, scales and
+    /// translations.)
     ///
     /// In row-vector order the recomposed transform applies, to a point,
     /// scale, then shear, then rotation, then translation, then perspective:
@@ -124,8 +126,8 @@ extension Transform3D {
         return result
     }
 
-    /// The transform a fraction `t` of the way from `from` to `to`, as Core
-    /// Animation interpolates `transform` animations: both are decomposed,
+    /// The transform a fraction `t` of the way from `from` to `to`, for
+    /// `transform` animations: both are decomposed,
     /// scale, shear, translation and perspective are interpolated linearly
     /// and the rotation by quaternion slerp (shorter arc). A rotation
     /// therefore stays a rotation: no shrinking through the middle as
