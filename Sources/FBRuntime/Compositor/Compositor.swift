@@ -10,11 +10,13 @@ public struct FrameStatistics: Equatable, Sendable {
 
 /// Turns a layer tree into pixels.
 ///
-/// This first compositor handles layers whose geometry is a translation
-/// (position, anchorPoint, bounds origin), background colours and opacity
-/// multiplied down the tree; transforms, contents, borders, shadows, masks,
-/// group opacity and damage tracking come with the layer issue. Layer
-/// coordinates are points; `scale` pixels per point.
+/// This first compositor handles background colours and opacity multiplied
+/// down the tree, for layers whose full map to the display (position,
+/// anchorPoint, bounds origin, transform, sublayerTransform, flips — see
+/// `LayerGeometry`) keeps rectangles axis-aligned: translations and scales.
+/// Rotated, sheared and perspective layers, contents, borders, shadows,
+/// masks, group opacity and damage tracking come with the layer issue.
+/// Layer coordinates are points; `scale` pixels per point.
 public final class Compositor {
     public var scale: Double
     public var kernels: KernelFamily
@@ -37,38 +39,52 @@ public final class Compositor {
             while y < target.height { target.row(y).update(repeating: clearColor.argb, count: target.width); y += 1 }
         }
         statistics.pixelsWritten += target.width * target.height
-        draw(root, originX: 0, originY: 0, opacity: 1, time: time, canvas: canvas, depth: 0)
+        draw(root, parentToDisplay: .identity, parentSublayerSpace: .identity, opacity: 1,
+             time: time, canvas: canvas, depth: 0)
     }
 
     /// Nesting deeper than this is not drawn (a documented clamp that keeps
     /// a pathological tree from exhausting the stack).
     public static let maximumDepth = 512
 
-    private func draw(_ layer: Layer, originX: Double, originY: Double, opacity: Double,
-                      time: MediaTime, canvas: Canvas, depth: Int) {
+    /// `parentToDisplay` maps the superlayer's bounds space to the display
+    /// (flattened, points); `parentSublayerSpace` is the superlayer's
+    /// sublayerTransform about its anchor, which must join this layer's 4×4
+    /// before it is flattened (a perspective acts on the layer's z).
+    private func draw(_ layer: Layer, parentToDisplay: ProjectiveTransform, parentSublayerSpace: Transform3D,
+                      opacity: Double, time: MediaTime, canvas: Canvas, depth: Int) {
         guard !layer.isHidden, depth < Compositor.maximumDepth else { return }
         let p = PresentationValues(layer, at: time)
         let layerOpacity = opacity * clampUnit(p.opacity)
         guard layerOpacity > 0 else { return }
-        // The layer's bounds rectangle in the superlayer space, then on screen.
-        let x = originX + p.position.x - p.anchorPoint.x * p.bounds.width
-        let y = originY + p.position.y - p.anchorPoint.y * p.bounds.height
-        guard x.isFinite, y.isFinite, p.bounds.isFinite else { return }
+        let geometry = p.geometry
+        var toSuperlayer = geometry.toSuperlayer
+        if !parentSublayerSpace.isIdentity { toSuperlayer = toSuperlayer.concatenating(parentSublayerSpace) }
+        let toDisplay = toSuperlayer.flattened.concatenating(parentToDisplay)
+        guard toDisplay.isFinite, geometry.bounds.isFinite else { return }
         if let color = p.backgroundColor {
-            let rect = pixelRect(x: x, y: y, width: p.bounds.width, height: p.bounds.height)
-            var c = color
-            c.alpha = clampUnit(c.alpha) * layerOpacity
-            let premultiplied = c.premultiplied
-            canvas.fill(rect, color: premultiplied)
-            let visible = rect.intersection(canvas.clip)
-            statistics.pixelsWritten += visible.area
+            // TODO(compositor issue): rotated, sheared and perspective layers
+            // need the bounds quad filled through `toDisplay` (a path fill
+            // or a projective span walk); until then only axis-aligned maps
+            // are drawn and the background of any other layer is skipped.
+            if toDisplay.isAffine && toDisplay.m01 == 0 && toDisplay.m10 == 0 {
+                let b = geometry.bounds
+                let x0 = toDisplay.m00 * b.minX + toDisplay.m02, x1 = toDisplay.m00 * b.maxX + toDisplay.m02
+                let y0 = toDisplay.m11 * b.minY + toDisplay.m12, y1 = toDisplay.m11 * b.maxY + toDisplay.m12
+                let rect = pixelRect(x: Swift.min(x0, x1), y: Swift.min(y0, y1),
+                                     width: Swift.abs(x1 - x0), height: Swift.abs(y1 - y0))
+                var c = color
+                c.alpha = clampUnit(c.alpha) * layerOpacity
+                let premultiplied = c.premultiplied
+                canvas.fill(rect, color: premultiplied)
+                let visible = rect.intersection(canvas.clip)
+                statistics.pixelsWritten += visible.area
+            }
         }
         statistics.layersDrawn += 1
-        // Sublayers live in the layer's bounds space: its origin is the
-        // point shown at the top-left corner.
-        let childOriginX = x - p.bounds.origin.x, childOriginY = y - p.bounds.origin.y
+        let sublayerSpace = geometry.sublayerSpace
         for sublayer in layer.sublayers {
-            draw(sublayer, originX: childOriginX, originY: childOriginY, opacity: layerOpacity,
+            draw(sublayer, parentToDisplay: toDisplay, parentSublayerSpace: sublayerSpace, opacity: layerOpacity,
                  time: time, canvas: canvas, depth: depth + 1)
         }
     }
@@ -94,10 +110,20 @@ struct PresentationValues {
     var bounds: Rect
     var position: Point
     var anchorPoint: Point
+    /// The model's geometry with the animated bounds, position and anchor
+    /// point. (Animating transform, zPosition and the rest comes with the
+    /// animation issue's key paths.)
+    var geometry: LayerGeometry {
+        var g = modelGeometry
+        g.bounds = bounds; g.position = position; g.anchorPoint = anchorPoint
+        return g
+    }
+    private var modelGeometry: LayerGeometry
     var opacity: Double
     var backgroundColor: Color?
 
     init(_ layer: Layer, at time: MediaTime) {
+        modelGeometry = layer.geometry
         bounds = layer.bounds
         position = layer.position
         anchorPoint = layer.anchorPoint

@@ -4,6 +4,8 @@ public struct Point: Equatable, Sendable {
     public var y: Double
     @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
     public static let zero = Point(x: 0, y: 0)
+    /// True when both coordinates are finite (not NaN, not infinite).
+    @inlinable public var isFinite: Bool { x.isFinite && y.isFinite }
 }
 
 /// A width and height in points.
@@ -25,6 +27,10 @@ public struct Rect: Equatable, Sendable {
         origin = Point(x: x, y: y); size = Size(width: width, height: height)
     }
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// "No rectangle at all" (`CGRectNull`): origin (+∞, +∞), size zero.
+    /// What a projection returns when nothing of a rectangle is visible.
+    public static let null = Rect(x: .infinity, y: .infinity, width: 0, height: 0)
+    @inlinable public var isNull: Bool { origin.x == .infinity && origin.y == .infinity }
 
     @inlinable public var minX: Double { Swift.min(origin.x, origin.x + size.width) }
     @inlinable public var minY: Double { Swift.min(origin.y, origin.y + size.height) }

@@ -35,9 +35,38 @@ open class Layer {
     /// A name for messages and debugging.
     public var name: String
 
+    /// The layer's own coordinate space: `origin` is the point of that space
+    /// shown at the top-left corner (scrolling), `size` its extent, points.
     public var bounds: Rect = .zero
+    /// Where the anchor point sits, in the superlayer's space, points.
     public var position: Point = .zero
+    /// The layer's position on the z axis, points (+z towards the viewer).
+    /// Moves the layer in depth; it only shows through a perspective
+    /// `sublayerTransform` above (and will order siblings when the
+    /// compositor sorts by depth).
+    public var zPosition: Double = 0
+    /// The point of the bounds, in unit coordinates (0…1 across, default
+    /// (0.5, 0.5)), that sits at `position` and about which `transform`
+    /// and `sublayerTransform` apply.
     public var anchorPoint = Point(x: 0.5, y: 0.5)
+    /// The z of the anchor point in the layer's own space, points: the point
+    /// (anchor, anchorPointZ) lands at (position, zPosition).
+    public var anchorPointZ: Double = 0
+    /// Applied to the layer about its anchor point (see `LayerGeometry`).
+    public var transform: Transform3D = .identity
+    /// Applied to the sublayers, about this layer's anchor point; the usual
+    /// place for a perspective (`Transform3D.perspective(distance:)`).
+    public var sublayerTransform: Transform3D = .identity
+    /// When true, this layer's space has y pointing up: sublayer positions
+    /// are measured from the bottom of the bounds upwards (the macOS
+    /// convention) and sublayers inherit the flip; the layer's own contents
+    /// are not drawn flipped. See `LayerGeometry`.
+    public var isGeometryFlipped = false
+    /// Pixels per point of the layer's contents image (CA's
+    /// `contentsScale`, default 1). Geometry is in points and ignores it;
+    /// it tells the contents and drawing code how finely to rasterise.
+    public var contentsScale: Double = 1
+
     /// Multiplied into the layer image, 0…1 (clamped when drawn; NaN → 0).
     public var opacity: Double = 1
     public var isHidden = false
@@ -56,22 +85,6 @@ open class Layer {
 
     deinit {
         for sublayer in sublayers { sublayer.superlayer = nil }
-    }
-
-    /// The smallest rectangle enclosing the bounds in the superlayer's
-    /// space. (Transforms come with the layer-geometry work; until then the
-    /// frame is the bounds placed at `position` by `anchorPoint`.)
-    public var frame: Rect {
-        get {
-            Rect(x: position.x - anchorPoint.x * bounds.width, y: position.y - anchorPoint.y * bounds.height,
-                 width: bounds.width, height: bounds.height)
-        }
-        set {
-            // Setting the frame sets position and bounds size only.
-            bounds.size = Size(width: newValue.width, height: newValue.height)
-            position = Point(x: newValue.minX + anchorPoint.x * newValue.width,
-                             y: newValue.minY + anchorPoint.y * newValue.height)
-        }
     }
 
     // MARK: Tree edits
