@@ -283,6 +283,37 @@ final class ImagePaintTests: XCTestCase {
         }
     }
 
+    /// `paintedBounds` never cuts off a painted pixel: with transparent
+    /// edges every pixel outside it shades to 0 (either family), for random
+    /// transforms, filters and contentsRects; clamping is unbounded.
+    func testPaintedBoundsHoldEveryPaintedPixel() {
+        var rng = SplitMix64(seed: 4321)
+        let img = picture.view
+        for trial in 0..<150 {
+            let scale = [0.2, 0.5, 1.0, 1.5, 3.0][rng.below(5)]
+            var t = AffineTransform.translation(x: -32, y: -32).concatenating(.scale(x: scale * (0.7 + rng.unit() * 0.6), y: scale))
+            if trial % 2 == 0 { t = t.concatenating(.rotation(radians: rng.unit() * 7)) }
+            t = t.concatenating(.translation(x: rng.unit() * 80 + 20, y: rng.unit() * 80 + 20))
+            let filter: ImageFilter = [.nearest, .bilinear, .trilinear][trial % 3]
+            let contents = trial % 4 == 0 ? PaintRect(x: 0.1, y: 0.3, width: 0.6, height: 0.5) : PaintRect.unit
+            let paint = ImagePaint(image: img, transform: t, filter: filter, contentsRect: contents)
+            guard let b = paint.paintedBounds else { XCTFail("trial \(trial): unbounded"); return }
+            let family: KernelFamily = trial % 2 == 0 ? .simd : .reference
+            for y in -60..<220 {
+                let span = PaintFixtures.span(paint, x: -60, y: y, count: 300, family: family)
+                for i in 0..<300 where span[i] != 0 {
+                    let x = i - 60
+                    if !(x >= b.x && x < b.maxX && y >= b.y && y < b.maxY) {
+                        XCTFail("trial \(trial): pixel (\(x), \(y)) = 0x\(String(span[i], radix: 16)) outside \(b)")
+                        return
+                    }
+                }
+            }
+        }
+        XCTAssertNil(ImagePaint(image: img, transform: .identity, edge: .clamp).paintedBounds)
+        XCTAssertEqual(ImagePaint(image: img, transform: .scale(x: 0, y: 1)).paintedBounds, .zero)
+    }
+
     func testCanvasFamiliesAgree() {
         let t = AffineTransform.rotation(radians: 0.5).concatenating(.scale(x: 2.2, y: 1.9)).concatenating(.translation(x: 90, y: -10))
         for filter in [ImageFilter.nearest, .bilinear, .trilinear] {

@@ -3,7 +3,9 @@ extension Canvas {
     /// Source-over fills `rect` with `paint` at global `alpha` (0–255): each
     /// row of the clipped rectangle is shaded into a scratch span, then
     /// composited with the `KernelTable.image` kernel chosen once for the
-    /// draw (a copy when the paint is opaque and `alpha` is 255).
+    /// draw (a copy when the paint is opaque and `alpha` is 255). Pixels
+    /// outside the paint's `paintedBounds` are skipped (they are 0, and 0
+    /// composited over the target leaves it as it was).
     ///
     /// Rows are shaded in pieces of at most `paintChunk` pixels so the span
     /// stays in L1 cache and on the stack; paints see the same (x, count)
@@ -11,7 +13,8 @@ extension Canvas {
     /// - Complexity: O(area); no heap allocation (the scratch span is a stack
     ///   temporary).
     public func fill<P: Paint>(_ rect: IntRect, paint: P, alpha: UInt8 = 255) {
-        let r = rect.intersection(clip)
+        var r = rect.intersection(clip)
+        if !paint.isOpaque, let bounds = paint.paintedBounds { r = r.intersection(bounds) }
         guard !r.isEmpty,
               let kernel = KernelTable.image(alpha: UInt32(alpha), sourceIsOpaque: paint.isOpaque, family: family) else { return }
         let chunk = Swift.min(r.width, Canvas.paintChunk)
