@@ -29,12 +29,20 @@ public protocol Paint {
     /// extent the same way; for an image drawn at 0.5× onto a larger area,
     /// it is what keeps the transparent ¾ from being composited.
     var paintedBounds: IntRect? { get }
+
+    /// True when `shade` gives the same span for every `y` (a horizontal
+    /// linear gradient, a solid colour), so a draw may shade a piece once
+    /// and composite it onto every row.
+    var isRowInvariant: Bool { get }
 }
 
 extension Paint {
     /// Unbounded unless the paint knows better.
     @inlinable
     public var paintedBounds: IntRect? { nil }
+
+    @inlinable
+    public var isRowInvariant: Bool { false }
 
     /// `shade` with the production (SIMD) loops.
     @inlinable

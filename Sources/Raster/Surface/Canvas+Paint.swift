@@ -7,6 +7,9 @@ extension Canvas {
     /// outside the paint's `paintedBounds` are skipped (they are 0, and 0
     /// composited over the target leaves it as it was).
     ///
+    /// A paint whose rows are all alike (`isRowInvariant`) is shaded once
+    /// per piece and the span composited onto every row.
+    ///
     /// Rows are shaded in pieces of at most `paintChunk` pixels so the span
     /// stays in L1 cache and on the stack; paints see the same (x, count)
     /// pieces with either kernel family.
@@ -20,6 +23,22 @@ extension Canvas {
         let chunk = Swift.min(r.width, Canvas.paintChunk)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: chunk) { buffer in
             let scratch = buffer.baseAddress!
+            if paint.isRowInvariant {
+                // Every row is the same: shade each piece once (pixman
+                // reuses the scanline of a horizontal gradient the same way).
+                var x = r.x
+                while x < r.maxX {
+                    let n = Swift.min(chunk, r.maxX - x)
+                    paint.shade(x: x, y: r.y, count: n, into: scratch, family: family)
+                    var y = r.y
+                    while y < r.maxY {
+                        kernel(target.row(y) + x, UnsafePointer(scratch), n, UInt32(alpha))
+                        y &+= 1
+                    }
+                    x += n
+                }
+                return
+            }
             var y = r.y
             while y < r.maxY {
                 let row = target.row(y)
