@@ -253,6 +253,20 @@ do {
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
     let peerLines = measure { cairo_new_path(cr); Cairo.append(lines, transform: .identity, to: cr); cairo_stroke(cr) }
     add("stroke, 1000 random lines, width 2, round joins", ours: oursLines, peer: "cairo", peerLines, target: 1.5)
+// Linear gradient, three opaque stops across the width, pad, OVER.
+do {
+    let colors: [(UInt8, UInt8, UInt8)] = [(230, 40, 30), (40, 200, 60), (20, 60, 240)]
+    let stops = colors.enumerated().map { GradientStop(PremultipliedColor(red8: $1.0, green: $1.1, blue: $1.2), at: Double($0) / 2) }
+    let gradient = GradientPaint.linear(x0: 0, y0: 0, x1: Double(width), y1: 0, stops: stops)
+    let ours = measure { canvas.fill(full, paint: gradient) }
+    var pStops = colors.enumerated().map { i, c in
+        pixman_gradient_stop_t(x: pixman_fixed_t(i * 0x8000),
+                               color: pixman_color_t(red: UInt16(c.0) * 257, green: UInt16(c.1) * 257, blue: UInt16(c.2) * 257, alpha: 0xFFFF))
+    }
+    var p0 = pixman_point_fixed_t(x: 0, y: 0), p1 = pixman_point_fixed_t(x: pixman_fixed_t(width << 16), y: 0)
+    let pGradient = pixman_image_create_linear_gradient(&p0, &p1, &pStops, Int32(pStops.count))!
+    let peer = measure { pixman_image_composite32(PIXMAN_OP_OVER, pGradient, nil, pDst, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height)) }
+    add("linear gradient fill 1920×1080", ours: ours, peer: "pixman", peer, target: 1.0)
 }
 
 // MARK: JSON

@@ -288,4 +288,34 @@ final class GradientTests: XCTestCase {
         XCTAssertEqual(FloatMath.squareRoot(0), 0); XCTAssertTrue(FloatMath.squareRoot(-1).isNaN)
         XCTAssertEqual(FloatMath.squareRoot(5e-324), (5e-324).squareRoot(), accuracy: 1e-170)
     }
+
+    /// A linear gradient whose colour does not depend on y is row-invariant
+    /// (a draw shades one row and reuses it): every row, negative ones
+    /// included, shades to the same span, for each spread; a tilted one is
+    /// not row-invariant. Vertical gradients (one colour per row) match the
+    /// per-pixel table lookup.
+    func testRowInvariantLinearGradients() {
+        var rng = SplitMix64(seed: 31)
+        let stops = [GradientStop(PremultipliedColor(red8: 200, green: 30, blue: 90)),
+                     GradientStop(PremultipliedColor(red8: 10, green: 220, blue: 40, alpha: 180), at: 0.4),
+                     GradientStop(PremultipliedColor(red8: 0, green: 0, blue: 250))]
+        for trial in 0..<60 {
+            let spread: GradientSpread = [.pad, .repeat, .reflect][trial % 3]
+            let t = AffineTransform.scale(x: 0.5 + rng.unit() * 3, y: 0.5 + rng.unit()).concatenating(.translation(x: rng.unit() * 50 - 25, y: rng.unit() * 50))
+            let g = GradientPaint.linear(x0: rng.unit() * 40, y0: 7, x1: 60 + rng.unit() * 200, y1: 7, stops: stops, spread: spread, transform: t)
+            XCTAssertTrue(g.isRowInvariant)
+            let x = rng.below(100) - 50, n = 1 + rng.below(300)
+            let first = PaintFixtures.span(g, x: x, y: 0, count: n, family: .simd)
+            for y in [-1000, -3, -1, 1, 2, 77, 100_000] {
+                XCTAssertEqual(PaintFixtures.span(g, x: x, y: y, count: n, family: trial % 2 == 0 ? .simd : .reference), first, "trial \(trial) row \(y)")
+            }
+            let vertical = GradientPaint.linear(x0: 3, y0: 0, x1: 3, y1: 80, stops: stops, spread: spread)
+            XCTAssertFalse(vertical.isRowInvariant)
+            for y in [-5, 0, 13, 40, 79, 120] {
+                let span = PaintFixtures.span(vertical, x: x, y: y, count: n, family: .simd)
+                XCTAssertEqual(span, [UInt32](repeating: vertical.tableColor(at: (Double(y) + 0.5) / 80), count: n), "vertical, row \(y)")
+            }
+        }
+        XCTAssertFalse(GradientPaint.linear(x0: 0, y0: 0, x1: 10, y1: 3, stops: stops).isRowInvariant)
+    }
 }

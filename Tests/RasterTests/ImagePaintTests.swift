@@ -248,6 +248,72 @@ final class ImagePaintTests: XCTestCase {
         }
     }
 
+    /// Transforms without rotation or shear take the row-constant loops
+    /// (contiguous taps at whole steps of 1 and 2 texels, two-row gathers
+    /// otherwise): exact scales and translations, whole and fractional,
+    /// flipped, with contentsRect and both edges, long spans crossing the
+    /// image's edges, against the reference bit for bit, on guarded images.
+    func testAxisAlignedSIMDEqualsReferenceWithGuardPages() {
+        var rng = SplitMix64(seed: 77)
+        let (b1, tight) = PaintFixtures.guardedPicture(width: 61, height: 19, stride: 61)
+        let (b2, padded) = PaintFixtures.guardedPicture(width: 70, height: 33, stride: 75)
+        defer { withExtendedLifetime((b1, b2)) {} }
+        let scales = [1.0, 0.5, 2.0, 1.5, 1.0 / 3, 0.25, 0.75, -1.0, -0.5, 3.0]
+        for trial in 0..<400 {
+            let img = trial % 2 == 0 ? tight : padded
+            let sx = scales[rng.below(scales.count)], sy = scales[rng.below(scales.count)]
+            let whole = trial % 3 == 0
+            let tx = whole ? Double(rng.below(40) - 10) : rng.unit() * 50 - 10
+            let ty = whole ? Double(rng.below(30) - 10) : rng.unit() * 40 - 10
+            let t = AffineTransform.scale(x: sx, y: sy).concatenating(.translation(x: tx + (sx < 0 ? 60 : 0), y: ty + (sy < 0 ? 30 : 0)))
+            let filter: ImageFilter = trial % 5 == 4 ? .trilinear : .bilinear
+            let edge: ImageEdge = trial % 4 == 1 ? .clamp : .transparent
+            let contents = trial % 7 == 0 ? PaintRect(x: 0.1, y: 0.2, width: 0.7, height: 0.5) : PaintRect.unit
+            let paint = ImagePaint(image: img, transform: t, filter: filter, edge: edge, contentsRect: contents)
+            for _ in 0..<6 {
+                let x = rng.below(60) - 30, y = rng.below(90) - 20, n = 1 + rng.below(200)
+                let a = PaintFixtures.span(paint, x: x, y: y, count: n, family: .simd)
+                let b = PaintFixtures.span(paint, x: x, y: y, count: n, family: .reference)
+                if a != b {
+                    let i = (0..<n).first { a[$0] != b[$0] }!
+                    XCTFail("trial \(trial) scale \(sx)×\(sy) \(edge): pixel \(x + i) of row \(y): SIMD 0x\(String(a[i], radix: 16)) reference 0x\(String(b[i], radix: 16))")
+                    return
+                }
+            }
+        }
+    }
+
+    /// `paintedBounds` never cuts off a painted pixel: with transparent
+    /// edges every pixel outside it shades to 0 (either family), for random
+    /// transforms, filters and contentsRects; clamping is unbounded.
+    func testPaintedBoundsHoldEveryPaintedPixel() {
+        var rng = SplitMix64(seed: 4321)
+        let img = picture.view
+        for trial in 0..<150 {
+            let scale = [0.2, 0.5, 1.0, 1.5, 3.0][rng.below(5)]
+            var t = AffineTransform.translation(x: -32, y: -32).concatenating(.scale(x: scale * (0.7 + rng.unit() * 0.6), y: scale))
+            if trial % 2 == 0 { t = t.concatenating(.rotation(radians: rng.unit() * 7)) }
+            t = t.concatenating(.translation(x: rng.unit() * 80 + 20, y: rng.unit() * 80 + 20))
+            let filter: ImageFilter = [.nearest, .bilinear, .trilinear][trial % 3]
+            let contents = trial % 4 == 0 ? PaintRect(x: 0.1, y: 0.3, width: 0.6, height: 0.5) : PaintRect.unit
+            let paint = ImagePaint(image: img, transform: t, filter: filter, contentsRect: contents)
+            guard let b = paint.paintedBounds else { XCTFail("trial \(trial): unbounded"); return }
+            let family: KernelFamily = trial % 2 == 0 ? .simd : .reference
+            for y in -60..<220 {
+                let span = PaintFixtures.span(paint, x: -60, y: y, count: 300, family: family)
+                for i in 0..<300 where span[i] != 0 {
+                    let x = i - 60
+                    if !(x >= b.x && x < b.maxX && y >= b.y && y < b.maxY) {
+                        XCTFail("trial \(trial): pixel (\(x), \(y)) = 0x\(String(span[i], radix: 16)) outside \(b)")
+                        return
+                    }
+                }
+            }
+        }
+        XCTAssertNil(ImagePaint(image: img, transform: .identity, edge: .clamp).paintedBounds)
+        XCTAssertEqual(ImagePaint(image: img, transform: .scale(x: 0, y: 1)).paintedBounds, .zero)
+    }
+
     func testCanvasFamiliesAgree() {
         let t = AffineTransform.rotation(radians: 0.5).concatenating(.scale(x: 2.2, y: 1.9)).concatenating(.translation(x: 90, y: -10))
         for filter in [ImageFilter.nearest, .bilinear, .trilinear] {

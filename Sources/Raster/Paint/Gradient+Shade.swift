@@ -48,6 +48,8 @@ extension GradientPaint {
         var t = S.reduce(t0)
         let step = S.reduce(dt)
         let lut = table
+        // A vertical gradient: one colour per row.
+        if step == 0 { span.update(repeating: lut[GradientPaint.tableIndex(S.fraction(t))], count: count); return }
         var i = 0
         while i < count {
             span[i] = lut[GradientPaint.tableIndex(S.fraction(t))]
@@ -84,6 +86,12 @@ extension GradientPaint {
             var t = Fixed24(t0 + Double(lo) * dt).raw
             // |dt| ≥ 3 leaves at most one pixel here, so saturation is harmless.
             let step = Fixed24(dt).raw
+            if step == 0 {
+                // A vertical gradient: one colour per row.
+                let c = lut[GradientPaint.tableIndex(PadSpread.fraction(t))]
+                (span + i).update(repeating: c, count: hi &- i)
+                i = hi
+            }
             while i < hi {
                 span[i] = lut[GradientPaint.tableIndex(PadSpread.fraction(t))]
                 t &+= step

@@ -72,6 +72,9 @@ public final class GradientPaint: Paint {
     /// The 256 premultiplied colours; entry i is the colour at t = i/255.
     @usableFromInline let table: UnsafeMutablePointer<UInt32>
     public let isOpaque: Bool
+    /// Solid, nothing, or linear with t independent of y (`b == 0`: then
+    /// `b·(y + 0.5)` is ±0 and adds nothing to t, bit for bit).
+    public let isRowInvariant: Bool
     /// The stops after the clean-up described above, in order.
     public let stops: [GradientStop]
 
@@ -93,6 +96,11 @@ public final class GradientPaint: Paint {
         for s in cleaned where !s.color.isOpaque { opaque = false }
         if case .nothing = self.shape { opaque = false }
         isOpaque = opaque
+        switch self.shape {
+        case .nothing, .solid: isRowInvariant = true
+        case let .linear(_, b, _): isRowInvariant = b == 0
+        case .radial, .conic: isRowInvariant = false
+        }
     }
 
     deinit { table.deallocate() }

@@ -51,6 +51,9 @@ public final class ImagePaint: Paint {
     /// For affine trilinear: the level and the 0…255 weight of the next one.
     let affineLOD: (level: Int, fraction: UInt32)
     public let isOpaque: Bool
+    /// With an affine map and transparent edges: the destination box of the
+    /// source region grown by a margin (below); `nil` otherwise.
+    public let paintedBounds: IntRect?
 
     /// An image under an affine `transform` (image pixels → destination).
     /// `imageIsOpaque` declares every texel opaque; the paint is opaque only
@@ -103,6 +106,7 @@ public final class ImagePaint: Paint {
             mipStorage = nil
             affineLOD = (0, 0)
             isOpaque = false
+            paintedBounds = .zero
             return
         }
         let m = mapping
@@ -123,6 +127,41 @@ public final class ImagePaint: Paint {
             affineLOD = (0, 0)
         }
         if case .affine = m { isOpaque = imageIsOpaque && edge == .clamp } else { isOpaque = false }
+        if case let .affine(inv) = m, edge == .transparent {
+            // A sample is non-zero only if a tap is in the region: bilinear
+            // points within 1 + 1/512 texel of it, nearest points inside it.
+            // 2 texels leave ~1 texel for 16.16 stepping drift (2⁻¹⁷ texel
+            // per pixel: spans up to ~100000 pixels). Level l+1 of a
+            // trilinear draw has texels 2^(l+1) wide and its region is
+            // rounded out by less than one of them.
+            var margin = 2.0
+            if filter == .trilinear {
+                margin = 6                                          // 3·2^(l+1)
+                for _ in 0..<affineLOD.level { margin *= 2 }
+            }
+            paintedBounds = ImagePaint.destinationBox(inv, region, margin: margin)
+        } else {
+            paintedBounds = nil
+        }
+    }
+
+    /// Integer destination bounds of `region` grown by `margin` texels under
+    /// the inverse of `inv`, plus 2 pixels for rounding; `nil` when that is
+    /// not representable.
+    static func destinationBox(_ inv: AffineTransform, _ region: IntRect, margin: Double) -> IntRect? {
+        guard let forward = inv.inverted() else { return nil }
+        let xs = (Double(region.x) - margin, Double(region.maxX) + margin)
+        let ys = (Double(region.y) - margin, Double(region.maxY) + margin)
+        var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
+        for (px, py) in [(xs.0, ys.0), (xs.1, ys.0), (xs.0, ys.1), (xs.1, ys.1)] {
+            let q = forward.apply(x: px, y: py)
+            lo = (Swift.min(lo.x, q.x), Swift.min(lo.y, q.y)); hi = (Swift.max(hi.x, q.x), Swift.max(hi.y, q.y))
+        }
+        let limit = Double(1 << 40)
+        guard lo.x > -limit, lo.y > -limit, hi.x < limit, hi.y < limit else { return nil }
+        let x0 = Int(FloatMath.floor(lo.x)) - 2, y0 = Int(FloatMath.floor(lo.y)) - 2
+        let x1 = Int(FloatMath.ceil(hi.x)) + 2, y1 = Int(FloatMath.ceil(hi.y)) + 2
+        return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     deinit { mipStorage?.deallocate() }

@@ -20,9 +20,30 @@ public protocol Paint {
     /// True when every pixel this paint produces has alpha 255 (so a draw at
     /// full alpha can copy instead of blend).
     var isOpaque: Bool { get }
+
+    /// Destination pixels outside this rectangle are transparent (shade
+    /// writes 0 there), so a draw may skip them: compositing 0 over the
+    /// target changes nothing, exactly. `nil` when the paint may cover the
+    /// whole plane (always for opaque paints). It may be larger than what
+    /// is painted, never smaller. pixman clips a composite to the source's
+    /// extent the same way; for an image drawn at 0.5× onto a larger area,
+    /// it is what keeps the transparent ¾ from being composited.
+    var paintedBounds: IntRect? { get }
+
+    /// True when `shade` gives the same span for every `y` (a horizontal
+    /// linear gradient, a solid colour), so a draw may shade a piece once
+    /// and composite it onto every row.
+    var isRowInvariant: Bool { get }
 }
 
 extension Paint {
+    /// Unbounded unless the paint knows better.
+    @inlinable
+    public var paintedBounds: IntRect? { nil }
+
+    @inlinable
+    public var isRowInvariant: Bool { false }
+
     /// `shade` with the production (SIMD) loops.
     @inlinable
     public func shade(x: Int, y: Int, count: Int, into span: UnsafeMutablePointer<UInt32>) {

@@ -3,7 +3,12 @@ extension Canvas {
     /// Source-over fills `rect` with `paint` at global `alpha` (0–255): each
     /// row of the clipped rectangle is shaded into a scratch span, then
     /// composited with the `KernelTable.image` kernel chosen once for the
-    /// draw (a copy when the paint is opaque and `alpha` is 255).
+    /// draw (a copy when the paint is opaque and `alpha` is 255). Pixels
+    /// outside the paint's `paintedBounds` are skipped (they are 0, and 0
+    /// composited over the target leaves it as it was).
+    ///
+    /// A paint whose rows are all alike (`isRowInvariant`) is shaded once
+    /// per piece and the span composited onto every row.
     ///
     /// Rows are shaded in pieces of at most `paintChunk` pixels so the span
     /// stays in L1 cache and on the stack; paints see the same (x, count)
@@ -11,12 +16,29 @@ extension Canvas {
     /// - Complexity: O(area); no heap allocation (the scratch span is a stack
     ///   temporary).
     public func fill<P: Paint>(_ rect: IntRect, paint: P, alpha: UInt8 = 255) {
-        let r = rect.intersection(clip)
+        var r = rect.intersection(clip)
+        if !paint.isOpaque, let bounds = paint.paintedBounds { r = r.intersection(bounds) }
         guard !r.isEmpty,
               let kernel = KernelTable.image(alpha: UInt32(alpha), sourceIsOpaque: paint.isOpaque, family: family) else { return }
         let chunk = Swift.min(r.width, Canvas.paintChunk)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: chunk) { buffer in
             let scratch = buffer.baseAddress!
+            if paint.isRowInvariant {
+                // Every row is the same: shade each piece once (pixman
+                // reuses the scanline of a horizontal gradient the same way).
+                var x = r.x
+                while x < r.maxX {
+                    let n = Swift.min(chunk, r.maxX - x)
+                    paint.shade(x: x, y: r.y, count: n, into: scratch, family: family)
+                    var y = r.y
+                    while y < r.maxY {
+                        kernel(target.row(y) + x, UnsafePointer(scratch), n, UInt32(alpha))
+                        y &+= 1
+                    }
+                    x += n
+                }
+                return
+            }
             var y = r.y
             while y < r.maxY {
                 let row = target.row(y)
