@@ -253,6 +253,8 @@ do {
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
     let peerLines = measure { cairo_new_path(cr); Cairo.append(lines, transform: .identity, to: cr); cairo_stroke(cr) }
     add("stroke, 1000 random lines, width 2, round joins", ours: oursLines, peer: "cairo", peerLines, target: 1.5)
+}
+
 // Linear gradient, three opaque stops across the width, pad, OVER.
 do {
     let colors: [(UInt8, UInt8, UInt8)] = [(230, 40, 30), (40, 200, 60), (20, 60, 240)]
