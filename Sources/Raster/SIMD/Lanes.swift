@@ -27,3 +27,43 @@ func storePartial16(_ v: Pixels16, _ p: UnsafeMutablePointer<UInt32>, _ count: I
     var i = 0
     while i < count { p[i] = v[i]; i &+= 1 }
 }
+
+// MARK: Coverage masks (A8)
+
+/// Widens 16 coverage bytes to one 0–255 value per 32-bit lane, the layout
+/// the pixel chunks use, so a coverage value multiplies a channel pair.
+@inlinable @inline(__always)
+func loadMask16(_ p: UnsafePointer<UInt8>) -> Pixels16 {
+    Pixels16(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self))
+}
+
+/// The first `count` (< 16) coverage bytes widened, the rest zero.
+@inlinable @inline(__always)
+func loadPartialMask16(_ p: UnsafePointer<UInt8>, _ count: Int) -> Pixels16 {
+    var v = Pixels16()
+    var i = 0
+    while i < count { v[i] = UInt32(p[i]); i &+= 1 }
+    return v
+}
+
+/// How 16 coverage bytes can be handled: skipped, composited without
+/// coverage, or composited with per-pixel coverage.
+public enum ChunkCoverage: Sendable {
+    /// Every byte is 0: the destination stays as it is.
+    case none
+    /// Every byte is 255: coverage is the identity.
+    case full
+    case partial
+}
+
+/// Classifies 16 mask bytes with two 64-bit scalar loads and compares;
+/// cheaper on both architectures than a 16-lane vector reduction (Swift's
+/// `any()`/`all()` on 16 lanes expand badly on arm64, see STYLE.md).
+@inlinable @inline(__always)
+func classifyMask16(_ p: UnsafePointer<UInt8>) -> ChunkCoverage {
+    let r = UnsafeRawPointer(p)
+    let a = r.loadUnaligned(as: UInt64.self), b = r.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+    if a | b == 0 { return .none }
+    if a & b == ~0 { return .full }
+    return .partial
+}
