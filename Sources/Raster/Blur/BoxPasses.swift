@@ -51,7 +51,7 @@ public enum BoxPasses {
         while y < count {
             if y &+ box.after < count { sum &+= loadBytes16(src + (y &+ box.after) &* srcStride) }
             let average = (sum &* reciprocal &+ half) &>> 22
-            UnsafeMutableRawPointer(dst + y &* dstStride).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: average), as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(dst + y &* dstStride).storeBytes(of: narrow16(average), as: SIMD16<UInt8>.self)
             if y &- box.before >= 0 { sum &-= loadBytes16(src + (y &- box.before) &* srcStride) }
             y &+= 1
         }
@@ -112,5 +112,5 @@ public enum BoxPasses {
 
 @inlinable @inline(__always)
 func loadBytes16(_ p: UnsafePointer<UInt8>) -> SIMD16<UInt32> {
-    SIMD16<UInt32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self))
+    widen16(UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self))
 }

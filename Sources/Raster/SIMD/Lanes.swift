@@ -34,7 +34,31 @@ func storePartial16(_ v: Pixels16, _ p: UnsafeMutablePointer<UInt32>, _ count: I
 /// the pixel chunks use, so a coverage value multiplies a channel pair.
 @inlinable @inline(__always)
 func loadMask16(_ p: UnsafePointer<UInt8>) -> Pixels16 {
-    Pixels16(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self))
+    widen16(UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self))
+}
+
+/// Zero-extends 16 bytes to 32-bit lanes.
+///
+/// Spelled lane by lane on purpose: LLVM folds this into two `ushll`/`ushll2`
+/// steps on arm64 and inlines it, whereas
+/// `SIMD16<UInt32>(truncatingIfNeeded:)` is a generic stdlib loop that the
+/// `-Osize` board build kept out of line, a call per chunk that forced
+/// every live vector register to be spilled around it (seen in the
+/// disassembly of the source-over mask loop).
+@inlinable @inline(__always)
+func widen16(_ b: SIMD16<UInt8>) -> Pixels16 {
+    Pixels16(UInt32(b[0]), UInt32(b[1]), UInt32(b[2]), UInt32(b[3]), UInt32(b[4]), UInt32(b[5]), UInt32(b[6]), UInt32(b[7]),
+             UInt32(b[8]), UInt32(b[9]), UInt32(b[10]), UInt32(b[11]), UInt32(b[12]), UInt32(b[13]), UInt32(b[14]), UInt32(b[15]))
+}
+
+/// The low byte of each 32-bit lane (see `widen16` for why lane by lane;
+/// this folds into `xtn`/`uzp1` on arm64).
+@inlinable @inline(__always)
+func narrow16(_ v: Pixels16) -> SIMD16<UInt8> {
+    SIMD16<UInt8>(UInt8(truncatingIfNeeded: v[0]), UInt8(truncatingIfNeeded: v[1]), UInt8(truncatingIfNeeded: v[2]), UInt8(truncatingIfNeeded: v[3]),
+                  UInt8(truncatingIfNeeded: v[4]), UInt8(truncatingIfNeeded: v[5]), UInt8(truncatingIfNeeded: v[6]), UInt8(truncatingIfNeeded: v[7]),
+                  UInt8(truncatingIfNeeded: v[8]), UInt8(truncatingIfNeeded: v[9]), UInt8(truncatingIfNeeded: v[10]), UInt8(truncatingIfNeeded: v[11]),
+                  UInt8(truncatingIfNeeded: v[12]), UInt8(truncatingIfNeeded: v[13]), UInt8(truncatingIfNeeded: v[14]), UInt8(truncatingIfNeeded: v[15]))
 }
 
 /// The first `count` (< 16) coverage bytes widened, the rest zero.
