@@ -7,6 +7,20 @@
 /// covered opaque source under `src`/`srcOver` is a plain store. These
 /// shortcuts are exact: coverage 0 and 255 give the same bits as the general
 /// path (see `ScalarKernels.coveredPixel`).
+///
+/// Code generation (aarch64 Embedded `-Osize`, source-over colour through a
+/// mask): the chunk body is NEON `mla.4s`/`ushr`/`bic`/`ushll`, with no
+/// stack traffic except one reloaded constant per chunk; the `-Osize`
+/// machine outliner still puts a few `bl OUTLINED_FUNCTION_n` (two-
+/// instruction stubs) inside the loop. The partial tail goes through the
+/// stack (lane inserts). Rejected: `SIMD32<UInt16>` lanes with scalar
+/// operands (to multiply pairs with `mul.8h`) lower to per-lane loops there.
+///
+/// Measured on the x86-64 host (baseline SSE2, which has no 32-bit lane
+/// multiply; pixman 0.42 with its SSE2 paths), 1920×1080, ms per frame:
+/// opaque fill 0.20 vs 0.22, 50 % colour over 1.23 vs 0.69, image over
+/// 1.60 vs 1.24, image src 0.50 vs 0.45, image over at 50 % alpha 2.77 vs
+/// 1.73, colour through a mask 1.84, multiply 4.1, softLight (scalar) 27.
 extension SIMDKernels {
     /// Composites `count` pixels of `source` onto `dst` with `Op` under
     /// `coverage` (see `ScalarKernels.composite`).

@@ -58,8 +58,15 @@ public struct BlurPlan: Equatable, Sendable {
     public let radius: Double
     /// `radius / 2`.
     public let sigma: Double
-    /// The three passes applied along each direction, or empty for no blur.
-    public let passes: [BoxWindow]
+    /// The three passes applied along each direction, in order (stored
+    /// inline so making a plan allocates nothing). Meaningless when
+    /// `isIdentity`.
+    public let first: BoxWindow, second: BoxWindow, third: BoxWindow
+    /// No pixel changes.
+    public let isIdentity: Bool
+
+    /// The three passes, or empty for no blur (allocates; for tests and logs).
+    public var passes: [BoxWindow] { isIdentity ? [] : [first, second, third] }
 
     public init(radius: Double) {
         var r = radius
@@ -81,15 +88,10 @@ public struct BlurPlan: Equatable, Sendable {
         if !(m > 0) { m = 0 }
         if m > 3 { m = 3 }
         let small = Int(m + 0.5)
-        var sizes = [Int]()
-        for i in 0..<3 { sizes.append(i < small ? wl : wl + 2) }
-        if sizes.allSatisfy({ $0 == 1 }) {
-            passes = []
-        } else {
-            passes = sizes.map { BoxWindow(before: $0 / 2, after: $0 / 2) }
-        }
+        let narrow = BoxWindow(before: wl / 2, after: wl / 2), wide = BoxWindow(before: wl / 2 + 1, after: wl / 2 + 1)
+        first = small > 0 ? narrow : wide
+        second = small > 1 ? narrow : wide
+        third = small > 2 ? narrow : wide
+        isIdentity = third.size == 1
     }
-
-    /// No pixel changes.
-    @inlinable public var isIdentity: Bool { passes.isEmpty }
 }

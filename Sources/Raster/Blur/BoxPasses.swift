@@ -29,9 +29,9 @@ public enum BoxPasses {
     @inlinable
     public static func lineAllPasses(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ count: Int, _ plan: BlurPlan,
                                      _ a: UnsafeMutablePointer<UInt8>, _ b: UnsafeMutablePointer<UInt8>) {
-        line(p, stride, a, 1, count, plan.passes[0])
-        line(a, 1, b, 1, count, plan.passes[1])
-        line(b, 1, p, stride, count, plan.passes[2])
+        line(p, stride, a, 1, count, plan.first)
+        line(a, 1, b, 1, count, plan.second)
+        line(b, 1, p, stride, count, plan.third)
     }
 
     // MARK: 16 columns at once
@@ -68,9 +68,9 @@ public enum BoxPasses {
         let a = scratch, b = scratch + 16 &* rows, c = scratch + 32 &* rows
         var x = 0
         while x &+ 16 <= widthBytes {
-            columns16(base + x, rowStride, a, 16, rows, plan.passes[0])
-            columns16(a, 16, b, 16, rows, plan.passes[1])
-            columns16(b, 16, base + x, rowStride, rows, plan.passes[2])
+            columns16(base + x, rowStride, a, 16, rows, plan.first)
+            columns16(a, 16, b, 16, rows, plan.second)
+            columns16(b, 16, base + x, rowStride, rows, plan.third)
             x &+= 16
         }
         let n = widthBytes &- x
@@ -78,9 +78,9 @@ public enum BoxPasses {
             c.initialize(repeating: 0, count: 16 &* rows)
             var y = 0
             while y < rows { (c + y &* 16).update(from: base + (y &* rowStride &+ x), count: n); y &+= 1 }
-            columns16(c, 16, a, 16, rows, plan.passes[0])
-            columns16(a, 16, b, 16, rows, plan.passes[1])
-            columns16(b, 16, c, 16, rows, plan.passes[2])
+            columns16(c, 16, a, 16, rows, plan.first)
+            columns16(a, 16, b, 16, rows, plan.second)
+            columns16(b, 16, c, 16, rows, plan.third)
             y = 0
             while y < rows { (base + (y &* rowStride &+ x)).update(from: c + y &* 16, count: n); y &+= 1 }
         }

@@ -65,18 +65,20 @@ public final class GaussianBlur {
             }
         case .simd:
             let imageBytes = width &* height &* channels
+            let pixelStride = rowStride / channels
+            let viewPixels = pixelStride &* (height &- 1) &+ width
             let memory = reserve(imageBytes &+ 48 &* lines)
             let columnScratch = memory + imageBytes
             // Horizontal passes: rows become columns of the transposed copy.
             memory.withMemoryRebound(to: Pixel.self, capacity: width &* height) { t in
-                base.withMemoryRebound(to: Pixel.self, capacity: 1) { image in
-                    BoxPasses.transpose(UnsafePointer(image), srcStride: rowStride / channels, t, dstStride: height, width: width, height: height)
+                base.withMemoryRebound(to: Pixel.self, capacity: viewPixels) { image in
+                    BoxPasses.transpose(UnsafePointer(image), srcStride: pixelStride, t, dstStride: height, width: width, height: height)
                 }
             }
             BoxPasses.allColumns(memory, widthBytes: height &* channels, rows: width, rowStride: height &* channels, plan, scratch: columnScratch)
             memory.withMemoryRebound(to: Pixel.self, capacity: width &* height) { t in
-                base.withMemoryRebound(to: Pixel.self, capacity: 1) { image in
-                    BoxPasses.transpose(UnsafePointer(t), srcStride: height, image, dstStride: rowStride / channels, width: height, height: width)
+                base.withMemoryRebound(to: Pixel.self, capacity: viewPixels) { image in
+                    BoxPasses.transpose(UnsafePointer(t), srcStride: height, image, dstStride: pixelStride, width: height, height: width)
                 }
             }
             BoxPasses.allColumns(base, widthBytes: width &* channels, rows: height, rowStride: rowStride, plan, scratch: columnScratch)
