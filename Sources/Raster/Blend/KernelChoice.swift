@@ -104,6 +104,10 @@ extension KernelTable {
     public static func solidMask(_ op: BlendOperator, color: UInt32, alpha: UInt32, family: KernelFamily) -> SolidMaskKernel? {
         let alpha = Swift.min(alpha, 255)
         if alpha == 0 || op == .dst || (color &>> 24 == 0 && op.transparentSourceIsNoOp) { return nil }
+        if family == .simd && op == .srcOver {
+            return alpha == 255 ? { d, m, n, c, _ in SIMDKernels.srcOverSolidMask(d, mask: m, n, color: c) }
+                                : { d, m, n, c, a in SIMDKernels.srcOverSolidMask(d, mask: m, n, color: c, alpha: a) }
+        }
         return op.visit(SolidMaskPicker(family: family, fullAlpha: alpha == 255, opaque: color &>> 24 == 255))
     }
 
