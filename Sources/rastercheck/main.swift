@@ -141,6 +141,72 @@ func renderPaths(_ family: KernelFamily) -> UInt64 {
     return pixelChecksum(surface.view)
 }
 
+/// An anti-aliased-looking disc as A8 coverage (integer only): full inside,
+/// a ramp over the last few pixels of the radius.
+func makeDisc(_ size: Int) -> Surface<A8> {
+    guard let mask = Surface<A8>(width: size, height: size + 3) else { fatalError("allocation") }
+    let c = size * 8, r2 = (size * 8 - 12) * (size * 8 - 12)
+    for y in 0..<mask.height {
+        for x in 0..<size {
+            let dx = x * 16 + 8 - c, dy = y * 16 + 8 - c, d2 = dx * dx + dy * dy
+            let v = d2 >= r2 ? 0 : min(255, (r2 - d2) / (size * 4))
+            mask.view[x, y] = UInt8(v)
+        }
+    }
+    return mask
+}
+
+/// The compositing scene: one column per operator (solid fill, translucent
+/// sprite at global alpha, masked colour, masked sprite), over a background
+/// that mixes opaque, translucent and transparent pixels.
+func renderOperators(_ family: KernelFamily) -> (operators: UInt64, masks: UInt64) {
+    let cell = 19, width = cell * BlendOperator.allCases.count + 7, height = 61
+    guard let surface = Surface<ARGB8888>(width: width, height: height),
+          let masked = Surface<ARGB8888>(width: width, height: height),
+          let sprite = Surface<ARGB8888>(width: 23, height: 26) else { fatalError("allocation") }
+    let disc = makeDisc(23)
+    var rng = SplitMix64(seed: 0xB1E4D)
+    for y in 0..<sprite.height {
+        for x in 0..<sprite.width { sprite.view[x, y] = rng.premultipliedColor().argb }
+    }
+    for y in 0..<height {
+        for x in 0..<width {
+            let p = rng.premultipliedColor().argb
+            let v = y < 20 ? p | 0xFF00_0000 : (y < 40 ? p : (x % 3 == 0 ? 0 : p))
+            surface.view[x, y] = v
+            masked.view[x, y] = v
+        }
+    }
+    let plain = Canvas(surface.view, family: family), withMasks = Canvas(masked.view, family: family)
+    for (i, op) in BlendOperator.allCases.enumerated() {
+        let x = i * cell
+        let color = rng.premultipliedColor()
+        plain.fill(IntRect(x: x, y: 2, width: cell - 2, height: 50), color: color, operator: op)
+        plain.fill(IntRect(x: x + 3, y: 30, width: cell, height: 25), color: color, operator: op, alpha: 140)
+        plain.draw(sprite.view, x: x - 2, y: 8, operator: op, alpha: 200)
+        plain.draw(sprite.view, x: x + 1, y: 36, operator: op, opaque: false)
+        withMasks.fill(mask: disc.view, x: x - 1, y: 1, color: color, operator: op)
+        withMasks.fill(mask: disc.view, x: x + 2, y: 20, color: PremultipliedColor(argb: color.argb | 0xFF00_0000), operator: op, alpha: 90)
+        withMasks.draw(sprite.view, x: x, y: 34, mask: disc.view, operator: op, alpha: i % 2 == 0 ? 255 : 170)
+    }
+    return (pixelChecksum(surface.view), pixelChecksum(masked.view))
+}
+
+/// Blurred patches: the disc mask and a sprite-filled ARGB patch.
+func renderBlur(_ family: KernelFamily) -> (a8: UInt64, argb: UInt64) {
+    let blur = GaussianBlur()
+    let disc = makeDisc(45)
+    blur.blur(disc.view, radius: 6, family: family)
+    guard let patch = Surface<ARGB8888>(width: 71, height: 53) else { fatalError("allocation") }
+    var rng = SplitMix64(seed: 0xB1A2)
+    for y in 0..<patch.height {
+        for x in 0..<patch.width { patch.view[x, y] = (x / 9 + y / 7) % 3 == 0 ? rng.premultipliedColor().argb : 0 }
+    }
+    blur.blur(patch.view, radius: 10, family: family)
+    blur.blur(PixelView(base: patch.pixels + 3, width: 40, height: 30, rowStride: patch.rowStride), radius: 3.3, family: family)
+    return (pixelChecksum(disc.view), pixelChecksum(patch.view))
+}
+
 let simd = render(.simd)
 let reference = render(.reference)
 print("argb8888 simd=\(hex(simd.argb)) reference=\(hex(reference.argb))")
@@ -152,7 +218,14 @@ print("paints   simd=\(hex(paintsSIMD)) reference=\(hex(paintsReference))")
 let pathsSIMD = renderPaths(.simd)
 let pathsReference = renderPaths(.reference)
 print("paths    simd=\(hex(pathsSIMD)) reference=\(hex(pathsReference))")
-if simd != reference || paintsSIMD != paintsReference || pathsSIMD != pathsReference {
+let simdOps = renderOperators(.simd), referenceOps = renderOperators(.reference)
+print("operators simd=\(hex(simdOps.operators)) reference=\(hex(referenceOps.operators))")
+print("masks     simd=\(hex(simdOps.masks)) reference=\(hex(referenceOps.masks))")
+let simdBlur = renderBlur(.simd), referenceBlur = renderBlur(.reference)
+print("blur-a8   simd=\(hex(simdBlur.a8)) reference=\(hex(referenceBlur.a8))")
+print("blur-argb simd=\(hex(simdBlur.argb)) reference=\(hex(referenceBlur.argb))")
+if simd != reference || paintsSIMD != paintsReference || pathsSIMD != pathsReference
+    || simdOps != referenceOps || simdBlur != referenceBlur {
     print("rastercheck: SIMD and reference kernels differ")
     exit(1)
 }

@@ -44,3 +44,219 @@ public enum KernelTable {
         }
     }
 }
+
+// MARK: Any operator
+
+/// Fills `count` pixels with `color` (premultiplied) under operator and
+/// global alpha `alpha` (0–255).
+public typealias SolidCompositeKernel = (_ dst: UnsafeMutablePointer<UInt32>, _ count: Int, _ color: UInt32, _ alpha: UInt32) -> Void
+/// Composites `color` through `count` A8 coverage values with global alpha
+/// `alpha`: the path rasterizer's per-row call.
+public typealias SolidMaskKernel = (_ dst: UnsafeMutablePointer<UInt32>, _ mask: UnsafePointer<UInt8>, _ count: Int, _ color: UInt32, _ alpha: UInt32) -> Void
+/// Composites `count` source pixels through `count` A8 coverage values with
+/// global alpha `alpha`.
+public typealias ImageMaskKernel = (_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, _ mask: UnsafePointer<UInt8>, _ count: Int, _ alpha: UInt32) -> Void
+
+extension KernelTable {
+    /// The kernel for a solid-colour draw with `op` and global `alpha`, or
+    /// `nil` when the draw changes nothing (`alpha == 0`, `op == .dst`, or a
+    /// transparent colour with an operator for which that is a no-op).
+    ///
+    /// Lookup order (the fallback chain): the dedicated fills and source-over
+    /// loops, then the operator's generic vector loop (family `.simd` and
+    /// `op.hasVectorKernel`), then the operator's generic scalar loop. The
+    /// colour and alpha passed to the kernel must be the ones given here.
+    public static func solid(_ op: BlendOperator, color: UInt32, alpha: UInt32, family: KernelFamily) -> SolidCompositeKernel? {
+        let alpha = Swift.min(alpha, 255)
+        if alpha == 0 || op == .dst || (color &>> 24 == 0 && op.transparentSourceIsNoOp) { return nil }
+        let opaque = color &>> 24 == 255
+        if family == .simd {
+            switch (op, alpha == 255) {
+            case (.clear, true): return { d, n, _, _ in SIMDKernels.fill(d, n, color: 0) }
+            case (.src, true): return { d, n, c, _ in SIMDKernels.fill(d, n, color: c) }
+            case (.srcOver, true): return opaque ? { d, n, c, _ in SIMDKernels.fill(d, n, color: c) }
+                                                 : { d, n, c, _ in SIMDKernels.srcOverSolid(d, n, color: c) }
+            case (.srcOver, false): return { d, n, c, a in SIMDKernels.srcOverSolid(d, n, color: ScalarKernels.scalePixel(c, a)) }
+            default: break
+            }
+        }
+        return op.visit(SolidPicker(family: family, fullAlpha: alpha == 255))
+    }
+
+    /// The kernel for an image draw with `op` and global `alpha` (see
+    /// `solid(_:color:alpha:family:)` for `nil` and the lookup order).
+    /// `sourceIsOpaque` declares every source pixel opaque.
+    public static func image(_ op: BlendOperator, alpha: UInt32, sourceIsOpaque: Bool, family: KernelFamily) -> ImageSpanKernel? {
+        let alpha = Swift.min(alpha, 255)
+        if alpha == 0 || op == .dst { return nil }
+        if family == .simd {
+            switch (op, alpha == 255) {
+            case (.src, true): return { d, s, n, _ in SIMDKernels.copy(d, s, n) }
+            case (.srcOver, _): return image(alpha: alpha, sourceIsOpaque: sourceIsOpaque, family: family)
+            default: break
+            }
+        }
+        return op.visit(ImagePicker(family: family, fullAlpha: alpha == 255, opaque: sourceIsOpaque))
+    }
+
+    /// The kernel that composites a colour through an A8 coverage row with
+    /// `op` and global `alpha` (see `solid(_:color:alpha:family:)`).
+    public static func solidMask(_ op: BlendOperator, color: UInt32, alpha: UInt32, family: KernelFamily) -> SolidMaskKernel? {
+        let alpha = Swift.min(alpha, 255)
+        if alpha == 0 || op == .dst || (color &>> 24 == 0 && op.transparentSourceIsNoOp) { return nil }
+        if family == .simd && op == .srcOver {
+            return alpha == 255 ? { d, m, n, c, _ in SIMDKernels.srcOverSolidMask(d, mask: m, n, color: c) }
+                                : { d, m, n, c, a in SIMDKernels.srcOverSolidMask(d, mask: m, n, color: c, alpha: a) }
+        }
+        return op.visit(SolidMaskPicker(family: family, fullAlpha: alpha == 255, opaque: color &>> 24 == 255))
+    }
+
+    /// The kernel that composites an image row through an A8 coverage row
+    /// with `op` and global `alpha` (see `solid(_:color:alpha:family:)`).
+    public static func imageMask(_ op: BlendOperator, alpha: UInt32, sourceIsOpaque: Bool, family: KernelFamily) -> ImageMaskKernel? {
+        let alpha = Swift.min(alpha, 255)
+        if alpha == 0 || op == .dst { return nil }
+        return op.visit(ImageMaskPicker(family: family, fullAlpha: alpha == 255, opaque: sourceIsOpaque))
+    }
+}
+
+// MARK: Operator → formula type
+
+/// Receives the formula type of a `BlendOperator`: `vector` for operators
+/// with a vector form, `scalar` for the rest. The one switch over operators
+/// lives in `BlendOperator.visit`, so adding an operator is one line there.
+protocol FormulaVisitor {
+    associatedtype Result
+    func vector<Op: VectorCompositeFormula>(_ op: Op.Type) -> Result
+    func scalar<Op: CompositeFormula>(_ op: Op.Type) -> Result
+}
+
+extension BlendOperator {
+    func visit<V: FormulaVisitor>(_ v: V) -> V.Result {
+        typealias F = CompositeFormulas
+        switch self {
+        case .clear: return v.vector(F.Clear.self)
+        case .src: return v.vector(F.Src.self)
+        case .dst: return v.vector(F.Dst.self)
+        case .srcOver: return v.vector(F.SrcOver.self)
+        case .dstOver: return v.vector(F.DstOver.self)
+        case .srcIn: return v.vector(F.SrcIn.self)
+        case .dstIn: return v.vector(F.DstIn.self)
+        case .srcOut: return v.vector(F.SrcOut.self)
+        case .dstOut: return v.vector(F.DstOut.self)
+        case .srcAtop: return v.vector(F.SrcAtop.self)
+        case .dstAtop: return v.vector(F.DstAtop.self)
+        case .xor: return v.vector(F.Xor.self)
+        case .plus: return v.vector(F.Plus.self)
+        case .multiply: return v.vector(F.Multiply.self)
+        case .screen: return v.vector(F.Screen.self)
+        case .overlay: return v.vector(F.Overlay.self)
+        case .darken: return v.vector(F.Darken.self)
+        case .lighten: return v.vector(F.Lighten.self)
+        case .colorDodge: return v.scalar(F.ColorDodge.self)
+        case .colorBurn: return v.scalar(F.ColorBurn.self)
+        case .hardLight: return v.vector(F.HardLight.self)
+        case .softLight: return v.scalar(F.SoftLight.self)
+        case .difference: return v.vector(F.Difference.self)
+        case .exclusion: return v.vector(F.Exclusion.self)
+        }
+    }
+}
+
+// The pickers choose the source and coverage types, which fixes the loop.
+// A global alpha on a solid colour with a source-scaling operator is folded
+// into the colour (`scalePixel` once per span, the same bits as scaling per
+// pixel); with a mask it multiplies the mask (`MaskAlphaCoverage`), because
+// scaling twice would round twice.
+
+struct SolidPicker: FormulaVisitor {
+    let family: KernelFamily
+    let fullAlpha: Bool
+
+    func vector<Op: VectorCompositeFormula>(_ op: Op.Type) -> SolidCompositeKernel {
+        guard family == .simd else { return scalar(op) }
+        if fullAlpha { return { d, n, c, _ in SIMDKernels.composite(Op.self, d, n, source: SolidSource(c), coverage: FullCoverage()) } }
+        switch Op.coverageModel {
+        case .scalesSource:
+            return { d, n, c, a in SIMDKernels.composite(Op.self, d, n, source: SolidSource(ScalarKernels.scalePixel(c, a)), coverage: FullCoverage()) }
+        case .lerps:
+            return { d, n, c, a in SIMDKernels.composite(Op.self, d, n, source: SolidSource(c), coverage: ConstantCoverage(a)) }
+        }
+    }
+
+    func scalar<Op: CompositeFormula>(_ op: Op.Type) -> SolidCompositeKernel {
+        if fullAlpha { return { d, n, c, _ in ScalarKernels.composite(Op.self, d, n, source: SolidSource(c), coverage: FullCoverage()) } }
+        switch Op.coverageModel {
+        case .scalesSource:
+            return { d, n, c, a in ScalarKernels.composite(Op.self, d, n, source: SolidSource(ScalarKernels.scalePixel(c, a)), coverage: FullCoverage()) }
+        case .lerps:
+            return { d, n, c, a in ScalarKernels.composite(Op.self, d, n, source: SolidSource(c), coverage: ConstantCoverage(a)) }
+        }
+    }
+}
+
+struct ImagePicker: FormulaVisitor {
+    let family: KernelFamily
+    let fullAlpha: Bool
+    let opaque: Bool
+
+    func vector<Op: VectorCompositeFormula>(_ op: Op.Type) -> ImageSpanKernel {
+        guard family == .simd else { return scalar(op) }
+        switch (fullAlpha, opaque && Op.opaqueSourceReplaces) {
+        case (true, true): return { d, s, n, _ in SIMDKernels.composite(Op.self, d, n, source: OpaqueSource(ImageSource(s)), coverage: FullCoverage()) }
+        case (true, false): return { d, s, n, _ in SIMDKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: FullCoverage()) }
+        case (false, _): return { d, s, n, a in SIMDKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: ConstantCoverage(a)) }
+        }
+    }
+
+    func scalar<Op: CompositeFormula>(_ op: Op.Type) -> ImageSpanKernel {
+        if fullAlpha { return { d, s, n, _ in ScalarKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: FullCoverage()) } }
+        return { d, s, n, a in ScalarKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: ConstantCoverage(a)) }
+    }
+}
+
+struct SolidMaskPicker: FormulaVisitor {
+    let family: KernelFamily
+    let fullAlpha: Bool
+    let opaque: Bool
+
+    func vector<Op: VectorCompositeFormula>(_ op: Op.Type) -> SolidMaskKernel {
+        guard family == .simd else { return scalar(op) }
+        switch (fullAlpha, opaque && Op.opaqueSourceReplaces) {
+        case (true, true):
+            return { d, m, n, c, _ in SIMDKernels.composite(Op.self, d, n, source: OpaqueSource(SolidSource(c)), coverage: MaskCoverage(m)) }
+        case (true, false):
+            return { d, m, n, c, _ in SIMDKernels.composite(Op.self, d, n, source: SolidSource(c), coverage: MaskCoverage(m)) }
+        case (false, _):
+            return { d, m, n, c, a in SIMDKernels.composite(Op.self, d, n, source: SolidSource(c), coverage: MaskAlphaCoverage(m, alpha: a)) }
+        }
+    }
+
+    func scalar<Op: CompositeFormula>(_ op: Op.Type) -> SolidMaskKernel {
+        if fullAlpha { return { d, m, n, c, _ in ScalarKernels.composite(Op.self, d, n, source: SolidSource(c), coverage: MaskCoverage(m)) } }
+        return { d, m, n, c, a in ScalarKernels.composite(Op.self, d, n, source: SolidSource(c), coverage: MaskAlphaCoverage(m, alpha: a)) }
+    }
+}
+
+struct ImageMaskPicker: FormulaVisitor {
+    let family: KernelFamily
+    let fullAlpha: Bool
+    let opaque: Bool
+
+    func vector<Op: VectorCompositeFormula>(_ op: Op.Type) -> ImageMaskKernel {
+        guard family == .simd else { return scalar(op) }
+        switch (fullAlpha, opaque && Op.opaqueSourceReplaces) {
+        case (true, true):
+            return { d, s, m, n, _ in SIMDKernels.composite(Op.self, d, n, source: OpaqueSource(ImageSource(s)), coverage: MaskCoverage(m)) }
+        case (true, false):
+            return { d, s, m, n, _ in SIMDKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: MaskCoverage(m)) }
+        case (false, _):
+            return { d, s, m, n, a in SIMDKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: MaskAlphaCoverage(m, alpha: a)) }
+        }
+    }
+
+    func scalar<Op: CompositeFormula>(_ op: Op.Type) -> ImageMaskKernel {
+        if fullAlpha { return { d, s, m, n, _ in ScalarKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: MaskCoverage(m)) } }
+        return { d, s, m, n, a in ScalarKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: MaskAlphaCoverage(m, alpha: a)) }
+    }
+}

@@ -15,49 +15,53 @@ public enum SIMDKernels {
         while i < count { dst[i] = color; i &+= 1 }
     }
 
+    /// `Dca' = Sca + Dca·(1 − Sa)` with one colour, eight pixels per step in
+    /// 16-bit lanes (`PixelPairs8`), the scalar `overPixel` for the last
+    /// 0–7 pixels.
     @inlinable
     public static func srcOverSolid(_ dst: UnsafeMutablePointer<UInt32>, _ count: Int, color: UInt32) {
-        let s = Pixels16(repeating: color)
-        let ia = Pixels16(repeating: 255 &- (color &>> 24))
+        let s = unsafeBitCast(SIMD8<UInt32>(repeating: color), to: PixelPairs8.self)
+        let inverse = 255 &- (color &>> 24)
+        let ia = PixelPairs8(repeating: UInt16(truncatingIfNeeded: inverse))
         var i = 0
-        while i &+ 16 <= count {
-            store16(over(s, load16(dst + i), ia), dst + i)
-            i &+= 16
+        while i &+ 8 <= count {
+            storePairs8(over8(s, loadPairs8(dst + i), ia), dst + i)
+            i &+= 8
         }
-        if i < count {
-            let n = count &- i
-            storePartial16(over(s, loadPartial16(dst + i, n), ia), dst + i, n)
-        }
+        while i < count { dst[i] = ScalarKernels.overPixel(color, dst[i], inverseAlpha: inverse); i &+= 1 }
     }
 
+    /// `Dca' = Sca + Dca·(1 − Sa)` from a source span, as `srcOverSolid`.
     @inlinable
     public static func srcOver(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, _ count: Int) {
         var i = 0
-        while i &+ 16 <= count {
-            let s = load16(src + i)
-            store16(over(s, load16(dst + i), 255 &- (s &>> 24)), dst + i)
-            i &+= 16
+        while i &+ 8 <= count {
+            let s = loadPairs8(src + i)
+            storePairs8(over8(s, loadPairs8(dst + i), inverseAlphaPairs8(s)), dst + i)
+            i &+= 8
         }
-        if i < count {
-            let n = count &- i
-            let s = loadPartial16(src + i, n)
-            storePartial16(over(s, loadPartial16(dst + i, n), 255 &- (s &>> 24)), dst + i, n)
+        while i < count {
+            let s = src[i]
+            dst[i] = ScalarKernels.overPixel(s, dst[i], inverseAlpha: 255 &- (s &>> 24))
+            i &+= 1
         }
     }
 
+    /// Source-over with global alpha `g`: `Sca'' = Sca·g`, then
+    /// `Dca' = Sca'' + Dca·(1 − Sa'')`, as `srcOverSolid`.
     @inlinable
     public static func srcOverAlpha(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, _ count: Int, alpha: UInt32) {
-        let g = Pixels16(repeating: alpha)
+        let g = PixelPairs8(repeating: UInt16(truncatingIfNeeded: alpha))
         var i = 0
-        while i &+ 16 <= count {
-            let s = scale(load16(src + i), g)
-            store16(over(s, load16(dst + i), 255 &- (s &>> 24)), dst + i)
-            i &+= 16
+        while i &+ 8 <= count {
+            let s = scale8(loadPairs8(src + i), g)
+            storePairs8(over8(s, loadPairs8(dst + i), inverseAlphaPairs8(s)), dst + i)
+            i &+= 8
         }
-        if i < count {
-            let n = count &- i
-            let s = scale(loadPartial16(src + i, n), g)
-            storePartial16(over(s, loadPartial16(dst + i, n), 255 &- (s &>> 24)), dst + i, n)
+        while i < count {
+            let s = ScalarKernels.scalePixel(src[i], alpha)
+            dst[i] = ScalarKernels.overPixel(s, dst[i], inverseAlpha: 255 &- (s &>> 24))
+            i &+= 1
         }
     }
 
@@ -104,6 +108,19 @@ public enum SIMDKernels {
     @inlinable @inline(__always)
     static func over(_ s: Pixels16, _ d: Pixels16, _ ia: Pixels16) -> Pixels16 {
         s &+ scaleChannels(d, ia)
+    }
+
+    /// `s + d·ia/255` per channel in the `PixelPairs8` layout.
+    @inlinable @inline(__always)
+    static func over8(_ s: PixelPairs8, _ d: PixelPairs8, _ ia: PixelPairs8) -> PixelPairs8 {
+        let rb = div255((d & 0x00FF) &* ia), ag = div255((d &>> 8) &* ia)
+        return s &+ (rb | (ag &<< 8))
+    }
+
+    /// Each channel times `g/255` in the `PixelPairs8` layout.
+    @inlinable @inline(__always)
+    static func scale8(_ p: PixelPairs8, _ g: PixelPairs8) -> PixelPairs8 {
+        div255((p & 0x00FF) &* g) | (div255((p &>> 8) &* g) &<< 8)
     }
 
     /// Each channel times `g/255`, `g` in 0–255 per 32-bit lane.
