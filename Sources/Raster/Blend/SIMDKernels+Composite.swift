@@ -86,12 +86,18 @@ extension SIMDKernels {
         let s = unsafeBitCast(SIMD8<UInt32>(repeating: color), to: PixelPairs8.self)
         let g = PixelPairs8(repeating: UInt16(truncatingIfNeeded: alpha))
         let storeWhenFull = alpha == 255 && color &>> 24 == 255
+        // Fully covered chunks at full alpha (the interior of a shape) blend
+        // the unscaled colour: `scale8` by 255 is the identity, so skipping
+        // it gives the same bits.
+        let iaFull = PixelPairs8(repeating: UInt16(truncatingIfNeeded: 255 &- (color &>> 24)))
         var i = 0
         while i &+ 8 <= count {
             let m = UnsafeRawPointer(mask + i).loadUnaligned(as: UInt64.self)
             if m != 0 {
                 if m == ~0 && storeWhenFull {
                     storePairs8(s, dst + i)
+                } else if m == ~0 && alpha == 255 {
+                    storePairs8(over8(s, loadPairs8(dst + i), iaFull), dst + i)
                 } else {
                     var c = coveragePairs8(m)
                     if alpha != 255 { c = div255(c &* g) }
