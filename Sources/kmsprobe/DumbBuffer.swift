@@ -90,6 +90,22 @@ final class DumbBuffer {
         }
     }
 
+    /// Sets the pixels of one rectangle (clipped to the buffer) to
+    /// `color(x, y)`, with x and y relative to the rectangle.
+    func fill(x: Int, y: Int, width w: Int, height h: Int, _ color: (Int, Int) -> UInt32) {
+        for row in max(0, y)..<min(height, y + h) {
+            let pixels = (self.pixels + row * pitch).assumingMemoryBound(to: UInt32.self)
+            for column in max(0, x)..<min(width, x + w) { pixels[column] = color(column - x, row - y) }
+        }
+    }
+
+    /// Tells the driver one rectangle changed (see `markDirty()`).
+    func markDirty(x: Int, y: Int, width w: Int, height h: Int) throws(ProbeError) {
+        var clip = drmModeClip(x1: UInt16(x), y1: UInt16(y), x2: UInt16(x + w), y2: UInt16(y + h))
+        let e = drmErrno(drmModeDirtyFB(card.fd, framebufferID, &clip, 1))
+        if e != 0 && e != ENOSYS && e != EOPNOTSUPP { throw ProbeError("drmModeDirtyFB", errno: e) }
+    }
+
     /// Tells the driver the whole buffer changed. Drivers that scan out
     /// from a shadow copy (virtio-gpu's host resource) show CPU writes to a
     /// buffer already on screen only after this or a flip. Drivers with no

@@ -13,6 +13,18 @@ enum Pattern: CaseIterable {
     /// level of every channel reaches the screen.
     case bars
 
+    /// The rectangle `damageSquare(x:y:)` paints over `bars` while it is
+    /// on screen: 96x64 pixels at the centre.
+    static func damageRect(width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        (width / 2 - 48, height / 2 - 32, 96, 64)
+    }
+
+    /// A black and white checkerboard of 8-pixel cells, by position inside
+    /// `damageRect`.
+    static func damageSquare(x: Int, y: Int) -> UInt32 {
+        (x / 8 + y / 8) % 2 == 0 ? 0xFF_FFFF : 0x00_0000
+    }
+
     var name: String {
         switch self {
         case .quadrants: return "quadrants"

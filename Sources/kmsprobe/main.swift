@@ -2,10 +2,11 @@
 // quick check on a board. It opens a DRM device, finds a connected
 // connector, its preferred mode and a CRTC, and shows two test patterns in
 // XRGB8888 dumb buffers: the first with drmModeSetCrtc, the second with a
-// page flip whose completion event it waits for. After each it asks the
-// host for a screendump over the serial console (see HostLink). Then it
-// times a burst of flips, restores the CRTC it found and exits 0; any
-// failure prints `kmsprobe: error: …` and exits 1.
+// page flip whose completion event it waits for; then it draws into the
+// buffer on screen and reports the damage with drmModeDirtyFB. After each
+// step it asks the host for a screendump over the serial console (see
+// HostLink). Then it times a burst of flips, restores the CRTC it found and
+// exits 0; any failure prints `kmsprobe: error: …` and exits 1.
 //
 // Usage: kmsprobe [--device PATH] [--no-host] [--flips N]
 //   --no-host   do not wait for screendumps (running by hand on a board)
@@ -74,6 +75,15 @@ func run(_ options: Options) throws(ProbeError) {
     print("kmsprobe: page flip to \(second.name): event after \(milliseconds(latency)), kernel timestamp \(timestamp) us")
     if options.askHost { try HostLink.requestScreendump(second.name) }
 
+    // Front-buffer rendering: draw into the buffer on screen and report
+    // the damage. virtio-gpu shows it only after DirtyFB (its scan-out is
+    // a host-side copy); bochs scans out of VRAM and has no dirty hook.
+    let damage = Pattern.damageRect(width: output.width, height: output.height)
+    back.fill(x: damage.x, y: damage.y, width: damage.width, height: damage.height, Pattern.damageSquare)
+    try back.markDirty(x: damage.x, y: damage.y, width: damage.width, height: damage.height)
+    print("kmsprobe: drew a \(damage.width)x\(damage.height) checkerboard into the buffer on screen, drmModeDirtyFB on that rectangle")
+    if options.askHost { try HostLink.requestScreendump(second.name + "-damaged") }
+
     // A burst of flips, each waited for, to see how the driver paces them.
     // An even count ends on `back`, so the screen keeps the second pattern.
     if options.burstFlips > 0 {
@@ -94,6 +104,11 @@ func run(_ options: Options) throws(ProbeError) {
             var savedMode = c.mode
             let r = drmModeSetCrtc(card.fd, c.crtc_id, c.buffer_id, c.x, c.y, &connectorID, 1, &savedMode)
             if drmErrno(r) != 0 { throw ProbeError("restoring CRTC \(c.crtc_id) (framebuffer \(c.buffer_id))", errno: drmErrno(r)) }
+            guard let now = drmModeGetCrtc(card.fd, c.crtc_id) else { throw ProbeError("drmModeGetCrtc after restoring", errno: fbr_errno()) }
+            defer { drmModeFreeCrtc(now) }
+            guard now.pointee.buffer_id == c.buffer_id else {
+                throw ProbeError("CRTC \(c.crtc_id) shows framebuffer \(now.pointee.buffer_id) after restoring \(c.buffer_id)")
+            }
             print("kmsprobe: restored CRTC \(c.crtc_id) to framebuffer \(c.buffer_id), mode \(cString(c.mode.name))")
         } else {
             let r = drmModeSetCrtc(card.fd, c.crtc_id, 0, 0, 0, nil, 0, nil)
