@@ -7,7 +7,8 @@ import CPosix
 /// The mapping may be write-combined on real hardware; kmsprobe only ever
 /// writes it, once per pattern.
 final class DumbBuffer {
-    unowned let card: Card
+    /// Strong: the device must stay open until the buffer is destroyed.
+    let card: Card
     let width: Int
     let height: Int
     /// Bytes per row, as the kernel chose it (at least `width * 4`).

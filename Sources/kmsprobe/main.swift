@@ -116,6 +116,11 @@ func run(_ options: Options) throws(ProbeError) {
             print("kmsprobe: CRTC \(c.crtc_id) was off at start; turned it off again")
         }
     }
+    // Swift may end a lifetime at the last use; removing a framebuffer that
+    // is still on screen would switch the CRTC off, so the buffers live
+    // until the CRTC shows something else.
+    withExtendedLifetime(front) {}
+    withExtendedLifetime(back) {}
 }
 
 do {
