@@ -123,10 +123,28 @@ func run(_ options: Options) throws(ProbeError) {
     withExtendedLifetime(back) {}
 }
 
-do {
-    try run(Options.parse(Array(CommandLine.arguments.dropFirst())))
+/// The arguments after the program name. Embedded Swift has no
+/// `CommandLine`, so they come from /proc/self/cmdline.
+func commandLineArguments() -> [String] {
+    let fd = fbr_open("/proc/self/cmdline", O_RDONLY)
+    guard fd >= 0 else { return [] }
+    defer { _ = close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && fbr_errno() == EINTR { continue }
+        if n <= 0 { break }
+        bytes += chunk[0..<n]
+    }
+    let fields = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    return Array(fields.dropFirst().dropLast(bytes.last == 0 ? 1 : 0))
+}
+
+do throws(ProbeError) {
+    try run(Options.parse(commandLineArguments()))
     print("kmsprobe: ok")
 } catch {
-    print("kmsprobe: error: \(error)")
+    print("kmsprobe: error: \(error.description)")
     exit(1)
 }
