@@ -226,7 +226,7 @@ def main():
         check(False, f"QEMU exited with {status}; see {args.out}/qemu.log")
     if done and len(results) == 0:
         check(False, "the guest ran no test")
-    sys.stderr.write(f"[run.py] {args.name}: QEMU ran {elapsed:.1f} s\n")
+    sys.stderr.write(f"[run.py] {args.name}: QEMU ran {elapsed:.1f} s, exit status {status}\n")
     sys.exit(0 if all(results) and results else 1)
 
 
