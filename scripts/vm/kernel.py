@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Kernel helpers for scripts/vm-kernel (standard library only).
 
-  kernel.py vmlinux BZIMAGE OUT
-      Writes the uncompressed ELF kernel inside a bzImage to OUT. QEMU boots
-      it directly (PVH entry), which under TCG saves the ~4 s the guest
-      would spend decompressing itself.
+  kernel.py image VMLINUZ OUT
+      Writes the kernel QEMU should boot to OUT. From an x86 bzImage, the
+      uncompressed ELF vmlinux inside it: QEMU boots it directly (PVH
+      entry), which under TCG saves the ~4 s the guest would spend
+      decompressing itself. An arm64 Image is copied (gunzipped if needed).
 
   kernel.py modules MODDIR OUTDIR NAME...
       Copies the named modules and everything they depend on from MODDIR
@@ -42,10 +43,23 @@ def decompress(data, what):
     die(f"{what}: unknown compression (magic {data[:6].hex()})")
 
 
-def extract_vmlinux(bzimage, out):
-    data = open(bzimage, "rb").read()
-    if data[0x202:0x206] != b"HdrS":
-        die(f"{bzimage} is not a bzImage")
+def extract_kernel(vmlinuz, out):
+    data = open(vmlinuz, "rb").read()
+    if data[:2] == b"\x1f\x8b":
+        data = decompress(data, vmlinuz)
+    if data[0x38:0x3C] == b"ARM\x64":   # arm64 Image header magic
+        kernel = data
+    elif data[0x202:0x206] == b"HdrS":
+        kernel = extract_vmlinux(data, vmlinuz)
+    else:
+        die(f"{vmlinuz} is neither an x86 bzImage nor an arm64 Image")
+    tmp = out + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(kernel)
+    os.replace(tmp, out)
+
+
+def extract_vmlinux(data, bzimage):
     # boot_params.hdr: setup_sects at 0x1f1; payload_offset/payload_length
     # (boot protocol 2.08+) at 0x248, relative to the protected-mode code,
     # which follows the (setup_sects + 1) 512-byte setup sectors.
@@ -55,10 +69,7 @@ def extract_vmlinux(bzimage, out):
     kernel = decompress(data[start:start + payload_length], bzimage)
     if kernel[:4] != b"\x7fELF":
         die(f"the payload of {bzimage} is not an ELF file")
-    tmp = out + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(kernel)
-    os.replace(tmp, out)
+    return kernel
 
 
 def modinfo_depends(ko_bytes, path):
@@ -140,8 +151,8 @@ def select_modules(moddir, outdir, wanted):
 
 
 def main(argv):
-    if len(argv) == 3 and argv[0] == "vmlinux":
-        extract_vmlinux(argv[1], argv[2])
+    if len(argv) == 3 and argv[0] == "image":
+        extract_kernel(argv[1], argv[2])
     elif len(argv) >= 4 and argv[0] == "modules":
         select_modules(argv[1], argv[2], argv[3:])
     else:

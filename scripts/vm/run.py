@@ -81,6 +81,7 @@ class QMP:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--name", required=True, help="run name: prefixes check lines and output files")
+    parser.add_argument("--arch", default="amd64", choices=["amd64", "arm64"], help="guest architecture")
     parser.add_argument("--kernel", required=True)
     parser.add_argument("--initrd", required=True)
     parser.add_argument("--display", required=True, help="QEMU display device, e.g. virtio-gpu-pci,xres=640,yres=480")
@@ -106,18 +107,26 @@ def main():
         results.append(passed)
         print(f"{'PASS' if passed else 'FAIL'} {args.name}: {text}", flush=True)
 
-    command = [
-        # -cpu max gives the guest RDRAND, so the kernel's random pool is
-        # ready at once: with the default CPU model the first getrandom()
-        # (the Swift runtime makes one at start) blocks for about a second
-        # under TCG waiting for jitter entropy.
-        "qemu-system-x86_64", "-accel", args.accel, "-cpu", "max", "-m", "512", "-smp", "1",
-        "-display", "none", "-vga", "none", "-device", args.display,
+    # -cpu max gives the guest a hardware random number generator (RDRAND,
+    # RNDR), so the kernel's random pool is ready at once: with the default
+    # CPU models the first getrandom() (the Swift runtime makes one at
+    # start) blocks for about a second under TCG waiting for jitter entropy.
+    if args.arch == "amd64":
+        machine = ["qemu-system-x86_64", "-accel", args.accel, "-cpu", "max", "-vga", "none",
+                   "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+        console = "ttyS0"
+    else:
+        # The boards' architecture, on QEMU's generic "virt" board. No
+        # isa-debug-exit there: /init powers off (PSCI), QEMU exits with 0.
+        # pauth-impdef: a cheaper pointer-authentication hash under TCG.
+        machine = ["qemu-system-aarch64", "-M", "virt", "-accel", "tcg", "-cpu", "max,pauth-impdef=on"]
+        console = "ttyAMA0"
+    command = machine + [
+        "-m", "512", "-smp", "1", "-display", "none", "-device", args.display,
         "-nic", "none", "-no-reboot", "-monitor", "none", "-serial", "stdio",
         "-qmp", f"unix:{qmp_path},server=on,wait=off",
-        "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
         "-kernel", args.kernel, "-initrd", args.initrd,
-        "-append", "console=ttyS0 panic=-1 quiet loglevel=3 " + args.append,
+        "-append", f"console={console} panic=-1 quiet loglevel=3 " + args.append,
     ]
     start = time.monotonic()
     deadline = start + args.timeout
