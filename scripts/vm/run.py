@@ -6,7 +6,8 @@ guest's serial console on stderr, and exits 1 if any check failed.
 
 The guest side (scripts/vm/init and the test programs) speaks on the
 serial console, one marker per line:
-  READY-FOR-SCREENDUMP NAME   the screen shows what NAME should; the guest
+  READY-FOR-SCREENDUMP NAME   the screen shows what NAME should (NAME: letters,
+                              digits, '-', '_'); the guest
                               blocks reading one line from the console.
                               We take a QMP screendump, compare it with
                               GOLDENS/vm-NAME.png, and answer
@@ -101,7 +102,7 @@ def main():
     if os.path.exists(qmp_path):
         os.unlink(qmp_path)
 
-    results = []   # (passed, text)
+    results = []   # one bool per check
 
     def check(passed, text):
         results.append(passed)
@@ -183,7 +184,8 @@ def main():
         sys.stderr.write(f"  [{args.name} {time.monotonic() - start:5.1f}s] {text}\n")
         if "VMTEST-BOOTED" in text:
             booted = True
-        m = re.search(r"READY-FOR-SCREENDUMP (\S+)", text)
+        # Names become file names: letters, digits, '-' and '_' only.
+        m = re.search(r"READY-FOR-SCREENDUMP ([A-Za-z0-9_-]+)", text)
         if m:
             name = m.group(1)
             try:
