@@ -6,22 +6,22 @@ guest's serial console on stderr, and exits 1 if any check failed.
 
 The guest side (scripts/vm/init and the test programs) speaks on the
 serial console, one marker per line:
-  READY-FOR-SCREENDUMP NAME   the screen shows what NAME should (NAME: letters,
-                              digits, '-', '_'); the guest
+  READY-FOR-SCREENDUMP NAME   the screen shows what NAME should; the guest
                               blocks reading one line from the console.
                               We take a QMP screendump, compare it with
                               GOLDENS/vm-NAME.png, and answer
-                              `SCREENDUMP-DONE NAME`.
+                              `SCREENDUMP-DONE NAME`. NAME: letters,
+                              digits, '-' and '_'.
   VMTEST-RESULT TEST PASS|FAIL DETAIL   one finished test program.
-  VMTEST-DONE                 every test ran; the guest then exits QEMU
-                              through isa-debug-exit.
+  VMTEST-DONE                 every test ran; the guest then leaves QEMU
+                              (isa-debug-exit on amd64, power-off on arm64).
 QEMU is killed by its PID if the guest has not finished by --timeout.
 """
 import argparse
+import ctypes
 import json
 import os
 import re
-import ctypes
 import selectors
 import signal
 import socket
