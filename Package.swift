@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Input", targets: ["Input"]),
         .executable(name: "fbdemo", targets: ["fbdemo"]),
         .executable(name: "rastercheck", targets: ["rastercheck"]),
+        .executable(name: "kmsprobe", targets: ["kmsprobe"]),
     ],
     targets: [
         // C shims: one header each, static inline wrappers for what Swift
@@ -55,6 +56,9 @@ let package = Package(
         // Renders a fixed scene with every Raster kernel and prints a checksum;
         // host and aarch64 builds must print the same value.
         .executableTarget(name: "rastercheck", dependencies: ["Raster", "CPosix"], path: "Sources/rastercheck"),
+        // KMS smoke test run inside a QEMU guest by scripts/vm-test (also
+        // usable by hand on a board): dumb buffers, set-CRTC, page flips.
+        .executableTarget(name: "kmsprobe", dependencies: ["CDRM", "CPosix"], path: "Sources/kmsprobe"),
 
         // Benchmarks against the peers (host only): scripts/bench.
         .executableTarget(name: "rasterbench", dependencies: ["Raster", "CPixman", "CCairo", "CPosix", "TestSupport"],

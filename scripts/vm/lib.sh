@@ -1,0 +1,138 @@
+# Helpers for the VM scripts (scripts/vm-kernel, scripts/vm-test). Source it
+# after scripts/lib.sh; do not run it. ARCH below is a Debian architecture
+# name: amd64 (the default guest) or arm64 (the boards' architecture).
+
+# The guest kernel: Debian 12's 6.1 kernel, pinned so every machine boots
+# the same one: linux-image-6.1.0-50-ARCH, this version. apt-get fetches the
+# .deb (it is never installed on the host). Debian drops old kernel ABIs
+# from the archive at point releases; if this one is gone, vm_kernel falls
+# back to the kernel that linux-image-ARCH depends on and says so: then
+# update these two lines.
+VM_KERNEL_ABI="${FBR_VM_KERNEL_ABI:-6.1.0-50}"
+VM_KERNEL_VERSION="${FBR_VM_KERNEL_VERSION:-6.1.176-1}"
+
+# Modules the guest loads (with their dependencies, found by
+# scripts/vm/kernel.py; built-in ones are skipped): the virtio PCI
+# transport, DRM with the virtio-gpu and bochs (QEMU's standard VGA and
+# bochs-display) drivers, and input for later tests.
+VM_MODULES=(virtio_pci virtio_pci_modern_dev virtio_pci_legacy_dev drm drm_kms_helper drm_shmem_helper
+            virtio_dma_buf virtio-gpu bochs virtio_input evdev uinput)
+
+VM_DIR="$FBR_ROOT/scripts/vm"
+
+# arm64 packages need dpkg to know the architecture (as make-sysroot-arm64
+# does it).
+vm_foreign_arch() {
+    local arch=$1
+    [ "$arch" = "$(dpkg --print-architecture)" ] && return 0
+    if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+        log "adding the $arch architecture to dpkg"
+        as_root dpkg --add-architecture "$arch"
+        APT_UPDATED=0
+        apt_update_once
+    fi
+}
+
+# Prints "PACKAGE VERSION" of the kernel to use for ARCH: the pinned one if
+# the archive has it, else linux-image-ARCH's current dependency.
+vm_kernel_package() {
+    local arch=$1
+    local pinned="linux-image-$VM_KERNEL_ABI-$arch:$arch"
+    vm_foreign_arch "$arch"
+    if ! apt-cache show "$pinned=$VM_KERNEL_VERSION" >/dev/null 2>&1; then
+        apt_update_once
+    fi
+    if apt-cache show "$pinned=$VM_KERNEL_VERSION" >/dev/null 2>&1; then
+        echo "$pinned $VM_KERNEL_VERSION"
+        return
+    fi
+    local package version
+    package=$(apt-cache depends "linux-image-$arch:$arch" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ ]*\).*/\1/p' | head -1)
+    package="${package%%:*}:$arch"
+    version=$(apt-cache policy "$package" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+    if [ -z "$version" ] || [ "$version" = "(none)" ]; then
+        die "neither the pinned kernel $pinned=$VM_KERNEL_VERSION nor linux-image-$arch is in the apt archive"
+    fi
+    log "warning: the pinned kernel $pinned=$VM_KERNEL_VERSION is gone from the archive;" \
+        "using $package=$version (update VM_KERNEL_* in scripts/vm/lib.sh)"
+    echo "$package $version"
+}
+
+# Makes (or reuses) the guest kernel for ARCH in the cache and sets
+# VM_KERNEL_IMAGE (what QEMU boots: the uncompressed ELF vmlinux on amd64,
+# the Image on arm64), VM_MODULE_DIR (the modules, decompressed, and their
+# load-order) and VM_KERNEL (PACKAGE=VERSION).
+vm_kernel() {
+    local arch=$1
+    local package="linux-image-$VM_KERNEL_ABI-$arch:$arch" version=$VM_KERNEL_VERSION
+    if [ ! -f "$FBR_CACHE/vm/${package%%:*}_$version/kernel" ]; then
+        read -r package version < <(vm_kernel_package "$arch")
+    fi
+    local dir="$FBR_CACHE/vm/${package%%:*}_$version"
+    # The module set is part of the key, so editing VM_MODULES re-selects.
+    local key
+    key=$(printf '%s\n' "${VM_MODULES[@]}" | cat - "$VM_DIR/kernel.py" | sha256sum | cut -c1-12)
+    VM_KERNEL="${package%%:*}=$version"
+    VM_KERNEL_IMAGE="$dir/kernel"
+    VM_MODULE_DIR="$dir/modules-$key"
+    [ -f "$VM_KERNEL_IMAGE" ] && [ -f "$VM_MODULE_DIR/load-order" ] && return 0
+
+    ensure_packages python3
+    mkdir -p "$dir"
+    local deb
+    deb=$(find "$dir" -maxdepth 1 -name '*.deb' | head -1)
+    if [ -z "$deb" ]; then
+        log "downloading $package=$version"
+        # apt-get download writes to the current folder; as root it warns
+        # that the _apt user cannot write there, which is harmless.
+        (cd "$dir" && apt-get download -q "$package=$version" 2>&1 | grep -v "unsandboxed" >&2) || true
+        deb=$(find "$dir" -maxdepth 1 -name '*.deb' | head -1)
+        [ -n "$deb" ] || die "apt-get download $package=$version failed"
+    fi
+    log "extracting $(basename "$deb")"
+    local tree="$dir/tree.tmp"
+    rm -rf "$tree"
+    dpkg-deb -x "$deb" "$tree"
+    local release
+    release=$(basename "$(find "$tree/lib/modules" -mindepth 1 -maxdepth 1 | head -1)")
+    python3 "$VM_DIR/kernel.py" image "$tree/boot/vmlinuz-$release" "$VM_KERNEL_IMAGE"
+    cp "$tree/boot/config-$release" "$dir/config"
+    rm -rf "$VM_MODULE_DIR.tmp"
+    python3 "$VM_DIR/kernel.py" modules "$tree/lib/modules/$release" "$VM_MODULE_DIR.tmp" "${VM_MODULES[@]}"
+    rm -rf "$VM_MODULE_DIR"
+    mv "$VM_MODULE_DIR.tmp" "$VM_MODULE_DIR"
+    rm -rf "$tree"
+    log "kernel $release ready in $dir"
+}
+
+# Sets VM_BUSYBOX to a static busybox for ARCH: the host's own on the host
+# architecture (package busybox-static), else one extracted from Debian's
+# busybox-static:ARCH into the cache.
+vm_busybox() {
+    local arch=$1
+    if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+        ensure_packages busybox-static
+        VM_BUSYBOX=/bin/busybox
+        return
+    fi
+    vm_foreign_arch "$arch"
+    local version
+    version=$(apt-cache policy "busybox-static:$arch" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+    if [ -z "$version" ] || [ "$version" = "(none)" ]; then apt_update_once
+        version=$(apt-cache policy "busybox-static:$arch" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+    fi
+    [ -n "$version" ] && [ "$version" != "(none)" ] || die "no busybox-static:$arch in the apt archive"
+    local dir="$FBR_CACHE/vm/busybox-static_${version//:/%3a}_$arch"
+    VM_BUSYBOX="$dir/bin/busybox"
+    [ -x "$VM_BUSYBOX" ] && return 0
+    rm -rf "$dir.tmp"
+    mkdir -p "$dir.tmp"
+    (cd "$dir.tmp" && apt-get download -q "busybox-static:$arch=$version" 2>&1 | grep -v "unsandboxed" >&2) || true
+    local deb
+    deb=$(find "$dir.tmp" -maxdepth 1 -name '*.deb' | head -1)
+    [ -n "$deb" ] || die "apt-get download busybox-static:$arch=$version failed"
+    dpkg-deb -x "$deb" "$dir.tmp"
+    rm -f "$deb"
+    rm -rf "$dir"
+    mv "$dir.tmp" "$dir"
+}

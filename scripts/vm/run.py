@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Boots one QEMU guest for scripts/vm-test and judges it.
+
+Prints one line per check on stdout (`PASS name: …` / `FAIL name: …`), the
+guest's serial console on stderr, and exits 1 if any check failed.
+
+The guest side (scripts/vm/init and the test programs) speaks on the
+serial console, one marker per line:
+  READY-FOR-SCREENDUMP NAME   the screen shows what NAME should; the guest
+                              blocks reading one line from the console.
+                              We take a QMP screendump, compare it with
+                              GOLDENS/vm-NAME.png, and answer
+                              `SCREENDUMP-DONE NAME`. NAME: letters,
+                              digits, '-' and '_'.
+  VMTEST-RESULT TEST PASS|FAIL DETAIL   one finished test program.
+  VMTEST-DONE                 every test ran; the guest then leaves QEMU
+                              (isa-debug-exit on amd64, power-off on arm64).
+QEMU is killed by its PID if the guest has not finished by --timeout.
+"""
+import argparse
+import ctypes
+import json
+import os
+import re
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import images  # noqa: E402
+
+# isa-debug-exit turns the byte written to its port into exit status
+# (value << 1) | 1; /init writes 0 when every test passed, 1 otherwise.
+DEBUG_EXIT_PASSED, DEBUG_EXIT_FAILED = 1, 3
+
+
+class QMP:
+    """A minimal QMP client on a Unix socket."""
+
+    def __init__(self, path, deadline):
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.sock.connect(path)
+                break
+            except OSError:
+                self.sock.close()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        self.sock.settimeout(max(1.0, deadline - time.monotonic()))
+        self.buffer = b""
+        self.read()                                   # the greeting
+        self.execute("qmp_capabilities")
+
+    def read(self):
+        while b"\n" not in self.buffer:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("QMP socket closed")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def execute(self, command, **arguments):
+        message = {"execute": command}
+        if arguments:
+            message["arguments"] = arguments
+        self.sock.sendall(json.dumps(message).encode() + b"\n")
+        while True:
+            reply = self.read()
+            if "return" in reply:
+                return reply["return"]
+            if "error" in reply:
+                raise RuntimeError(f"QMP {command}: {reply['error'].get('desc', reply['error'])}")
+            # Anything else is an asynchronous event; skip it.
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--name", required=True, help="run name: prefixes check lines and output files")
+    parser.add_argument("--arch", default="amd64", choices=["amd64", "arm64"], help="guest architecture")
+    parser.add_argument("--kernel", required=True)
+    parser.add_argument("--initrd", required=True)
+    parser.add_argument("--display", required=True, help="QEMU display device, e.g. virtio-gpu-pci,xres=640,yres=480")
+    parser.add_argument("--out", required=True, help="folder for screendumps, error images and the serial log")
+    parser.add_argument("--work", required=True, help="folder for the QMP socket and raw screendumps")
+    parser.add_argument("--goldens", required=True)
+    parser.add_argument("--timeout", type=float, default=60)
+    parser.add_argument("--tolerance", type=int, default=0)
+    parser.add_argument("--accel", default="tcg")
+    parser.add_argument("--update-goldens", action="store_true")
+    parser.add_argument("--append", default="")
+    args = parser.parse_args()
+
+    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(args.work, exist_ok=True)
+    qmp_path = os.path.join(args.work, f"{args.name}.qmp")
+    if os.path.exists(qmp_path):
+        os.unlink(qmp_path)
+
+    results = []   # one bool per check
+
+    def check(passed, text):
+        results.append(passed)
+        print(f"{'PASS' if passed else 'FAIL'} {args.name}: {text}", flush=True)
+
+    # -cpu max gives the guest a hardware random number generator (RDRAND,
+    # RNDR), so the kernel's random pool is ready at once: with the default
+    # CPU models the first getrandom() (the Swift runtime makes one at
+    # start) blocks for about a second under TCG waiting for jitter entropy.
+    if args.arch == "amd64":
+        machine = ["qemu-system-x86_64", "-accel", args.accel, "-cpu", "max", "-vga", "none",
+                   "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+        console = "ttyS0"
+    else:
+        # The boards' architecture, on QEMU's generic "virt" board. No
+        # isa-debug-exit there: /init powers off (PSCI), QEMU exits with 0.
+        # pauth-impdef: a cheaper pointer-authentication hash under TCG.
+        machine = ["qemu-system-aarch64", "-M", "virt", "-accel", "tcg", "-cpu", "max,pauth-impdef=on"]
+        console = "ttyAMA0"
+    command = machine + [
+        "-m", "512", "-smp", "1", "-display", "none", "-device", args.display,
+        "-nic", "none", "-no-reboot", "-monitor", "none", "-serial", "stdio",
+        "-qmp", f"unix:{qmp_path},server=on,wait=off",
+        "-kernel", args.kernel, "-initrd", args.initrd,
+        "-append", f"console={console} panic=-1 quiet loglevel=3 " + args.append,
+    ]
+    start = time.monotonic()
+    deadline = start + args.timeout
+    qemu_log = open(os.path.join(args.out, "qemu.log"), "wb")
+    # QEMU must not outlive us (a Ctrl-C, a killed scripts/vm-test): the
+    # kernel sends it SIGKILL when we die, and SIGTERM here ends the loop.
+    libc = ctypes.CDLL(None, use_errno=True)
+    PR_SET_PDEATHSIG = 1
+    qemu = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=qemu_log,
+                            preexec_fn=lambda: libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(f"[run.py] {args.name}: terminated"))
+    serial_log = open(os.path.join(args.out, "serial.log"), "wb")
+    qmp = None
+    done = booted = False
+    pending = b""
+    selector = selectors.DefaultSelector()
+    selector.register(qemu.stdout, selectors.EVENT_READ)
+
+    def screendump(name):
+        nonlocal qmp
+        if qmp is None:
+            qmp = QMP(qmp_path, deadline)
+        ppm = os.path.join(os.path.abspath(args.work), f"{args.name}-{name}.ppm")
+        qmp.execute("screendump", filename=ppm)
+        actual = images.read_ppm(ppm)
+        os.unlink(ppm)
+        png = os.path.join(args.out, f"{name}.png")
+        images.write_png(png, *actual)
+        golden = os.path.join(args.goldens, f"vm-{name}.png")
+        error_png = os.path.join(args.out, f"{name}.error.png")
+        if os.path.exists(error_png):
+            os.unlink(error_png)
+        if args.update_goldens:
+            if os.path.exists(golden) and images.read_png(golden) == actual:
+                check(True, f"screendump {name}: golden {golden} unchanged")
+            else:
+                images.write_png(golden, *actual)
+                check(True, f"screendump {name}: wrote golden {golden}")
+            return
+        if not os.path.exists(golden):
+            check(False, f"screendump {name}: no golden {golden} (FBR_UPDATE_GOLDENS=1 writes it); got {png}")
+            return
+        problem, error = images.compare(actual, images.read_png(golden), args.tolerance)
+        if problem is None:
+            check(True, f"screendump {name} matches {os.path.basename(golden)} ({actual[0]}x{actual[1]})")
+        else:
+            if error:
+                images.write_png(error_png, *error)
+            check(False, f"screendump {name}: {problem}; see {png}" + (f" and {error_png}" if error else ""))
+
+    def handle(line):
+        nonlocal done, booted
+        text = line.decode(errors="replace").rstrip("\r\n")
+        sys.stderr.write(f"  [{args.name} {time.monotonic() - start:5.1f}s] {text}\n")
+        if "VMTEST-BOOTED" in text:
+            booted = True
+        # Names become file names: letters, digits, '-' and '_' only.
+        m = re.search(r"READY-FOR-SCREENDUMP ([A-Za-z0-9_-]+)", text)
+        if m:
+            name = m.group(1)
+            try:
+                screendump(name)
+            except Exception as e:   # report, and let the guest go on
+                check(False, f"screendump {name}: {e}")
+            qemu.stdin.write(f"SCREENDUMP-DONE {name}\n".encode())
+            qemu.stdin.flush()
+        m = re.search(r"VMTEST-RESULT (\S+) (PASS|FAIL) ?(.*)", text)
+        if m:
+            check(m.group(2) == "PASS", f"{m.group(1)} {m.group(3)}".strip())
+        if "VMTEST-DONE" in text:
+            done = True
+
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        if not selector.select(timeout=min(left, 1.0)):
+            if qemu.poll() is not None:
+                break
+            continue
+        chunk = os.read(qemu.stdout.fileno(), 65536)
+        if not chunk:
+            break
+        serial_log.write(chunk)
+        pending += chunk
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            handle(line)
+    if pending:
+        handle(pending)
+
+    timed_out = False
+    try:
+        status = qemu.wait(timeout=max(0.5, min(5.0, deadline - time.monotonic())))
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        qemu.kill()
+        status = qemu.wait()
+    elapsed = time.monotonic() - start
+    if timed_out:
+        check(False, f"guest killed after the {args.timeout:.0f} s timeout"
+                     + ("" if booted else " (it never reached /init)") + f"; serial log {args.out}/serial.log")
+    elif not done:
+        check(False, f"guest stopped before finishing its tests (QEMU exit {status}); "
+                     f"see {args.out}/serial.log and {args.out}/qemu.log")
+    elif status not in (DEBUG_EXIT_PASSED, DEBUG_EXIT_FAILED, 0):
+        check(False, f"QEMU exited with {status}; see {args.out}/qemu.log")
+    if done and len(results) == 0:
+        check(False, "the guest ran no test")
+    sys.stderr.write(f"[run.py] {args.name}: QEMU ran {elapsed:.1f} s, exit status {status}\n")
+    sys.exit(0 if all(results) and results else 1)
+
+
+if __name__ == "__main__":
+    main()
