@@ -10,9 +10,19 @@ import TestSupport
 
 fbr_line_buffer_stdout()
 
+/// `FBR_BENCH_ONLY=text` runs only the cases whose name contains `text`
+/// (for profiling one row with `perf record`).
+let only: String? = getenv("FBR_BENCH_ONLY").map { String(cString: $0) }
+func wanted(_ name: String) -> Bool {
+    guard let only else { return true }
+    return name.contains(only)
+}
+
 /// Median wall time of one call of `body`, in milliseconds: a warm-up, then
-/// at least 7 runs and at least 0.25 s of runs.
-func measure(_ body: () -> Void) -> Double {
+/// at least 7 runs and at least 0.25 s of runs. Not run (0) when none of the
+/// rows named `cases` is wanted (`FBR_BENCH_ONLY`).
+func measure(_ cases: String..., body: () -> Void) -> Double {
+    guard cases.contains(where: wanted) else { return 0 }
     body()
     var samples: [Double] = []
     let start = fbr_monotonic_ns()
@@ -38,6 +48,7 @@ struct Row {
 
 var rows: [Row] = []
 @MainActor func add(_ name: String, ours: Double, peer: String, _ peerTime: Double, target: Double?) {
+    guard wanted(name) else { return }
     let row = Row(name: name, ours: ours, peerName: peer, peer: peerTime, target: target)
     rows.append(row)
     func f(_ v: Double, _ digits: Int = 3) -> String { String(format: v, digits) }
@@ -101,32 +112,38 @@ print(pad("case", 44) + pad("ours", 12) + pad("peer", 10) + pad("peer time", 12)
 do {
     let opaque = PremultipliedColor(red8: 30, green: 140, blue: 220)
     var pColor = pixman_color_t(red: 30 * 257, green: 140 * 257, blue: 220 * 257, alpha: 0xFFFF)
-    let ours = measure { canvas.fill(full, color: opaque) }
-    let peer = measure { _ = pixman_image_fill_rectangles(PIXMAN_OP_OVER, pDst, &pColor, 1, &fullBox) }
+    let ours = measure("solid fill, opaque") { canvas.fill(full, color: opaque) }
+    let peer = measure("solid fill, opaque") { _ = pixman_image_fill_rectangles(PIXMAN_OP_OVER, pDst, &pColor, 1, &fullBox) }
     add("solid fill, opaque", ours: ours, peer: "pixman", peer, target: 1.0)
 
     let half = PremultipliedColor(red8: 30, green: 140, blue: 220, alpha: 128)
     var pHalf = pixman_color_t(red: UInt16(half.argb >> 16 & 0xFF) * 257, green: UInt16(half.argb >> 8 & 0xFF) * 257,
                                blue: UInt16(half.argb & 0xFF) * 257, alpha: 128 * 257)
-    let ours2 = measure { canvas.fill(full, color: half) }
-    let peer2 = measure { _ = pixman_image_fill_rectangles(PIXMAN_OP_OVER, pDst, &pHalf, 1, &fullBox) }
+    let ours2 = measure("solid fill, 50% alpha (over)") { canvas.fill(full, color: half) }
+    let peer2 = measure("solid fill, 50% alpha (over)") { _ = pixman_image_fill_rectangles(PIXMAN_OP_OVER, pDst, &pHalf, 1, &fullBox) }
     add("solid fill, 50% alpha (over)", ours: ours2, peer: "pixman", peer2, target: 1.0)
 }
 
 // Image compositing.
 do {
     let w16 = UInt16(width), h16 = UInt16(height)
-    let over = measure { canvas.draw(src.view, x: 0, y: 0) }
-    let pOver = measure { pixman_image_composite(PIXMAN_OP_OVER, pSrc, nil, pDst, 0, 0, 0, 0, 0, 0, w16, h16) }
+    let over = measure("ARGB image OVER ARGB") { canvas.draw(src.view, x: 0, y: 0) }
+    let pOver = measure("ARGB image OVER ARGB") { pixman_image_composite(PIXMAN_OP_OVER, pSrc, nil, pDst, 0, 0, 0, 0, 0, 0, w16, h16) }
     add("ARGB image OVER ARGB", ours: over, peer: "pixman", pOver, target: 1.0)
 
-    let copy = measure { canvas.draw(srcOpaque.view, x: 0, y: 0, opaque: true) }
-    let pCopy = measure { pixman_image_composite(PIXMAN_OP_SRC, pSrcOpaque, nil, pDst, 0, 0, 0, 0, 0, 0, w16, h16) }
+    let copy = measure("ARGB image SRC copy") { canvas.draw(srcOpaque.view, x: 0, y: 0, opaque: true) }
+    let pCopy = measure("ARGB image SRC copy") { pixman_image_composite(PIXMAN_OP_SRC, pSrcOpaque, nil, pDst, 0, 0, 0, 0, 0, 0, w16, h16) }
     add("ARGB image SRC copy", ours: copy, peer: "pixman", pCopy, target: 1.0)
 
-    let overHalf = measure { canvas.draw(src.view, x: 0, y: 0, alpha: 128) }
-    let pOverHalf = measure { pixman_image_composite(PIXMAN_OP_OVER, pSrc, pHalfMask, pDst, 0, 0, 0, 0, 0, 0, w16, h16) }
+    let overHalf = measure("ARGB image OVER ARGB, 50% global alpha") { canvas.draw(src.view, x: 0, y: 0, alpha: 128) }
+    let pOverHalf = measure("ARGB image OVER ARGB, 50% global alpha") { pixman_image_composite(PIXMAN_OP_OVER, pSrc, pHalfMask, pDst, 0, 0, 0, 0, 0, 0, w16, h16) }
     add("ARGB image OVER ARGB, 50% global alpha", ours: overHalf, peer: "pixman", pOverHalf, target: 1.0)
+
+    // SRC with a global alpha: Dca' = Sca·g + Dca·(1 − g) over the drawn area
+    // (CA's opacity applied to a copy); pixman: SRC through a solid mask.
+    let srcHalf = measure("ARGB image SRC copy, 50% global alpha") { canvas.draw(srcOpaque.view, x: 0, y: 0, operator: .src, alpha: 128, opaque: true) }
+    let pSrcHalf = measure("ARGB image SRC copy, 50% global alpha") { pixman_image_composite(PIXMAN_OP_SRC, pSrcOpaque, pHalfMask, pDst, 0, 0, 0, 0, 0, 0, w16, h16) }
+    add("ARGB image SRC copy, 50% global alpha", ours: srcHalf, peer: "pixman", pSrcHalf, target: 1.0)
 }
 
 // Scan-out conversions against memcpy of the same source bytes.
@@ -134,14 +151,14 @@ do {
     let bytes = src.rowStride * height * 4
     let scratch = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
     defer { scratch.deallocate() }
-    let memcpyTime = measure { memcpy(scratch, src.pixels, bytes) }
-    let to565 = measure { ScanoutConversion.copy(srcOpaque.view, into: dst565.view, rect: full) }
+    let memcpyTime = measure("ARGB → RGB565 conversion", "ARGB → XRGB8888 conversion", "opaque copy vs memcpy (target: within 2×)") { memcpy(scratch, src.pixels, bytes) }
+    let to565 = measure("ARGB → RGB565 conversion") { ScanoutConversion.copy(srcOpaque.view, into: dst565.view, rect: full) }
     add("ARGB → RGB565 conversion", ours: to565, peer: "memcpy", memcpyTime, target: nil)
-    let p565 = measure { pixman_image_composite(PIXMAN_OP_SRC, pSrcOpaque, nil, pDst565, 0, 0, 0, 0, 0, 0, UInt16(width), UInt16(height)) }
+    let p565 = measure("ARGB → RGB565 conversion") { pixman_image_composite(PIXMAN_OP_SRC, pSrcOpaque, nil, pDst565, 0, 0, 0, 0, 0, 0, UInt16(width), UInt16(height)) }
     add("ARGB → RGB565 conversion", ours: to565, peer: "pixman", p565, target: 1.0)
-    let toX = measure { ScanoutConversion.copy(src.view, into: dstX.view, rect: full) }
+    let toX = measure("ARGB → XRGB8888 conversion") { ScanoutConversion.copy(src.view, into: dstX.view, rect: full) }
     add("ARGB → XRGB8888 conversion", ours: toX, peer: "memcpy", memcpyTime, target: nil)
-    let copyTime = measure { canvas.draw(srcOpaque.view, x: 0, y: 0, opaque: true) }
+    let copyTime = measure("opaque copy vs memcpy (target: within 2×)") { canvas.draw(srcOpaque.view, x: 0, y: 0, opaque: true) }
     // "Opaque copy within 2× of memcpy": ratio memcpy/ours must be ≥ 0.5.
     add("opaque copy vs memcpy (target: within 2×)", ours: copyTime, peer: "memcpy", memcpyTime, target: 0.5)
 }
@@ -163,7 +180,7 @@ do {
     ]
     for (name, transform) in cases {
         let paint = ImagePaint(image: image.view, transform: transform, filter: .bilinear, edge: .transparent)
-        let ours = measure { targetCanvas.fill(area, paint: paint) }
+        let ours = measure(name + ", 1024²") { targetCanvas.fill(area, paint: paint) }
         // pixman wants destination → source.
         let inv = transform.inverted()!
         var f = pixman_f_transform_t()
@@ -171,7 +188,7 @@ do {
         var t = pixman_transform_t()
         _ = pixman_transform_from_pixman_f_transform(&t, &f)
         _ = pixman_image_set_transform(pImage, &t)
-        let peer = measure { pixman_image_composite32(PIXMAN_OP_OVER, pImage, nil, pTarget, 0, 0, 0, 0, 0, 0, Int32(n), Int32(n)) }
+        let peer = measure(name + ", 1024²") { pixman_image_composite32(PIXMAN_OP_OVER, pImage, nil, pTarget, 0, 0, 0, 0, 0, 0, Int32(n), Int32(n)) }
         add(name + ", 1024²", ours: ours, peer: "pixman", peer, target: 1.0)
     }
 }
@@ -218,9 +235,9 @@ do {
         guard let s = Surface<ARGB8888>(width: size, height: size) else { fatalError() }
         let canvas = Canvas(s.view)
         let shape = curvedShape(Double(size))
-        let ours = measure { canvas.fill(shape, color: color, using: rasterizer) }
+        let ours = measure("AA fill, 300-segment curved shape, \(size)²") { canvas.fill(shape, color: color, using: rasterizer) }
         let (cs, cr) = cairoTarget(s)
-        let peer = measure { cairo_new_path(cr); Cairo.append(shape, transform: .identity, to: cr); cairo_fill(cr) }
+        let peer = measure("AA fill, 300-segment curved shape, \(size)²") { cairo_new_path(cr); Cairo.append(shape, transform: .identity, to: cr); cairo_fill(cr) }
         cairo_destroy(cr); cairo_surface_destroy(cs)
         add("AA fill, 300-segment curved shape, \(size)²", ours: ours, peer: "cairo", peer, target: 1.5)
     }
@@ -232,14 +249,14 @@ do {
     var glyphs: [Path] = []
     var r = SplitMix64(seed: 16)
     for i in 0..<1000 { glyphs.append(glyph(Double(i % 40) * 25 + r.unit(), Double(i / 40) * 25 + r.unit())) }
-    let oursGlyphs = measure { for g in glyphs { canvas.fill(g, color: color, rule: .evenOdd, using: rasterizer) } }
-    let peerGlyphs = measure { for g in glyphs { cairo_new_path(cr); Cairo.append(g, transform: .identity, to: cr); cairo_fill(cr) } }
+    let oursGlyphs = measure("AA fill, 1000 glyph-sized shapes (16 px)") { for g in glyphs { canvas.fill(g, color: color, rule: .evenOdd, using: rasterizer) } }
+    let peerGlyphs = measure("AA fill, 1000 glyph-sized shapes (16 px)") { for g in glyphs { cairo_new_path(cr); Cairo.append(g, transform: .identity, to: cr); cairo_fill(cr) } }
     add("AA fill, 1000 glyph-sized shapes (16 px)", ours: oursGlyphs, peer: "cairo", peerGlyphs, target: 1.5)
     cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
 
     let circle = Path(circleCenter: PathPoint(512, 512), radius: 500)
-    let oursCircle = measure { canvas.fill(circle, color: color, using: rasterizer) }
-    let peerCircle = measure { cairo_new_path(cr); Cairo.append(circle, transform: .identity, to: cr); cairo_fill(cr) }
+    let oursCircle = measure("AA fill, one large circle (r = 500)") { canvas.fill(circle, color: color, using: rasterizer) }
+    let peerCircle = measure("AA fill, one large circle (r = 500)") { cairo_new_path(cr); Cairo.append(circle, transform: .identity, to: cr); cairo_fill(cr) }
     add("AA fill, one large circle (r = 500)", ours: oursCircle, peer: "cairo", peerCircle, target: 1.5)
 
     var lines = Path()
@@ -248,10 +265,10 @@ do {
         if i == 0 { lines.move(to: p) } else { lines.line(to: p) }
     }
     let style = StrokeStyle(width: 2, cap: .butt, join: .round)
-    let oursLines = measure { canvas.stroke(lines, color: color, style: style, using: rasterizer) }
+    let oursLines = measure("stroke, 1000 random lines, width 2, round joins") { canvas.stroke(lines, color: color, style: style, using: rasterizer) }
     cairo_set_line_width(cr, 2)
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-    let peerLines = measure { cairo_new_path(cr); Cairo.append(lines, transform: .identity, to: cr); cairo_stroke(cr) }
+    let peerLines = measure("stroke, 1000 random lines, width 2, round joins") { cairo_new_path(cr); Cairo.append(lines, transform: .identity, to: cr); cairo_stroke(cr) }
     add("stroke, 1000 random lines, width 2, round joins", ours: oursLines, peer: "cairo", peerLines, target: 1.5)
 }
 
@@ -260,15 +277,36 @@ do {
     let colors: [(UInt8, UInt8, UInt8)] = [(230, 40, 30), (40, 200, 60), (20, 60, 240)]
     let stops = colors.enumerated().map { GradientStop(PremultipliedColor(red8: $1.0, green: $1.1, blue: $1.2), at: Double($0) / 2) }
     let gradient = GradientPaint.linear(x0: 0, y0: 0, x1: Double(width), y1: 0, stops: stops)
-    let ours = measure { canvas.fill(full, paint: gradient) }
+    let ours = measure("linear gradient fill 1920×1080") { canvas.fill(full, paint: gradient) }
     var pStops = colors.enumerated().map { i, c in
         pixman_gradient_stop_t(x: pixman_fixed_t(i * 0x8000),
                                color: pixman_color_t(red: UInt16(c.0) * 257, green: UInt16(c.1) * 257, blue: UInt16(c.2) * 257, alpha: 0xFFFF))
     }
     var p0 = pixman_point_fixed_t(x: 0, y: 0), p1 = pixman_point_fixed_t(x: pixman_fixed_t(width << 16), y: 0)
     let pGradient = pixman_image_create_linear_gradient(&p0, &p1, &pStops, Int32(pStops.count))!
-    let peer = measure { pixman_image_composite32(PIXMAN_OP_OVER, pGradient, nil, pDst, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height)) }
+    let peer = measure("linear gradient fill 1920×1080") { pixman_image_composite32(PIXMAN_OP_OVER, pGradient, nil, pDst, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height)) }
     add("linear gradient fill 1920×1080", ours: ours, peer: "pixman", peer, target: 1.0)
+}
+
+// Gaussian blur, radius 10 (sigma 5), 512², in place. No peer has a
+// comparable blur (pixman's separable-convolution filter took about a
+// second per image here, a 2-D kernel per pixel), so the row compares the
+// SIMD path with Raster's own scalar reference: informational.
+do {
+    let n = 512, radius = 10.0
+    guard let a8 = Surface<A8>(width: n, height: n), let argb = Surface<ARGB8888>(width: n, height: n) else { fatalError() }
+    for y in 0..<n { for x in 0..<n {
+        let on = (x / 32 + y / 32) % 2 == 0
+        a8.view[x, y] = on ? 255 : 0
+        argb.view[x, y] = on ? rng.premultipliedColor().argb : 0
+    } }
+    let blur = GaussianBlur()
+    let oursA8 = measure("Gaussian blur radius 10, 512² A8") { blur.blur(a8.view, radius: radius) }
+    let refA8 = measure("Gaussian blur radius 10, 512² A8") { blur.blur(a8.view, radius: radius, family: .reference) }
+    let oursARGB = measure("Gaussian blur radius 10, 512² ARGB") { blur.blur(argb.view, radius: radius) }
+    let refARGB = measure("Gaussian blur radius 10, 512² ARGB") { blur.blur(argb.view, radius: radius, family: .reference) }
+    add("Gaussian blur radius 10, 512² A8", ours: oursA8, peer: "scalar", refA8, target: nil)
+    add("Gaussian blur radius 10, 512² ARGB", ours: oursARGB, peer: "scalar", refARGB, target: nil)
 }
 
 // MARK: JSON
