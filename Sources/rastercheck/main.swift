@@ -19,7 +19,7 @@ func hex(_ v: UInt64) -> String {
 /// The scene: a background, opaque and translucent rectangles, and a
 /// translucent sprite composited at full, partial and zero global alpha,
 /// clipped at the edges; then the conversions to the scan-out formats.
-func render(_ family: KernelFamily) -> (argb: UInt64, xrgb: UInt64, rgb565: UInt64) {
+func render(_ family: KernelFamily) -> (argb: UInt64, xrgb: UInt64, rgb565: UInt64, dithered: UInt64) {
     let width = 203, height = 117   // odd sizes: every kernel has a tail
     guard let surface = Surface<ARGB8888>(width: width, height: height),
           let sprite = Surface<ARGB8888>(width: 37, height: 29),
@@ -48,7 +48,11 @@ func render(_ family: KernelFamily) -> (argb: UInt64, xrgb: UInt64, rgb565: UInt
     canvas.draw(sprite.view, x: 140, y: 70, alpha: 0)
     ScanoutConversion.copy(surface.view, into: xrgb.view, rect: surface.view.bounds, family: family)
     ScanoutConversion.copy(surface.view, into: rgb565.view, rect: surface.view.bounds, family: family)
-    return (pixelChecksum(surface.view), pixelChecksum(xrgb.view), pixelChecksum(rgb565.view))
+    let plain565 = pixelChecksum(rgb565.view)
+    // Dithered, in two damaged regions at odd offsets.
+    ScanoutConversion.copyDithered(surface.view, into: rgb565.view, rect: IntRect(x: 0, y: 0, width: 77, height: height), family: family)
+    ScanoutConversion.copyDithered(surface.view, into: rgb565.view, rect: IntRect(x: 77, y: 3, width: 200, height: 100), family: family)
+    return (pixelChecksum(surface.view), pixelChecksum(xrgb.view), plain565, pixelChecksum(rgb565.view))
 }
 
 /// Paints: gradients of every shape and spread (Double per pixel for radial
@@ -212,6 +216,7 @@ let reference = render(.reference)
 print("argb8888 simd=\(hex(simd.argb)) reference=\(hex(reference.argb))")
 print("xrgb8888 simd=\(hex(simd.xrgb)) reference=\(hex(reference.xrgb))")
 print("rgb565   simd=\(hex(simd.rgb565)) reference=\(hex(reference.rgb565))")
+print("rgb565-dithered simd=\(hex(simd.dithered)) reference=\(hex(reference.dithered))")
 let paintsSIMD = renderPaints(.simd)
 let paintsReference = renderPaints(.reference)
 print("paints   simd=\(hex(paintsSIMD)) reference=\(hex(paintsReference))")
