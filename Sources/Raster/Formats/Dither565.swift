@@ -72,15 +72,11 @@ extension ScanoutConversion {
     /// Converts `rect` to RGB565 with ordered dithering (see `Dither565`).
     public static func copyDithered(_ source: PixelView<ARGB8888>, into dest: PixelView<RGB565>, rect: IntRect,
                                     family: KernelFamily = .simd) {
-        let r = rect.intersection(source.bounds).intersection(dest.bounds)
-        var y = r.y
-        while y < r.maxY {
-            let s = UnsafePointer(source.row(y) + r.x), d = dest.row(y) + r.x
+        forEachRow(source, dest, rect) { d, s, n, x, y in
             switch family {
-            case .simd: Dither565.row(d, s, r.width, x: r.x, y: y)
-            case .reference: Dither565.rowReference(d, s, r.width, x: r.x, y: y)
+            case .simd: Dither565.row(d, s, n, x: x, y: y)
+            case .reference: Dither565.rowReference(d, s, n, x: x, y: y)
             }
-            y &+= 1
         }
     }
 }

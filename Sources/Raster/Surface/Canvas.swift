@@ -50,27 +50,34 @@ public struct Canvas {
 /// format view of the same size (both views address the same pixels).
 public enum ScanoutConversion {
     public static func copy(_ source: PixelView<ARGB8888>, into dest: PixelView<XRGB8888>, rect: IntRect, family: KernelFamily = .simd) {
-        let r = rect.intersection(source.bounds).intersection(dest.bounds)
-        var y = r.y
-        while y < r.maxY {
-            let s = UnsafePointer(source.row(y) + r.x), d = dest.row(y) + r.x
+        forEachRow(source, dest, rect) { d, s, n, _, _ in
             switch family {
-            case .simd: SIMDKernels.toXRGB8888(d, s, r.width)
-            case .reference: ScalarKernels.toXRGB8888(d, s, r.width)
+            case .simd: SIMDKernels.toXRGB8888(d, s, n)
+            case .reference: ScalarKernels.toXRGB8888(d, s, n)
             }
-            y &+= 1
         }
     }
 
     public static func copy(_ source: PixelView<ARGB8888>, into dest: PixelView<RGB565>, rect: IntRect, family: KernelFamily = .simd) {
+        forEachRow(source, dest, rect) { d, s, n, _, _ in
+            switch family {
+            case .simd: SIMDKernels.toRGB565(d, s, n)
+            case .reference: ScalarKernels.toRGB565(d, s, n)
+            }
+        }
+    }
+
+    /// Calls `convert(destination, source, count, x, y)` for each row of
+    /// `rect` clipped to both views (`x`, `y`: the row's first pixel).
+    @inlinable
+    static func forEachRow<D: PixelFormat>(
+        _ source: PixelView<ARGB8888>, _ dest: PixelView<D>, _ rect: IntRect,
+        _ convert: (UnsafeMutablePointer<D.Storage>, UnsafePointer<UInt32>, Int, Int, Int) -> Void
+    ) {
         let r = rect.intersection(source.bounds).intersection(dest.bounds)
         var y = r.y
         while y < r.maxY {
-            let s = UnsafePointer(source.row(y) + r.x), d = dest.row(y) + r.x
-            switch family {
-            case .simd: SIMDKernels.toRGB565(d, s, r.width)
-            case .reference: ScalarKernels.toRGB565(d, s, r.width)
-            }
+            convert(dest.row(y) + r.x, UnsafePointer(source.row(y) + r.x), r.width, r.x, y)
             y &+= 1
         }
     }
