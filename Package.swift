@@ -64,6 +64,12 @@ let package = Package(
         .executableTarget(name: "rasterbench", dependencies: ["Raster", "CPixman", "CCairo", "CPosix", "TestSupport"],
                           path: "Benchmarks/rasterbench"),
 
+        // libFuzzer targets (host only): scripts/fuzz builds this with
+        // -sanitize=fuzzer,address; libFuzzer supplies main.
+        .executableTarget(name: "fuzz-raster", dependencies: ["Raster", "ImageIO", "CPosix"],
+                          path: "Fuzz/fuzz-raster",
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
