@@ -121,7 +121,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 // SwiftPM links executables with their entry point renamed to
 // `<module>_main` (so tests can link them); hand control to libFuzzer's
-// driver from there.
+// driver from there. Only scripts/fuzz builds with libFuzzer (and defines
+// FBR_FUZZ); an ordinary `swift build` gets a stub that says so.
+#if FBR_FUZZ
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
                          _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
@@ -133,3 +135,10 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
     var vector = argv
     return LLVMFuzzerRunDriver(&count, &vector) { data, size in fuzzOneInput(data, size) }
 }
+#else
+@_cdecl("fuzz_raster_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    fbr_write_stderr("fuzz-raster: build and run it with scripts/fuzz (it needs -sanitize=fuzzer)\n")
+    return 2
+}
+#endif
