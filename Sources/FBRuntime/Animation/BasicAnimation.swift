@@ -84,62 +84,49 @@ public struct TimingFunction: Equatable, Sendable {
 /// the from/to form; by-values, additive and cumulative animations, groups
 /// and keyframes come with the animation issue).
 ///
-/// Timing follows CAMediaTiming: active from `beginTime` for
-/// `duration × repeatCount` (× 2 with `autoreverses`); before and after that
-/// the animation has no effect unless `fillsForwards`.
+/// Timing follows CAMediaTiming (see `MediaTiming`): one pass of
+/// `duration` (0.25 s when not positive), repeated, autoreversed, offset,
+/// sped up or paused, and filled as `timing.fillMode` says.
 public struct BasicAnimation: Sendable {
     public var key: AnimatableKey
     public var fromValue: AnimatableValue
     public var toValue: AnimatableValue
-    /// Absolute media time the animation starts; 0 means "when added".
-    public var beginTime: MediaTime = 0
-    /// Seconds for one pass; ≤ 0 or NaN is treated as CA's default 0.25 s.
-    public var duration: Double = 0.25
-    /// Passes; 0 means one. `.infinity` repeats for ever.
-    public var repeatCount: Double = 0
-    public var autoreverses = false
+    public var timing = MediaTiming()
     public var timingFunction: TimingFunction = .linear
-    public var fillsForwards = false
     public var isRemovedOnCompletion = true
 
+    /// CA's default duration for an animation whose `duration` is not set.
+    public static let defaultDuration = 0.25
+
     public init(key: AnimatableKey, from: AnimatableValue, to: AnimatableValue, duration: Double = 0.25) {
-        self.key = key; fromValue = from; toValue = to; self.duration = duration
+        self.key = key; fromValue = from; toValue = to
+        timing.duration = duration
     }
 
-    var effectiveDuration: Double { duration > 0 ? duration : 0.25 }
-    var activeDuration: Double {
-        let passes = repeatCount > 0 ? repeatCount : 1
-        return effectiveDuration * passes * (autoreverses ? 2 : 1)
+    // The CAMediaTiming properties, forwarded for CA-style spelling.
+    public var beginTime: MediaTime { get { timing.beginTime } set { timing.beginTime = newValue } }
+    public var duration: Double { get { timing.duration } set { timing.duration = newValue } }
+    public var repeatCount: Double { get { timing.repeatCount } set { timing.repeatCount = newValue } }
+    public var repeatDuration: Double { get { timing.repeatDuration } set { timing.repeatDuration = newValue } }
+    public var autoreverses: Bool { get { timing.autoreverses } set { timing.autoreverses = newValue } }
+    public var speed: Double { get { timing.speed } set { timing.speed = newValue } }
+    public var timeOffset: Double { get { timing.timeOffset } set { timing.timeOffset = newValue } }
+    public var fillMode: FillMode { get { timing.fillMode } set { timing.fillMode = newValue } }
+    /// `fillMode` holds the final value (forwards or both).
+    public var fillsForwards: Bool {
+        get { timing.fillMode.fillsForwards }
+        set { timing.fillMode = newValue ? (timing.fillMode.fillsBackwards ? .both : .forwards)
+                                         : (timing.fillMode.fillsBackwards ? .backwards : .removed) }
     }
 
     public func hasFinished(at time: MediaTime) -> Bool {
-        time >= beginTime + activeDuration
+        timing.hasFinished(atParentTime: time, default: BasicAnimation.defaultDuration)
     }
 
     /// The animated value at `time`, or `nil` where the animation has no
-    /// effect (before it begins, or after it ends without filling forwards).
+    /// effect.
     public func value(at time: MediaTime) -> AnimatableValue? {
-        let local = time - beginTime
-        guard local >= 0, local.isFinite || repeatCount.isInfinite else { return nil }
-        var progress: Double
-        if local >= activeDuration {
-            guard fillsForwards else { return nil }
-            // At the end: the last pass's end value.
-            let passes = repeatCount > 0 ? repeatCount : 1
-            let fraction = passes - passes.rounded(.down)
-            progress = fraction == 0 ? 1 : fraction
-            if autoreverses { progress = 0 }
-        } else {
-            let d = effectiveDuration
-            var cycle = local / d
-            if autoreverses {
-                let pass = (cycle / 2).rounded(.down)
-                cycle -= pass * 2
-                progress = cycle <= 1 ? cycle : 2 - cycle
-            } else {
-                progress = cycle - cycle.rounded(.down)
-            }
-        }
-        return AnimatableValue.interpolate(fromValue, toValue, timingFunction.value(at: progress))
+        guard let state = timing.state(atParentTime: time, default: BasicAnimation.defaultDuration) else { return nil }
+        return AnimatableValue.interpolate(fromValue, toValue, timingFunction.value(at: state.progress))
     }
 }

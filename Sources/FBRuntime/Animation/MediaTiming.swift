@@ -1,0 +1,139 @@
+/// What an animation shows outside its active duration (CA's `fillMode`).
+public enum FillMode: Equatable, Sendable {
+    /// No effect before the start or after the end (CA's default).
+    case removed
+    /// After the end, hold the final value.
+    case forwards
+    /// Before the start (a `beginTime` in the future), hold the first value.
+    case backwards
+    /// Both.
+    case both
+
+    var fillsForwards: Bool { self == .forwards || self == .both }
+    var fillsBackwards: Bool { self == .backwards || self == .both }
+}
+
+/// The timing of an animation, or of an object that hosts animations, as
+/// CAMediaTiming models it: a map from the parent's time to local time in
+/// two stages.
+///
+/// 1. **Active local time** `ta = (t − beginTime) · speed`: where the object
+///    starts on the parent's timeline and how fast it runs (speed 0
+///    pauses; then only `timeOffset` says where it stands).
+/// 2. **Basic local time**: the active duration — `repeatDuration` if set,
+///    else `repeatCount` cycles (1 if 0), a cycle being `duration`, doubled
+///    with `autoreverses` — is walked from `timeOffset` on, wrapping around
+///    at its end (so an animation with a `timeOffset` plays from there to
+///    the end and then from the start, as in Core Animation), and folded
+///    into one pass: forwards, or backwards in the second half of an
+///    autoreversing cycle.
+///
+/// All times are seconds. Values that make no sense are clamped, not
+/// trapped on: a `duration` ≤ 0 or NaN takes the owner's default (0.25 s for
+/// animations, CA's), NaN speed counts as 1, NaN offsets as 0; a negative
+/// `speed` plays each pass backwards (progress `1 − p`) at `|speed|`.
+public struct MediaTiming: Equatable, Sendable {
+    /// When the object starts, in the parent's time. 0 for an animation
+    /// means "when it is added" (the layer sets it then).
+    public var beginTime: Double = 0
+    /// One pass, seconds.
+    public var duration: Double = 0
+    public var speed: Double = 1
+    /// Added to the active local time: where in its active duration the
+    /// object starts (and, at speed 0, where it stands).
+    public var timeOffset: Double = 0
+    /// Cycles to play; fractional values stop part-way; `.infinity` repeats
+    /// for ever; 0 means one.
+    public var repeatCount: Double = 0
+    /// Seconds to repeat for, overriding `repeatCount` when positive.
+    public var repeatDuration: Double = 0
+    public var autoreverses = false
+    public var fillMode: FillMode = .removed
+
+    public init() {}
+
+    /// The length of one pass: `duration`, or `defaultDuration` when it is
+    /// not positive.
+    @inlinable public func simpleDuration(default defaultDuration: Double) -> Double {
+        duration > 0 ? duration : defaultDuration
+    }
+
+    /// The active duration in local seconds (see the type's description);
+    /// may be infinite.
+    public func activeDuration(default defaultDuration: Double) -> Double {
+        let cycle = simpleDuration(default: defaultDuration) * (autoreverses ? 2 : 1)
+        if repeatDuration > 0 { return repeatDuration }
+        if repeatCount > 0 { return repeatCount * cycle }
+        return cycle
+    }
+
+    /// The active duration as the parent sees it (`activeDuration / |speed|`),
+    /// infinite for a paused object.
+    public func parentActiveDuration(default defaultDuration: Double) -> Double {
+        let s = effectiveSpeed.magnitude
+        return s > 0 ? activeDuration(default: defaultDuration) / s : .infinity
+    }
+
+    var effectiveSpeed: Double { speed.isNaN ? 1 : speed }
+
+    /// Where the object is at the parent's time `t`: the progress through
+    /// the current pass (0…1, before any timing function) and the basic
+    /// local time in seconds, or `nil` when it has no effect (not started
+    /// and not filling backwards, or finished and not filling forwards).
+    public func state(atParentTime t: Double, default defaultDuration: Double) -> (progress: Double, localTime: Double)? {
+        let d = simpleDuration(default: defaultDuration)
+        let cycle = d * (autoreverses ? 2 : 1)
+        let active = activeDuration(default: defaultDuration)
+        let s = effectiveSpeed
+        let elapsed = t - beginTime
+        guard !elapsed.isNaN else { return nil }
+        if elapsed < 0 {
+            guard fillMode.fillsBackwards else { return nil }
+            return finish(position(0, d: d, cycle: cycle, active: active), d: d, reversed: s < 0)
+        }
+        let ta = s == 0 ? 0 : elapsed * s.magnitude
+        if ta >= active {
+            guard fillMode.fillsForwards else { return nil }
+            return finish(endPosition(d: d, cycle: cycle, active: active), d: d, reversed: s < 0)
+        }
+        return finish(position(ta, d: d, cycle: cycle, active: active), d: d, reversed: s < 0)
+    }
+
+    /// True once the parent's time `t` is at or past the end of the active
+    /// duration (never for infinite or paused objects).
+    public func hasFinished(atParentTime t: Double, default defaultDuration: Double) -> Bool {
+        t - beginTime >= parentActiveDuration(default: defaultDuration)
+    }
+
+    /// Local time within one pass for active local time `ta` in
+    /// `0 ..< active`.
+    private func position(_ ta: Double, d: Double, cycle: Double, active: Double) -> Double {
+        var lt = ta + (timeOffset.isFinite ? timeOffset : 0)
+        if active.isFinite && active > 0 {
+            lt = lt - (lt / active).rounded(.down) * active           // wrap into 0 ..< active
+        }
+        guard cycle.isFinite, cycle > 0 else { return 0 }
+        var c = lt - (lt / cycle).rounded(.down) * cycle             // 0 ..< cycle
+        if c < 0 { c = 0 }
+        return autoreverses && c > d ? cycle - c : c
+    }
+
+    /// Local time at the very end of the active duration: the end of the
+    /// last pass (the start again after a whole autoreversing cycle), or
+    /// where a fractional repeat count stopped.
+    private func endPosition(d: Double, cycle: Double, active: Double) -> Double {
+        guard active.isFinite, cycle > 0 else { return autoreverses ? 0 : d }
+        let cycles = active / cycle
+        let fraction = cycles - cycles.rounded(.down)
+        if fraction == 0 { return autoreverses ? 0 : d }
+        let c = fraction * cycle
+        return autoreverses && c > d ? cycle - c : c
+    }
+
+    private func finish(_ localTime: Double, d: Double, reversed: Bool) -> (progress: Double, localTime: Double) {
+        var p = d > 0 ? localTime / d : 0
+        if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
+        if reversed { p = 1 - p }
+        return (p, p * d)
+    }
+}
