@@ -1,0 +1,57 @@
+/// Any animation a layer can run: the CAAnimation family as one value type.
+/// Groups nest: a group's members run on the group's local time
+/// (CAAnimationGroup), so a member's `beginTime` is measured from the
+/// group's start and the group's `speed`, `timeOffset` and duration apply to
+/// everything inside it.
+public indirect enum Animation: Sendable {
+    case basic(BasicAnimation)
+    case keyframe(KeyframeAnimation)
+    case group(AnimationGroup)
+
+    public var timing: MediaTiming {
+        switch self {
+        case let .basic(a): return a.timing
+        case let .keyframe(a): return a.timing
+        case let .group(g): return g.timing
+        }
+    }
+
+    public func hasFinished(at time: MediaTime) -> Bool {
+        timing.hasFinished(atParentTime: time, default: BasicAnimation.defaultDuration)
+    }
+
+    /// Appends the (key, value) pairs this animation sets at `time` (in its
+    /// parent's time), later entries overriding earlier ones for a key.
+    public func values(at time: MediaTime, into result: inout [(key: AnimatableKey, value: AnimatableValue)]) {
+        switch self {
+        case let .basic(a):
+            if let v = a.value(at: time) { result.append((a.key, v)) }
+        case let .keyframe(a):
+            if let v = a.value(at: time) { result.append((a.key, v)) }
+        case let .group(g):
+            g.values(at: time, into: &result)
+        }
+    }
+}
+
+/// Several animations run together on one timeline (CAAnimationGroup).
+/// The group's `duration` clips its members: a member still running when
+/// the group ends stops (or holds, if the group fills forwards, at the
+/// group's end time). A `duration` ≤ 0 means CA's default 0.25 s.
+public struct AnimationGroup: Sendable {
+    public var animations: [Animation]
+    public var timing = MediaTiming()
+    public var isRemovedOnCompletion = true
+
+    public init(_ animations: [Animation], duration: Double = 0.25) {
+        self.animations = animations
+        timing.duration = duration
+    }
+
+    func values(at time: MediaTime, into result: inout [(key: AnimatableKey, value: AnimatableValue)]) {
+        guard let state = timing.state(atParentTime: time, default: BasicAnimation.defaultDuration) else { return }
+        for member in animations {
+            member.values(at: state.localTime, into: &result)
+        }
+    }
+}

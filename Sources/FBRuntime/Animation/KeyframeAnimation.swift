@@ -1,0 +1,155 @@
+/// How a keyframe animation moves between its values (CAKeyframeAnimation's
+/// `calculationMode`).
+public enum CalculationMode: Equatable, Sendable {
+    /// Straight between neighbouring values, at the key times.
+    case linear
+    /// Jumps: each value holds until the next key time.
+    case discrete
+    /// Linear, with key times replaced so the speed (distance per second,
+    /// components as a vector) is constant; `keyTimes` and
+    /// `timingFunctions` are ignored.
+    case paced
+    /// A Catmull-Rom spline through the values (Kochanek–Bartels with the
+    /// optional tension/continuity/bias arrays), at the key times.
+    case cubic
+    /// Cubic, with paced key times.
+    case cubicPaced
+}
+
+/// Animates one property through a list of values (CAKeyframeAnimation).
+///
+/// `keyTimes` (0…1 fractions of one pass) say when each value is reached;
+/// when they are missing or malformed (wrong count, not increasing, outside
+/// 0…1, NaN) the values are spaced evenly — the documented clamp, where CA
+/// would ignore the animation. In `discrete` mode `keyTimes` may also have
+/// one more entry than `values` (CA's form: value i holds from key time i
+/// to i+1). `timingFunctions` pace each segment (count `values.count − 1`;
+/// missing entries are linear) and the animation's overall
+/// `timingFunction` applies first to the whole pass.
+///
+/// Values of different kinds cannot be interpolated: such a segment jumps at
+/// its midpoint (CA: "something weird"; a clean jump is our documented
+/// behaviour). Fewer than one value gives no effect; one value holds.
+public struct KeyframeAnimation: Sendable {
+    public var key: AnimatableKey
+    public var values: [AnimatableValue]
+    public var keyTimes: [Double]?
+    public var timingFunctions: [TimingFunction]?
+    public var timingFunction: TimingFunction = .linear
+    public var calculationMode: CalculationMode = .linear
+    /// Kochanek–Bartels parameters per value for the cubic modes (missing
+    /// entries are 0: Catmull-Rom).
+    public var tensionValues: [Double]?
+    public var continuityValues: [Double]?
+    public var biasValues: [Double]?
+    public var timing = MediaTiming()
+    public var isRemovedOnCompletion = true
+
+    public init(key: AnimatableKey, values: [AnimatableValue], duration: Double = 0.25) {
+        self.key = key
+        self.values = values
+        timing.duration = duration
+    }
+
+    public func hasFinished(at time: MediaTime) -> Bool {
+        timing.hasFinished(atParentTime: time, default: BasicAnimation.defaultDuration)
+    }
+
+    /// The value at `time`, or `nil` where the animation has no effect.
+    public func value(at time: MediaTime) -> AnimatableValue? {
+        guard let state = timing.state(atParentTime: time, default: BasicAnimation.defaultDuration) else { return nil }
+        return value(atProgress: timingFunction.value(at: state.progress))
+    }
+
+    /// The value at progress `p` (0…1) through one pass.
+    public func value(atProgress p: Double) -> AnimatableValue? {
+        let n = values.count
+        guard n > 0 else { return nil }
+        if n == 1 { return values[0] }
+        let p = p.isNaN ? 0 : Swift.min(1, Swift.max(0, p))
+        if calculationMode == .discrete { return discreteValue(p) }
+        let times = effectiveKeyTimes()
+        // The segment holding p: times[i] <= p <= times[i+1].
+        var i = 0
+        while i < n - 2 && p >= times[i + 1] { i += 1 }
+        let span = times[i + 1] - times[i]
+        var local = span > 0 ? (p - times[i]) / span : 1
+        local = Swift.min(1, Swift.max(0, local))
+        if calculationMode == .linear || calculationMode == .cubic,
+           let functions = timingFunctions, i < functions.count {
+            local = functions[i].value(at: local)
+        }
+        let a = values[i], b = values[i + 1]
+        guard a.isSameKind(as: b) else { return local < 0.5 ? a : b }
+        switch calculationMode {
+        case .cubic, .cubicPaced:
+            return cubicValue(segment: i, local) ?? AnimatableValue.interpolate(a, b, local)
+        default:
+            return AnimatableValue.interpolate(a, b, local)
+        }
+    }
+
+    /// Key times as used: paced ones for the paced modes, the given ones when
+    /// well-formed, evenly spaced otherwise. Always `values.count` entries
+    /// from 0 to 1.
+    func effectiveKeyTimes() -> [Double] {
+        let n = values.count
+        let even = (0..<n).map { Double($0) / Double(n - 1) }
+        if calculationMode == .paced || calculationMode == .cubicPaced {
+            var lengths: [Double] = [0]
+            for k in 1..<n {
+                guard let d = AnimatableValue.distance(values[k - 1], values[k]), d.isFinite else { return even }
+                lengths.append(lengths[k - 1] + d)
+            }
+            let total = lengths[n - 1]
+            return total > 0 ? lengths.map { $0 / total } : even
+        }
+        guard let given = keyTimes, given.count == n, KeyframeAnimation.isWellFormed(given) else { return even }
+        return given
+    }
+
+    static func isWellFormed(_ times: [Double]) -> Bool {
+        var previous = -Double.infinity
+        for t in times {
+            guard t >= 0, t <= 1, t >= previous else { return false }   // NaN fails the comparisons
+            previous = t
+        }
+        return true
+    }
+
+    private func discreteValue(_ p: Double) -> AnimatableValue {
+        let n = values.count
+        var bounds = (0...n).map { Double($0) / Double(n) }      // n + 1 edges, evenly spaced
+        if let given = keyTimes, KeyframeAnimation.isWellFormed(given) {
+            if given.count == n + 1 { bounds = given } else if given.count == n { bounds = given + [1] }
+        }
+        var i = 0
+        while i < n - 1 && p >= bounds[i + 1] { i += 1 }
+        return values[i]
+    }
+
+    /// Kochanek–Bartels (TCB) spline on segment `i` (values i → i+1) at
+    /// local parameter `s`; end tangents use the segment itself (clamped).
+    private func cubicValue(segment i: Int, _ s: Double) -> AnimatableValue? {
+        let n = values.count
+        let p0 = values[Swift.max(0, i - 1)], p1 = values[i], p2 = values[i + 1], p3 = values[Swift.min(n - 1, i + 2)]
+        func param(_ array: [Double]?, _ k: Int) -> Double {
+            guard let array, k < array.count, array[k].isFinite else { return 0 }
+            return array[k]
+        }
+        // Outgoing tangent at p1 and incoming tangent at p2 as weighted sums.
+        let t1 = param(tensionValues, i), c1 = param(continuityValues, i), b1 = param(biasValues, i)
+        let t2 = param(tensionValues, i + 1), c2 = param(continuityValues, i + 1), b2 = param(biasValues, i + 1)
+        let a1 = (1 - t1) * (1 + b1) * (1 + c1) / 2, d1 = (1 - t1) * (1 - b1) * (1 - c1) / 2
+        let a2 = (1 - t2) * (1 + b2) * (1 - c2) / 2, d2 = (1 - t2) * (1 - b2) * (1 + c2) / 2
+        // m1 = a1·(p1 − p0) + d1·(p2 − p1);  m2 = a2·(p2 − p1) + d2·(p3 − p2)
+        // Hermite: h00·p1 + h10·m1 + h01·p2 + h11·m2
+        let s2 = s * s, s3 = s2 * s
+        let h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2
+        let w0 = -h10 * a1
+        let w1 = h00 + h10 * (a1 - d1) - h11 * a2
+        let w2 = h01 + h10 * d1 + h11 * (a2 - d2)
+        let w3 = h11 * d2
+        return AnimatableValue.weightedSum([p0, p1, p2, p3], [w0, w1, w2, w3])
+    }
+}

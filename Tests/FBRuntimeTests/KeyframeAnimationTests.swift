@@ -1,0 +1,106 @@
+import XCTest
+@testable import FBRuntime
+
+final class KeyframeAnimationTests: XCTestCase {
+    private func scalar(_ v: AnimatableValue?) -> Double? {
+        if case let .scalar(s)? = v { return s }
+        return nil
+    }
+
+    func testLinearWithKeyTimesAndSegmentTimingFunctions() {
+        var a = KeyframeAnimation(key: .opacity, values: [.scalar(0), .scalar(10), .scalar(20)], duration: 1)
+        a.keyTimes = [0, 0.8, 1]
+        XCTAssertEqual(scalar(a.value(atProgress: 0.4))!, 5, accuracy: 1e-12)
+        XCTAssertEqual(scalar(a.value(atProgress: 0.9))!, 15, accuracy: 1e-12)
+        XCTAssertEqual(scalar(a.value(atProgress: 1)), 20)
+        a.timingFunctions = [.easeIn]
+        XCTAssertEqual(scalar(a.value(atProgress: 0.4))!, 10 * TimingFunction.easeIn.value(at: 0.5), accuracy: 1e-12)
+        XCTAssertEqual(scalar(a.value(atProgress: 0.9))!, 15, accuracy: 1e-12)   // second segment linear
+        // Malformed key times fall back to even spacing.
+        for bad: [Double] in [[0, 0.9], [0, 1.2, 1], [0, 0.7, 0.5], [0, .nan, 1]] {
+            a.keyTimes = bad
+            a.timingFunctions = nil
+            XCTAssertEqual(scalar(a.value(atProgress: 0.25))!, 5, accuracy: 1e-12, "\(bad)")
+        }
+    }
+
+    func testDiscreteInBothKeyTimeForms() {
+        var a = KeyframeAnimation(key: .opacity, values: [.scalar(1), .scalar(2), .scalar(3)])
+        a.calculationMode = .discrete
+        XCTAssertEqual(scalar(a.value(atProgress: 0.3)), 1)     // even thirds
+        XCTAssertEqual(scalar(a.value(atProgress: 0.34)), 2)
+        XCTAssertEqual(scalar(a.value(atProgress: 1)), 3)
+        a.keyTimes = [0, 0.1, 0.2, 1]                              // CA's n + 1 form
+        XCTAssertEqual(scalar(a.value(atProgress: 0.15)), 2)
+        XCTAssertEqual(scalar(a.value(atProgress: 0.5)), 3)
+        a.keyTimes = [0, 0.5, 0.9]                                 // n form: value i from keyTimes[i]
+        XCTAssertEqual(scalar(a.value(atProgress: 0.6)), 2)
+        XCTAssertEqual(scalar(a.value(atProgress: 0.95)), 3)
+    }
+
+    func testPacedMovesAtConstantSpeed() {
+        var a = KeyframeAnimation(key: .position, values: [.point(Point(x: 0, y: 0)), .point(Point(x: 30, y: 40)),
+                                                           .point(Point(x: 30, y: 60))])
+        a.calculationMode = .paced
+        a.keyTimes = [0, 0.1, 1]                                   // ignored
+        XCTAssertEqual(a.effectiveKeyTimes(), [0, 50.0 / 70, 1])
+        guard case let .point(p)? = a.value(atProgress: 0.5) else { return XCTFail() }
+        // 35 of 70 units along: 0.7 of the first 50-unit leg.
+        XCTAssertEqual(p.x, 21, accuracy: 1e-9); XCTAssertEqual(p.y, 28, accuracy: 1e-9)
+    }
+
+    func testCubicPassesThroughTheValuesWithContinuousSlope() {
+        var a = KeyframeAnimation(key: .opacity, values: [.scalar(0), .scalar(4), .scalar(1), .scalar(3)])
+        a.calculationMode = .cubic
+        for (k, v) in [(0.0, 0.0), (1.0 / 3, 4.0), (2.0 / 3, 1.0), (1.0, 3.0)] {
+            XCTAssertEqual(scalar(a.value(atProgress: k))!, v, accuracy: 1e-12)
+        }
+        // C¹ at the inner knots: left and right difference quotients agree.
+        let h = 1e-6
+        for knot in [1.0 / 3, 2.0 / 3] {
+            let left = (scalar(a.value(atProgress: knot))! - scalar(a.value(atProgress: knot - h))!) / h
+            let right = (scalar(a.value(atProgress: knot + h))! - scalar(a.value(atProgress: knot))!) / h
+            XCTAssertEqual(left, right, accuracy: 1e-3)
+        }
+        // Catmull-Rom at the middle knot: slope (p2 − p0)/2 per segment.
+        let slope = (scalar(a.value(atProgress: 1.0 / 3 + h))! - 4) / h * (1.0 / 3)
+        XCTAssertEqual(slope, (1.0 - 0.0) / 2, accuracy: 1e-3)
+        // Full tension flattens the tangents: the curve stops at each value.
+        a.tensionValues = [1, 1, 1, 1]
+        let flat = (scalar(a.value(atProgress: 1.0 / 3 + h))! - 4) / h
+        XCTAssertEqual(flat, 0, accuracy: 1e-3)
+    }
+
+    func testEdgeCases() {
+        var a = KeyframeAnimation(key: .opacity, values: [])
+        XCTAssertNil(a.value(atProgress: 0.5))
+        a.values = [.scalar(7)]
+        XCTAssertEqual(scalar(a.value(atProgress: 0.9)), 7)
+        a.values = [.scalar(1), .point(.zero)]                     // different kinds: a jump at the midpoint
+        XCTAssertEqual(scalar(a.value(atProgress: 0.49)), 1)
+        XCTAssertEqual(a.value(atProgress: 0.51), .point(.zero))
+        a.values = [.scalar(0), .scalar(1)]
+        XCTAssertEqual(scalar(a.value(atProgress: .nan)), 0)
+    }
+
+    func testGroupsRunMembersOnTheGroupsTimeline() {
+        var fade = BasicAnimation(key: .opacity, from: .scalar(0), to: .scalar(1), duration: 1)
+        fade.beginTime = 1                                       // one second into the group
+        var move = KeyframeAnimation(key: .position, values: [.point(.zero), .point(Point(x: 10, y: 0))], duration: 4)
+        move.timing.fillMode = .forwards
+        var group = AnimationGroup([.basic(fade), .keyframe(move)], duration: 2)
+        group.timing.beginTime = 10
+        group.timing.speed = 2                                   // the whole group twice as fast
+        let animation = Animation.group(group)
+        var out: [(key: AnimatableKey, value: AnimatableValue)] = []
+        animation.values(at: 10.75, into: &out)                  // group local time 1.5
+        XCTAssertEqual(out.count, 2)
+        XCTAssertEqual(out[0].value, .scalar(0.5))
+        XCTAssertEqual(out[1].value, .point(Point(x: 3.75, y: 0)))
+        out.removeAll()
+        animation.values(at: 11.5, into: &out)                   // past the group's 2 s (1 s of parent time)
+        XCTAssertTrue(out.isEmpty)
+        XCTAssertTrue(animation.hasFinished(at: 11))
+        XCTAssertFalse(animation.hasFinished(at: 10.99))
+    }
+}
