@@ -88,3 +88,42 @@ final class MediaTimingTests: XCTestCase {
         XCTAssertEqual(a.value(at: 100), .scalar(1))
     }
 }
+
+/// CABasicAnimation's from/to/by table, additive and cumulative.
+final class BasicAnimationValueTests: XCTestCase {
+    private func at(_ a: BasicAnimation, _ t: Double, base: Double? = nil) -> Double? {
+        guard case let .scalar(v)? = a.value(at: t, base: base.map { .scalar($0) }) else { return nil }
+        return v
+    }
+
+    func testFromToByCombinations() {
+        func make(_ from: Double?, _ to: Double?, _ by: Double?) -> BasicAnimation {
+            BasicAnimation(key: .opacity, from: from.map { .scalar($0) }, to: to.map { .scalar($0) }, by: by.map { .scalar($0) }, duration: 1)
+        }
+        XCTAssertEqual(at(make(2, 4, nil), 0.5, base: 100), 3)      // from → to
+        XCTAssertEqual(at(make(2, nil, 6), 0.5, base: 100), 5)      // from → from + by
+        XCTAssertEqual(at(make(nil, 4, 6), 0.5, base: 100), 1)      // to − by → to
+        XCTAssertEqual(at(make(2, nil, nil), 0.5, base: 10), 6)     // from → base
+        XCTAssertEqual(at(make(nil, 4, nil), 0.5, base: 10), 7)     // base → to
+        XCTAssertEqual(at(make(nil, nil, 6), 0.5, base: 10), 13)    // base → base + by
+        XCTAssertEqual(at(make(nil, nil, nil), 0.5, base: 10), 10)  // base → base
+        XCTAssertNil(at(make(nil, 4, nil), 0.5))                    // needs a base that was not given
+    }
+
+    func testAdditiveAndCumulative() {
+        var a = BasicAnimation(key: .opacity, from: .scalar(0), to: .scalar(10), duration: 1)
+        a.isAdditive = true
+        XCTAssertEqual(at(a, 0.5, base: 100), 105)
+        var by = BasicAnimation(key: .opacity, by: .scalar(10), duration: 1)
+        by.isAdditive = true
+        XCTAssertEqual(at(by, 0.5, base: 100), 105)                 // 0 → by, added to the base
+        var c = BasicAnimation(key: .opacity, from: .scalar(1), to: .scalar(3), duration: 1)
+        c.isCumulative = true
+        c.repeatCount = 3
+        c.fillMode = .forwards
+        XCTAssertEqual(at(c, 0.5), 2)
+        XCTAssertEqual(at(c, 1.5), 4)                               // second pass starts where the first ended
+        XCTAssertEqual(at(c, 2.5), 6)
+        XCTAssertEqual(at(c, 10), 7)                                // held at the end of the third pass
+    }
+}

@@ -80,17 +80,33 @@ public struct TimingFunction: Equatable, Sendable {
     }
 }
 
-/// Interpolates one property from `fromValue` to `toValue` (CABasicAnimation,
-/// the from/to form; by-values, additive and cumulative animations, groups
-/// and keyframes come with the animation issue).
+/// Interpolates one property (CABasicAnimation).
 ///
-/// Timing follows CAMediaTiming (see `MediaTiming`): one pass of
-/// `duration` (0.25 s when not positive), repeated, autoreversed, offset,
-/// sped up or paused, and filled as `timing.fillMode` says.
+/// The endpoints follow CABasicAnimation's rules for the optional
+/// `fromValue`, `toValue` and `byValue`, with `base` the layer's current
+/// (model) value of the property, which the caller passes in:
+///
+/// | set            | animates                         |
+/// |----------------|----------------------------------|
+/// | from, to       | from → to                        |
+/// | from, by       | from → from + by                 |
+/// | by, to         | to − by → to                     |
+/// | from           | from → base                      |
+/// | to             | base → to                        |
+/// | by             | base → base + by                 |
+/// | none           | base → base (no visible change)  |
+///
+/// `isAdditive` adds the interpolated value to `base` (so from/to are
+/// offsets); `isCumulative` adds `(end − start)` once per completed repeat
+/// cycle, so each repetition continues where the last one ended. Timing
+/// follows CAMediaTiming (see `MediaTiming`).
 public struct BasicAnimation: Sendable {
     public var key: AnimatableKey
-    public var fromValue: AnimatableValue
-    public var toValue: AnimatableValue
+    public var fromValue: AnimatableValue?
+    public var toValue: AnimatableValue?
+    public var byValue: AnimatableValue?
+    public var isAdditive = false
+    public var isCumulative = false
     public var timing = MediaTiming()
     public var timingFunction: TimingFunction = .linear
     public var isRemovedOnCompletion = true
@@ -98,8 +114,9 @@ public struct BasicAnimation: Sendable {
     /// CA's default duration for an animation whose `duration` is not set.
     public static let defaultDuration = 0.25
 
-    public init(key: AnimatableKey, from: AnimatableValue, to: AnimatableValue, duration: Double = 0.25) {
-        self.key = key; fromValue = from; toValue = to
+    public init(key: AnimatableKey, from: AnimatableValue? = nil, to: AnimatableValue? = nil, by: AnimatableValue? = nil,
+                duration: Double = 0.25) {
+        self.key = key; fromValue = from; toValue = to; byValue = by
         timing.duration = duration
     }
 
@@ -123,10 +140,41 @@ public struct BasicAnimation: Sendable {
         timing.hasFinished(atParentTime: time, default: BasicAnimation.defaultDuration)
     }
 
+    /// The start and end values given the layer's current value `base`
+    /// (see the table above); `nil` when an endpoint needs `base` and it is
+    /// not given, or values of different kinds must be added.
+    public func endpoints(base: AnimatableValue?) -> (from: AnimatableValue, to: AnimatableValue)? {
+        func add(_ a: AnimatableValue, _ b: AnimatableValue, _ sign: Double = 1) -> AnimatableValue? {
+            AnimatableValue.weightedSum([a, b], [1, sign])
+        }
+        switch (fromValue, toValue, byValue) {
+        case let (from?, to?, _): return (from, to)
+        case let (from?, nil, by?): return add(from, by).map { (from, $0) }
+        case let (nil, to?, by?): return add(to, by, -1).map { ($0, to) }
+        case let (from?, nil, nil): return base.map { (from, $0) }
+        case let (nil, to?, nil): return base.map { ($0, to) }
+        case let (nil, nil, by?): return base.flatMap { b in add(b, by).map { (b, $0) } }
+        case (nil, nil, nil): return base.map { ($0, $0) }
+        }
+    }
+
     /// The animated value at `time`, or `nil` where the animation has no
-    /// effect.
-    public func value(at time: MediaTime) -> AnimatableValue? {
-        guard let state = timing.state(atParentTime: time, default: BasicAnimation.defaultDuration) else { return nil }
-        return AnimatableValue.interpolate(fromValue, toValue, timingFunction.value(at: state.progress))
+    /// effect (outside its active duration without fill, or missing the
+    /// `base` its endpoints need).
+    public func value(at time: MediaTime, base: AnimatableValue? = nil) -> AnimatableValue? {
+        // An additive animation's endpoints are offsets: a missing one is
+        // the zero of the value's kind, not the layer's value.
+        let endpointBase = isAdditive
+            ? (fromValue ?? toValue ?? byValue).flatMap { AnimatableValue.weightedSum([$0], [0]) }
+            : base
+        guard let state = timing.state(atParentTime: time, default: BasicAnimation.defaultDuration),
+              let (from, to) = endpoints(base: endpointBase) else { return nil }
+        var v = AnimatableValue.interpolate(from, to, timingFunction.value(at: state.progress))
+        if isCumulative && state.iteration > 0, from.isSameKind(as: to), v.isSameKind(as: to),
+           let advanced = AnimatableValue.weightedSum([v, to, from], [1, Double(state.iteration), -Double(state.iteration)]) {
+            v = advanced
+        }
+        if isAdditive, let base, let sum = AnimatableValue.weightedSum([base, v], [1, 1]) { v = sum }
+        return v
     }
 }

@@ -76,11 +76,21 @@ public struct MediaTiming: Equatable, Sendable {
 
     var effectiveSpeed: Double { speed.isNaN ? 1 : speed }
 
-    /// Where the object is at the parent's time `t`: the progress through
-    /// the current pass (0…1, before any timing function) and the basic
-    /// local time in seconds, or `nil` when it has no effect (not started
-    /// and not filling backwards, or finished and not filling forwards).
-    public func state(atParentTime t: Double, default defaultDuration: Double) -> (progress: Double, localTime: Double)? {
+    /// Where the object is at the parent's time `t`, or `nil` when it has
+    /// no effect (not started and not filling backwards, or finished and
+    /// not filling forwards).
+    public struct State: Equatable, Sendable {
+        /// Progress through the current pass, 0…1, before any timing
+        /// function.
+        public var progress: Double
+        /// The same as basic local time, seconds (`progress · duration`).
+        public var localTime: Double
+        /// Which cycle of the repetition this is, from 0 (for cumulative
+        /// animations).
+        public var iteration: Int
+    }
+
+    public func state(atParentTime t: Double, default defaultDuration: Double) -> State? {
         let d = simpleDuration(default: defaultDuration)
         let cycle = d * (autoreverses ? 2 : 1)
         let active = activeDuration(default: defaultDuration)
@@ -105,35 +115,41 @@ public struct MediaTiming: Equatable, Sendable {
         t - beginTime >= parentActiveDuration(default: defaultDuration)
     }
 
-    /// Local time within one pass for active local time `ta` in
-    /// `0 ..< active`.
-    private func position(_ ta: Double, d: Double, cycle: Double, active: Double) -> Double {
+    /// Local time within one pass, and the cycle index, for active local
+    /// time `ta` in `0 ..< active`.
+    private func position(_ ta: Double, d: Double, cycle: Double, active: Double) -> (Double, Int) {
         var lt = ta + (timeOffset.isFinite ? timeOffset : 0)
         if active.isFinite && active > 0 {
             lt = lt - (lt / active).rounded(.down) * active           // wrap into 0 ..< active
         }
-        guard cycle.isFinite, cycle > 0 else { return 0 }
-        var c = lt - (lt / cycle).rounded(.down) * cycle             // 0 ..< cycle
+        guard cycle.isFinite, cycle > 0 else { return (0, 0) }
+        let cycles = (lt / cycle).rounded(.down)
+        var c = lt - cycles * cycle                                  // 0 ..< cycle
         if c < 0 { c = 0 }
-        return autoreverses && c > d ? cycle - c : c
+        return (autoreverses && c > d ? cycle - c : c, iterationIndex(cycles))
     }
 
     /// Local time at the very end of the active duration: the end of the
     /// last pass (the start again after a whole autoreversing cycle), or
     /// where a fractional repeat count stopped.
-    private func endPosition(d: Double, cycle: Double, active: Double) -> Double {
-        guard active.isFinite, cycle > 0 else { return autoreverses ? 0 : d }
+    private func endPosition(d: Double, cycle: Double, active: Double) -> (Double, Int) {
+        guard active.isFinite, cycle > 0 else { return (autoreverses ? 0 : d, 0) }
         let cycles = active / cycle
-        let fraction = cycles - cycles.rounded(.down)
-        if fraction == 0 { return autoreverses ? 0 : d }
+        let whole = cycles.rounded(.down)
+        let fraction = cycles - whole
+        if fraction == 0 { return (autoreverses ? 0 : d, iterationIndex(whole - 1)) }
         let c = fraction * cycle
-        return autoreverses && c > d ? cycle - c : c
+        return (autoreverses && c > d ? cycle - c : c, iterationIndex(whole))
     }
 
-    private func finish(_ localTime: Double, d: Double, reversed: Bool) -> (progress: Double, localTime: Double) {
-        var p = d > 0 ? localTime / d : 0
+    private func iterationIndex(_ v: Double) -> Int {
+        v > 0 ? (v < 1e15 ? Int(v) : 1_000_000_000_000_000) : 0
+    }
+
+    private func finish(_ position: (Double, Int), d: Double, reversed: Bool) -> State {
+        var p = d > 0 ? position.0 / d : 0
         if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
         if reversed { p = 1 - p }
-        return (p, p * d)
+        return State(progress: p, localTime: p * d, iteration: position.1)
     }
 }
