@@ -1,37 +1,4 @@
-/// A property of a layer that an animation can drive. (The full key space
-/// with subkeys such as `position.x` and `transform.rotation.z` comes with
-/// the animation issue; these are the keys the compositor reads today.)
-public enum AnimatableKey: Equatable, Sendable {
-    case position
-    case bounds
-    case opacity
-    case backgroundColor
-}
-
-/// A value an animation interpolates.
-public enum AnimatableValue: Equatable, Sendable {
-    case scalar(Double)
-    case point(Point)
-    case rect(Rect)
-    case color(Color)
-
-    /// `from + (to − from)·t`, component-wise. Mismatched kinds jump to `to`
-    /// at the midpoint.
-    public static func interpolate(_ from: AnimatableValue, _ to: AnimatableValue, _ t: Double) -> AnimatableValue {
-        @inline(__always) func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * t }
-        switch (from, to) {
-        case let (.scalar(a), .scalar(b)): return .scalar(lerp(a, b))
-        case let (.point(a), .point(b)): return .point(Point(x: lerp(a.x, b.x), y: lerp(a.y, b.y)))
-        case let (.rect(a), .rect(b)):
-            return .rect(Rect(x: lerp(a.origin.x, b.origin.x), y: lerp(a.origin.y, b.origin.y),
-                              width: lerp(a.size.width, b.size.width), height: lerp(a.size.height, b.size.height)))
-        case let (.color(a), .color(b)):
-            return .color(Color(red: lerp(a.red, b.red), green: lerp(a.green, b.green),
-                                blue: lerp(a.blue, b.blue), alpha: lerp(a.alpha, b.alpha)))
-        default: return t < 0.5 ? from : to
-        }
-    }
-}
+import Raster
 
 /// Pacing of an animation (CAMediaTimingFunction): a cubic Bézier from (0,0)
 /// to (1,1) with control points (x1, y1) and (x2, y2).

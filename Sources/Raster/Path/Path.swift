@@ -29,7 +29,7 @@ public enum PathVerb: UInt8, Sendable {
 /// Filling closes every subpath implicitly. Coordinates may be anything,
 /// including NaN and infinities; see `flatten` for what drawing does with
 /// them.
-public struct Path: Sendable {
+public struct Path: Equatable, Sendable {
     public private(set) var verbs: [PathVerb] = []
     public private(set) var points: [PathPoint] = []
     /// Where the open subpath started, or `nil` when none is open.
