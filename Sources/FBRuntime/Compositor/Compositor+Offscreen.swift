@@ -207,27 +207,31 @@ extension Compositor {
 
     /// The shadow cast by the alpha of `image` (placed at `region`),
     /// blurred, cut by `mask` (at `region`; nothing outside it), drawn onto
-    /// `canvas`.
+    /// `canvas`. Only the part that can reach the clip is blurred: the
+    /// clip moved back by the offset, grown by the blur margin.
     func drawImageShadow(_ image: PixelView<ARGB8888>, at region: IntRect, mask: PixelView<A8>?, _ g: ImageShadowGeometry,
                          color: PremultipliedColor, alpha: UInt8, canvas: Canvas) {
         let m = g.margin
-        guard let shadow = coveragePool.acquire(width: region.width + 2 * m, height: region.height + 2 * m) else { return }
+        // The shadow surface, in the image's (unshifted) target coordinates.
+        let area = region.insetBy(-m).intersection(canvas.clip.insetBy(-m).offsetBy(-g.dx, -g.dy))
+        guard !area.isEmpty, let shadow = coveragePool.acquire(width: area.width, height: area.height) else { return }
         defer { coveragePool.release(shadow) }
         statistics.offscreenPasses += 1
-        var y = 0
-        while y < region.height {
-            let src = image.row(y), dst = shadow.row(y + m) + m
+        let copy = region.intersection(area)
+        var y = copy.y
+        while y < copy.maxY {
+            let src = image.row(y - region.y) + (copy.x - region.x), dst = shadow.row(y - area.y) + (copy.x - area.x)
             var x = 0
             if let mask {
-                let k = mask.row(y)
-                while x < region.width { dst[x] = div255(UInt32(src[x] &>> 24) &* UInt32(k[x])); x &+= 1 }
+                let k = mask.row(y - region.y) + (copy.x - region.x)
+                while x < copy.width { dst[x] = div255(UInt32(src[x] &>> 24) &* UInt32(k[x])); x &+= 1 }
             } else {
-                while x < region.width { dst[x] = UInt8(truncatingIfNeeded: src[x] &>> 24); x &+= 1 }
+                while x < copy.width { dst[x] = UInt8(truncatingIfNeeded: src[x] &>> 24); x &+= 1 }
             }
             y &+= 1
         }
         blur.blur(shadow, radius: g.radius, family: kernels)
-        let x0 = region.x + g.dx - m, y0 = region.y + g.dy - m
+        let x0 = area.x + g.dx, y0 = area.y + g.dy
         if let mask {
             // The mask clips the shadow: keep it only where the mask is.
             var j = 0

@@ -239,9 +239,10 @@ public final class Compositor {
         let sublayerSpace: Transform3D
         let sublayersFlipped: Bool
 
-        /// Background, contents, border and sublayers that will draw.
+        /// Background, contents, border and each sublayer: the parts that may
+        /// overlap inside the layer image.
         var partCount: Int {
-            var n = layer.sublayers.isEmpty ? 0 : 1
+            var n = layer.sublayers.count
             if let c = p.backgroundColor, c.alpha > 0 { n += 1 }
             if layer.contents != nil { n += 1 }
             if p.borderWidth > 0 && p.borderColor.alpha > 0 { n += 1 }
