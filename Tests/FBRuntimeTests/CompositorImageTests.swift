@@ -331,6 +331,16 @@ final class CompositorImageTests: XCTestCase {
             XCTAssertEqual(stats.layersCulled, drawn ? 0 : 1)
             XCTAssertEqual(stats.layersDrawn, drawn ? 3 : 1, "a culled layer takes its sublayers with it")
         }
+        // A container with empty bounds is judged by its map, not its area.
+        card.transform = .rotation(radians: 0.4, x: 0, y: 1, z: 0)
+        card.isDoubleSided = false
+        card.bounds = Rect(x: 0, y: 0, width: 0, height: 0)
+        child.position = Point(x: -5, y: -5)
+        let (cv, cstats) = try renderAndCompare(r, 64, 64, golden: nil)
+        XCTAssertEqual(cstats.layersCulled, 0)
+        XCTAssertEqual(cv[32, 32], 0xFFFF_0000)
+        card.bounds = Rect(x: 0, y: 0, width: 40, height: 40)
+        child.position = Point(x: 5, y: 5)
         // isGeometryFlipped mirrors the sublayers' space but is not the back.
         card.transform = .identity
         card.isDoubleSided = false
@@ -375,6 +385,16 @@ final class CompositorImageTests: XCTestCase {
         let (v, _) = try renderAndCompare(r, 32, 16, golden: nil)
         assertClose(v[4, 4], 0x8080_0000, 1)
         XCTAssertEqual(v[20, 4], 0xFF80_8080)
+        // A layer with only a sublayer: the operator applies to its image
+        // (one group), not to nothing.
+        a.backgroundColor = nil
+        a.addSublayerForTest(layer("inner", 0, 0, 8, 8, color: 0x000000))
+        a.sublayers[0].backgroundColor = Color(rgb: 0x0000FF, alpha: 0.5)
+        let (w, stats) = try renderAndCompare(r, 32, 16, golden: nil)
+        XCTAssertEqual(stats.offscreenPasses, 1)
+        assertClose(w[2, 2], 0x8000_0080, 1, "src replaces inside the image")
+        XCTAssertEqual(w[12, 12], 0, "the group is composited as its pixel rectangle: src clears the rest of it")
+        XCTAssertEqual(w[20, 4], 0xFF80_8080, "outside the rectangle the root stays")
     }
 
     // MARK: Bad input

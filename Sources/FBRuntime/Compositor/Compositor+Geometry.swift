@@ -53,17 +53,6 @@ func projectedBox(_ rect: Rect, _ m: ProjectiveTransform) -> BoundingBox {
     return BoundingBox(minX: r.minX, minY: r.minY, maxX: r.maxX, maxY: r.maxY)
 }
 
-/// Twice the signed area of `rect` mapped by `m` (positive when the image
-/// keeps the orientation of an unmapped rectangle in a y-down space).
-func projectedSignedArea(_ rect: Rect, _ m: ProjectiveTransform) -> Double {
-    let points = ProjectedPolygon(rect).mapped(by: m).points
-    guard points.count >= 3 else { return 0 }
-    var sum = 0.0
-    var previous = points[points.count - 1]
-    for p in points { sum += previous.x * p.y - p.x * previous.y; previous = p }
-    return sum.isFinite ? sum : 0
-}
-
 extension BoundingBox {
     func union(_ o: BoundingBox) -> BoundingBox {
         if o.isEmpty { return self }

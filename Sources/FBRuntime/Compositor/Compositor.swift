@@ -22,8 +22,8 @@ import Raster
 /// affine or projective map. A layer whose map keeps its edges on whole
 /// pixels (translations and scales of whole-pixel geometry) is filled as
 /// pixel rectangles. With `isDoubleSided == false` a layer whose projected
-/// bounds are wound backwards (its back faces the viewer) is skipped with
-/// its sublayers; mirrors by `isGeometryFlipped` do not count, a mirroring
+/// plane is wound backwards (its back faces the viewer: the flattened map
+/// to the target has a negative determinant) is skipped with its sublayers; mirrors by `isGeometryFlipped` do not count, a mirroring
 /// scale does (CA decides from the 3-D normal, which tells a mirror from a
 /// half turn; the flattened map cannot).
 ///
@@ -41,7 +41,12 @@ import Raster
 /// - a `mask` layer: rendered offscreen in the layer's pixel space; its
 ///   alpha multiplies the layer image and the shadow;
 /// - a `compositingOperator` other than source-over with more than one
-///   part (a single part is drawn with the operator directly).
+///   part or with sublayers (a single part of the layer's own is drawn
+///   with the operator directly, bounded by its shape). The offscreen image
+///   is composited as a rectangle — the pixel bounding box of the layer and
+///   its subtree, cut by the clip — so operators that change the
+///   destination under a transparent source (`src`, `clear`, `srcIn`, …)
+///   act over that whole rectangle.
 ///
 /// **Shadows** are drawn with `shadowColor × shadowOpacity`, faded by the
 /// layer's opacity, below the layer image, offset by `shadowOffset` and
@@ -132,16 +137,26 @@ public final class Compositor {
         let layerOpacity = opacity * clampUnit(r.p.opacity)
         guard layerOpacity > 0 else { return }
         if !layer.isDoubleSided {
-            var area = projectedSignedArea(r.bounds, r.contentToTarget)
-            if parent.flipped { area = -area }
-            if area <= 0 { statistics.layersCulled += 1; return }
+            // The Jacobian of x ↦ (Ax + b)/w is det(M)/w³ and w > 0 wherever
+            // the layer is visible, so the sign of det(M) is the winding of
+            // the projected bounds everywhere — also for a container with
+            // empty bounds.
+            let m = r.contentToTarget
+            var det = m.m00 * (m.m11 * m.m22 - m.m12 * m.m21) - m.m01 * (m.m10 * m.m22 - m.m12 * m.m20)
+                + m.m02 * (m.m10 * m.m21 - m.m11 * m.m20)
+            if parent.flipped { det = -det }
+            if det < 0 { statistics.layersCulled += 1; return }
         }
         statistics.layersDrawn += 1
         let parts = r.partCount
         let shadow = shadowPlan(r)
         let op = layer.compositingOperator
         let groupsOpacity = clampUnit(r.p.opacity) < 1 && layer.allowsGroupOpacity && parts > 1
-        let needsGroup = groupsOpacity || layer.mask != nil || (shadow?.fromImage ?? false) || (op != .srcOver && parts > 1)
+        // An operator applies to the layer image as a whole: only a lone
+        // part of the layer's own can take it directly (sublayers draw with
+        // their own operators).
+        let operatorNeedsGroup = op != .srcOver && (parts > 1 || !layer.sublayers.isEmpty)
+        let needsGroup = groupsOpacity || layer.mask != nil || (shadow?.fromImage ?? false) || operatorNeedsGroup
         if needsGroup {
             drawGroup(r, shadow: shadow, opacity: layerOpacity, canvas: canvas, depth: depth)
         } else {
