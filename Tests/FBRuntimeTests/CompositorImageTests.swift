@@ -350,6 +350,20 @@ final class CompositorImageTests: XCTestCase {
         XCTAssertEqual(stats.layersCulled, 0)
     }
 
+    func testMaskedCornersAndScale() throws {
+        let r = root(40, 40)
+        let l = layer("l", 5, 5, 15, 15, color: 0xFFFFFF)
+        l.cornerRadius = 6
+        l.maskedCorners = [.minXMinY, .maxXMaxY]                 // top-left and bottom-right on screen
+        try r.addSublayer(l)
+        let (v, _) = try renderAndCompare(r, 40, 40, golden: nil, scale: 2)
+        XCTAssertEqual(v[10, 10], 0xFF20_2830, "top-left rounded (scale 2: the layer is at 10…40 px)")
+        XCTAssertEqual(v[39, 10], 0xFFFF_FFFF, "top-right square")
+        XCTAssertEqual(v[10, 39], 0xFFFF_FFFF, "bottom-left square")
+        XCTAssertEqual(v[39, 39], 0xFF20_2830, "bottom-right rounded")
+        XCTAssertEqual(v[25, 25], 0xFFFF_FFFF)
+    }
+
     // MARK: Statistics and steady state
 
     func testStatisticsAndSteadyStateAllocation() throws {
