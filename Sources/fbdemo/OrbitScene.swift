@@ -1,27 +1,51 @@
 import FBRuntime
+import Raster
 
-/// A small animated scene: a card that slides back and forth with ease-in-
-/// ease-out, a square that fades in and out, and a scrolling strip (its
-/// bounds origin animates, which moves its sublayers) — enough to see
-/// position, opacity, bounds and the layer tree at work.
+/// A small animated scene: a rounded card with a border and a cached
+/// path shadow that slides back and forth with ease-in-ease-out while it
+/// turns (its badge clipped to the rounded corners), a rounded square with
+/// an overlapping sublayer that fades as a group, and a scrolling strip (its
+/// bounds origin animates, which moves its sublayers) — position, opacity,
+/// bounds, transforms and the layer image at work. Everything depends only
+/// on the display's clock, so frames are repeatable.
 final class OrbitScene {
     let root = Layer(name: "root")
+    let card: Layer
+    let startTime: MediaTime
 
     init(width: Double, height: Double, at time: MediaTime) {
         root.bounds = Rect(x: 0, y: 0, width: width, height: height)
         root.position = Point(x: width / 2, y: height / 2)
         root.backgroundColor = Color(rgb: 0x1C2433)
 
-        let card = Layer(name: "card")
+        startTime = time
+        card = Layer(name: "card")
         card.bounds = Rect(x: 0, y: 0, width: width * 0.25, height: height * 0.25)
         card.position = Point(x: width * 0.2, y: height * 0.3)
         card.backgroundColor = Color(rgb: 0xF2A541)
+        let radius = Swift.min(width, height) * 0.04
+        card.cornerRadius = radius
+        card.masksToBounds = false   // a clip would cut the shadow off
+        card.borderWidth = 2
+        card.borderColor = Color(rgb: 0xFFFFFF, alpha: 0.85)
+        card.shadowOpacity = 0.5
+        card.shadowRadius = 6
+        card.shadowOffset = Size(width: 0, height: 4)
+        card.shadowPath = Path(roundedRect: 0, 0, card.bounds.width, card.bounds.height, radii: CornerRadii(radius))
+        // The badge sits in a clipping container so it follows the card's
+        // rounded corner.
+        let clip = Layer(name: "clip")
+        clip.bounds = card.bounds
+        clip.anchorPoint = Point(x: 0, y: 0)
+        clip.cornerRadius = radius
+        clip.masksToBounds = true
         let badge = Layer(name: "badge")
-        badge.bounds = Rect(x: 0, y: 0, width: width * 0.08, height: height * 0.08)
+        badge.bounds = Rect(x: 0, y: 0, width: width * 0.1, height: height * 0.1)
         badge.anchorPoint = Point(x: 0, y: 0)
-        badge.position = Point(x: 6, y: 6)
-        badge.backgroundColor = Color(rgb: 0x2E86AB, alpha: 0.8)
-        try! card.addSublayer(badge)
+        badge.position = Point(x: -4, y: -4)
+        badge.backgroundColor = Color(rgb: 0x2E86AB, alpha: 0.9)
+        try! clip.addSublayer(badge)
+        try! card.addSublayer(clip)
         var slide = BasicAnimation(key: .position, from: .point(card.position),
                                    to: .point(Point(x: width * 0.8, y: height * 0.3)), duration: 0.4)
         slide.autoreverses = true
@@ -33,6 +57,13 @@ final class OrbitScene {
         pulse.bounds = Rect(x: 0, y: 0, width: width * 0.2, height: width * 0.2)
         pulse.position = Point(x: width * 0.5, y: height * 0.62)
         pulse.backgroundColor = Color(rgb: 0xE84855)
+        pulse.cornerRadius = width * 0.03
+        let dot = Layer(name: "dot")   // overlaps the pulse; group opacity fades them as one
+        dot.bounds = Rect(x: 0, y: 0, width: width * 0.1, height: width * 0.1)
+        dot.position = Point(x: width * 0.2, y: width * 0.2)
+        dot.cornerRadius = width * 0.05
+        dot.backgroundColor = Color(rgb: 0xFFFFFF)
+        try! pulse.addSublayer(dot)
         var fade = BasicAnimation(key: .opacity, from: .scalar(1), to: .scalar(0.15), duration: 0.2)
         fade.autoreverses = true
         fade.repeatCount = .infinity
@@ -42,6 +73,7 @@ final class OrbitScene {
         strip.bounds = Rect(x: 0, y: 0, width: width * 0.9, height: height * 0.12)
         strip.position = Point(x: width * 0.5, y: height * 0.9)
         strip.backgroundColor = Color(rgb: 0x3B4A63)
+        strip.masksToBounds = true   // tiles scroll out of it
         for i in 0..<12 {
             let tile = Layer(name: "tile")
             tile.bounds = Rect(x: 0, y: 0, width: height * 0.08, height: height * 0.08)
@@ -54,6 +86,14 @@ final class OrbitScene {
         scroll.repeatCount = .infinity
         strip.add(scroll, forKey: "scroll", at: time)
 
-        for layer in [card, pulse, strip] { try! root.addSublayer(layer) }
+        for layer in [strip, pulse, card] { try! root.addSublayer(layer) }
+        advance(to: time)
+    }
+
+    /// Sets the values no animation key drives yet (the card's turn:
+    /// one revolution every 3 s).
+    func advance(to time: MediaTime) {
+        let angle = (time - startTime) * (2 * Double.pi / 3)
+        card.transform = .rotation(radians: angle, x: 0, y: 0, z: 1)
     }
 }

@@ -87,6 +87,7 @@ func run() {
         exit(1)
     }
     for frame in 0..<options.frames {
+        scene.advance(to: display.clock.now)
         display.renderFrame(scene.root, with: compositor)
         let path = options.outDirectory + "/frame-" + zeroPadded(frame, 4) + ".png"
         do {

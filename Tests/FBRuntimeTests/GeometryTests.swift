@@ -590,10 +590,14 @@ final class CompositorGeometryTests: XCTestCase {
         root.sublayerTransform = .translation(x: 30, y: 0)
         display.renderFrame(root, with: Compositor())
         XCTAssertEqual(whiteSpan(display, row: 10), 35...44)
-        // Not axis-aligned: skipped for now (TODO in Compositor), no trap.
+        // Not axis-aligned: filled as a path, anti-aliased edges.
         root.sublayerTransform = .identity
         box.transform = .rotation(radians: 0.3, x: 0, y: 0, z: 1)
         display.renderFrame(root, with: Compositor())
-        XCTAssertNil(whiteSpan(display, row: 10))
+        XCTAssertNotNil(whiteSpan(display, row: 10))
+        let v = display.framebuffer.view
+        XCTAssertEqual(v[10, 10], 0xFFFF_FFFF)
+        XCTAssertNotEqual(v[5, 5], 0xFFFF_FFFF)     // the unrotated corner is cut off
+        XCTAssertNotEqual(v[6, 4] & 0xFF, 0)        // the rotated corner reaches above the old top edge
     }
 }

@@ -110,6 +110,7 @@ final class CompositorTests: XCTestCase {
         parent.position = Point(x: 10, y: 8)
         parent.backgroundColor = Color(rgb: 0x3366CC)
         parent.opacity = 0.5
+        parent.allowsGroupOpacity = false   // the opacity multiplied down (group opacity: CompositorImageTests)
         let child = Layer(name: "child")
         child.bounds = Rect(x: 0, y: 0, width: 20, height: 10)
         child.anchorPoint = Point(x: 0, y: 0)

@@ -1,26 +1,93 @@
 import Raster
 
-/// Per-frame figures the compositor reports (the statistics of the layer
-/// issue grow from here).
-public struct FrameStatistics: Equatable, Sendable {
-    public var layersDrawn = 0
-    public var pixelsWritten = 0
-    public init() {}
-}
-
-/// Turns a layer tree into pixels.
+/// Turns a layer tree into pixels, with Core Animation's layer image.
 ///
-/// This first compositor handles background colours and opacity multiplied
-/// down the tree, for layers whose full map to the display (position,
-/// anchorPoint, bounds origin, transform, sublayerTransform, flips — see
-/// `LayerGeometry`) keeps rectangles axis-aligned: translations and scales.
-/// Rotated, sheared and perspective layers, contents, borders, shadows,
-/// masks, group opacity and damage tracking come with the layer issue.
-/// Layer coordinates are points; `scale` pixels per point.
+/// **Order.** Each layer, in its superlayer's drawing order (sublayers sorted
+/// by `zPosition`, stable, so equal depths keep tree order), draws:
+/// 1. its shadow (below everything else of the layer; see Shadows);
+/// 2. the background colour, inside the bounds rounded by `cornerRadius`;
+/// 3. the contents image, placed by `contentsGravity`, `contentsRect` and
+///    `contentsCenter` (not rounded unless `masksToBounds`);
+/// 4. the sublayers, recursively;
+/// 5. the border, inside the bounds, following `cornerRadius`.
+/// With `masksToBounds`, 3 and 4 are clipped to the rounded bounds. The
+/// result (the *layer image*) is faded by `opacity`, cut by the `mask`
+/// layer's alpha and combined with what is below by `compositingOperator`.
+///
+/// **Transforms.** Every part is drawn through the layer's full map to the
+/// target (`LayerGeometry`, flattened): shapes are filled by the path
+/// rasterizer (an affine map goes to it directly; under perspective the
+/// path is flattened in layer space and projected, clipped at the eye), so
+/// transformed edges are anti-aliased; images are resampled through the
+/// affine or projective map. A layer whose map keeps its edges on whole
+/// pixels (translations and scales of whole-pixel geometry) is filled as
+/// pixel rectangles. With `isDoubleSided == false` a layer whose projected
+/// plane is wound backwards (its back faces the viewer: the flattened map
+/// to the target has a negative determinant) is skipped with its sublayers; mirrors by `isGeometryFlipped` do not count, a mirroring
+/// scale does (CA decides from the 3-D normal, which tells a mirror from a
+/// half turn; the flattened map cannot).
+///
+/// **Offscreen passes**, only where CA needs one (surfaces come from a pool
+/// kept between frames, sized to the layer's pixel bounding box ∩ the clip):
+/// - group opacity: `opacity < 1`, `allowsGroupOpacity`, and more than one
+///   part to draw (background, contents, border, sublayers) — the image is
+///   rendered once and faded once, so sublayers do not show through each
+///   other. With `allowsGroupOpacity == false` the opacity is multiplied
+///   into every part instead, down the tree;
+/// - `masksToBounds` with rounded corners or a rotated/perspective map:
+///   contents and sublayers are rendered offscreen and composited through
+///   the coverage of the rounded bounds. An axis-aligned whole-pixel clip
+///   without corners is a plain clip rectangle;
+/// - a `mask` layer: rendered offscreen in the layer's pixel space; its
+///   alpha multiplies the layer image and the shadow;
+/// - a `compositingOperator` other than source-over with more than one
+///   part or with sublayers (a single part of the layer's own is drawn
+///   with the operator directly, bounded by its shape). The offscreen image
+///   is composited as a rectangle — the pixel bounding box of the layer and
+///   its subtree, cut by the clip — so operators that change the
+///   destination under a transparent source (`src`, `clear`, `srcIn`, …)
+///   act over that whole rectangle.
+///
+/// **Shadows** are drawn with `shadowColor × shadowOpacity`, faded by the
+/// layer's opacity, below the layer image, offset by `shadowOffset` and
+/// blurred by `shadowRadius` (σ = radius / 2), both in the layer's space so
+/// the shadow turns and scales with the layer as in CA. With a
+/// `shadowPath`, the path is rasterised in layer space at `scale` pixels per
+/// point, blurred, and cached on the layer until the path, radius, colour,
+/// opacity or scale change; the cached image is then resampled through the
+/// layer's map each frame. Without one, the alpha of the rendered layer
+/// image casts the shadow: an offscreen pass every frame, blurred in target
+/// pixels (offset and radius carried by the map's local scale at the
+/// centre of the bounds, the offset rounded to whole pixels). As in CA,
+/// `masksToBounds` clips the shadow: the part of it left inside the bounds
+/// (seen only through a transparent layer image) is not drawn (TODO). The
+/// shadow is not part of the opacity group (it shows through a translucent
+/// layer).
+///
+/// **Bad input** never traps: layers with non-finite geometry or maps are
+/// skipped with their sublayers; singular maps draw nothing; huge layers
+/// are clipped to the target (offscreen surfaces are limited to the clip
+/// plus the shadow margin, never the layer's size); `contentsScale` ≤ 0 or
+/// NaN counts as 1; nesting deeper than `maximumDepth` is not drawn; a
+/// `scale` ≤ 0 or NaN renders only the clear colour.
+///
+/// Out of scope (TODO): CATransformLayer-style 3-D rendering contexts with
+/// depth sorting and plane splitting, damage tracking, `shouldRasterize`
+/// caching, debug overlays, backdrop filters.
+///
+/// Layer coordinates are points; `scale` pixels per point. Not thread-safe;
+/// render from one thread (see `Layer`).
 public final class Compositor {
     public var scale: Double
     public var kernels: KernelFamily
-    public private(set) var statistics = FrameStatistics()
+    public internal(set) var statistics = FrameStatistics()
+
+    let rasterizer = PathRasterizer()
+    let blur = GaussianBlur()
+    let colorPool = SurfacePool<ARGB8888>()
+    let coveragePool = SurfacePool<A8>()
+    /// The time being rendered.
+    var time: MediaTime = 0
 
     public init(scale: Double = 1, kernels: KernelFamily = .simd) {
         self.scale = scale
@@ -39,62 +106,247 @@ public final class Compositor {
             while y < target.height { target.row(y).update(repeating: clearColor.argb, count: target.width); y += 1 }
         }
         statistics.pixelsWritten += target.width * target.height
-        draw(root, parentToDisplay: .identity, parentSublayerSpace: .identity, opacity: 1,
-             time: time, canvas: canvas, depth: 0)
+        if scale > 0 && scale.isFinite {
+            self.time = time
+            let rootMap = ProjectiveTransform(AffineTransform(scaleX: scale, y: scale))
+            draw(root, parent: ParentPlacement(toTarget: rootMap, sublayerSpace: .identity, flipped: false),
+                 opacity: 1, canvas: canvas, depth: 0)
+        }
+        colorPool.endFrame()
+        coveragePool.endFrame()
+        statistics.surfacesAllocated = colorPool.allocations + coveragePool.allocations
+        colorPool.allocations = 0
+        coveragePool.allocations = 0
     }
 
     /// Nesting deeper than this is not drawn (a documented clamp that keeps
-    /// a pathological tree from exhausting the stack).
+    /// a pathological tree from exhausting the stack: a layer at depth
+    /// `maximumDepth` or more is skipped with its subtree).
     public static let maximumDepth = 512
 
-    /// `parentToDisplay` maps the superlayer's bounds space to the display
-    /// (flattened, points); `parentSublayerSpace` is the superlayer's
-    /// sublayerTransform about its anchor, which must join this layer's 4×4
-    /// before it is flattened (a perspective acts on the layer's z).
-    private func draw(_ layer: Layer, parentToDisplay: ProjectiveTransform, parentSublayerSpace: Transform3D,
-                      opacity: Double, time: MediaTime, canvas: Canvas, depth: Int) {
-        guard !layer.isHidden, depth < Compositor.maximumDepth else { return }
-        let p = PresentationValues(layer, at: time)
-        let layerOpacity = opacity * clampUnit(p.opacity)
+    /// Most pixels a shadow blur radius may reach; larger radii are clamped
+    /// so a shadow's offscreen margin stays bounded.
+    public static let maximumShadowRadius = 256.0
+
+    // MARK: One layer
+
+    /// Draws `layer` (and its subtree) placed in `parent` onto `canvas`,
+    /// with `opacity` inherited from superlayers that do not group.
+    func draw(_ layer: Layer, parent: ParentPlacement, opacity: Double, canvas: Canvas, depth: Int) {
+        guard depth < Compositor.maximumDepth, let r = resolve(layer, in: parent) else { return }
+        let layerOpacity = opacity * clampUnit(r.p.opacity)
         guard layerOpacity > 0 else { return }
-        let geometry = p.geometry
-        var toSuperlayer = geometry.toSuperlayer
-        if !parentSublayerSpace.isIdentity { toSuperlayer = toSuperlayer.concatenating(parentSublayerSpace) }
-        let toDisplay = toSuperlayer.flattened.concatenating(parentToDisplay)
-        guard toDisplay.isFinite, geometry.bounds.isFinite else { return }
-        if let color = p.backgroundColor {
-            // TODO(compositor issue): rotated, sheared and perspective layers
-            // need the bounds quad filled through `toDisplay` (a path fill
-            // or a projective span walk); until then only axis-aligned maps
-            // are drawn and the background of any other layer is skipped.
-            if toDisplay.isAffine && toDisplay.m01 == 0 && toDisplay.m10 == 0 {
-                let b = geometry.bounds
-                let x0 = toDisplay.m00 * b.minX + toDisplay.m02, x1 = toDisplay.m00 * b.maxX + toDisplay.m02
-                let y0 = toDisplay.m11 * b.minY + toDisplay.m12, y1 = toDisplay.m11 * b.maxY + toDisplay.m12
-                let rect = pixelRect(x: Swift.min(x0, x1), y: Swift.min(y0, y1),
-                                     width: Swift.abs(x1 - x0), height: Swift.abs(y1 - y0))
-                var c = color
-                c.alpha = clampUnit(c.alpha) * layerOpacity
-                let premultiplied = c.premultiplied
-                canvas.fill(rect, color: premultiplied)
-                let visible = rect.intersection(canvas.clip)
-                statistics.pixelsWritten += visible.area
-            }
+        if !layer.isDoubleSided {
+            // The Jacobian of x ↦ (Ax + b)/w is det(M)/w³ and w > 0 wherever
+            // the layer is visible, so the sign of det(M) is the winding of
+            // the projected bounds everywhere — also for a container with
+            // empty bounds.
+            let m = r.contentToTarget
+            var det = m.m00 * (m.m11 * m.m22 - m.m12 * m.m21) - m.m01 * (m.m10 * m.m22 - m.m12 * m.m20)
+                + m.m02 * (m.m10 * m.m21 - m.m11 * m.m20)
+            if parent.flipped { det = -det }
+            if det < 0 { statistics.layersCulled += 1; return }
         }
         statistics.layersDrawn += 1
-        let sublayerSpace = geometry.sublayerSpace
-        for sublayer in layer.sublayers {
-            draw(sublayer, parentToDisplay: toDisplay, parentSublayerSpace: sublayerSpace, opacity: layerOpacity,
-                 time: time, canvas: canvas, depth: depth + 1)
+        let parts = r.partCount
+        let shadow = shadowPlan(r)
+        let op = layer.compositingOperator
+        let groupsOpacity = clampUnit(r.p.opacity) < 1 && layer.allowsGroupOpacity && parts > 1
+        // An operator applies to the layer image as a whole: only a lone
+        // part of the layer's own can take it directly (sublayers draw with
+        // their own operators).
+        let operatorNeedsGroup = op != .srcOver && (parts > 1 || !layer.sublayers.isEmpty)
+        let needsGroup = groupsOpacity || layer.mask != nil || (shadow?.fromImage ?? false) || operatorNeedsGroup
+        if needsGroup {
+            drawGroup(r, shadow: shadow, opacity: layerOpacity, canvas: canvas, depth: depth)
+        } else {
+            if let shadow { drawPathShadow(r, shadow, alpha: layerOpacity, canvas: canvas) }
+            drawImage(r, opacity: layerOpacity, operator: op, canvas: canvas, depth: depth)
         }
     }
 
-    /// Points to whole pixels: edges rounded to the nearest pixel boundary,
-    /// coordinates clamped to ±2^30 so huge geometry cannot overflow `Int`.
-    private func pixelRect(x: Double, y: Double, width: Double, height: Double) -> IntRect {
+    /// Background, contents, sublayers (clipped with `masksToBounds`),
+    /// border; each faded by `opacity` and combined with `op`.
+    func drawImage(_ r: ResolvedLayer, opacity: Double, operator op: BlendOperator, canvas: Canvas, depth: Int) {
+        let layer = r.layer
+        if let color = r.p.backgroundColor, color.alpha > 0 {
+            if let rect = wholePixelRect(r) {
+                fillRect(rect, color: faded(color, opacity), operator: op, canvas: canvas)
+            } else {
+                fillShape(r.backgroundShape, map: r.toTarget, sampleRect: r.bounds,
+                          color: faded(color, opacity), rule: .nonZero, operator: op, canvas: canvas)
+            }
+        }
+        let hasInside = layer.contents != nil || !layer.sublayers.isEmpty
+        if layer.masksToBounds && hasInside {
+            if let rect = wholePixelRect(r) {
+                var clipped = canvas
+                clipped.clip(to: rect)
+                drawContentsAndSublayers(r, opacity: opacity, operator: op, canvas: clipped, depth: depth)
+            } else {
+                drawClipPass(r, opacity: opacity, operator: op, canvas: canvas, depth: depth)
+            }
+        } else if hasInside {
+            drawContentsAndSublayers(r, opacity: opacity, operator: op, canvas: canvas, depth: depth)
+        }
+        let width = r.p.borderWidth
+        if width > 0, r.p.borderColor.alpha > 0 {
+            fillShape(r.borderShape(width: width), map: r.toTarget, sampleRect: r.bounds,
+                      color: faded(r.p.borderColor, opacity), rule: .evenOdd, operator: op, canvas: canvas)
+        }
+    }
+
+    func drawContentsAndSublayers(_ r: ResolvedLayer, opacity: Double, operator op: BlendOperator, canvas: Canvas, depth: Int) {
+        if let contents = r.layer.contents {
+            drawContents(contents, r, alpha: opacity, operator: op, canvas: canvas)
+        }
+        let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped)
+        forEachSublayerInDrawingOrder(r.layer) { sublayer in
+            draw(sublayer, parent: placement, opacity: opacity, canvas: canvas, depth: depth + 1)
+        }
+    }
+
+    /// Calls `body` with the sublayers sorted by `zPosition` (NaN counts as
+    /// 0), back to front; equal depths keep their order in the tree.
+    /// Allocates only when the order differs from the tree's.
+    func forEachSublayerInDrawingOrder(_ layer: Layer, _ body: (Layer) -> Void) {
+        let sublayers = layer.sublayers
+        func z(_ l: Layer) -> Double { l.zPosition.isNaN ? 0 : l.zPosition }
+        var sorted = true
+        var i = 1
+        while i < sublayers.count { if z(sublayers[i]) < z(sublayers[i - 1]) { sorted = false; break }; i += 1 }
+        if sorted {
+            for s in sublayers { body(s) }
+            return
+        }
+        let order = sublayers.indices.sorted { a, b in
+            let za = z(sublayers[a]), zb = z(sublayers[b])
+            return za < zb || (za == zb && a < b)
+        }
+        for k in order { body(sublayers[k]) }
+    }
+
+    // MARK: Resolving a layer
+
+    /// Where a superlayer puts its sublayers.
+    struct ParentPlacement {
+        /// The superlayer's bounds space → target pixels.
+        var toTarget: ProjectiveTransform
+        /// The superlayer's `sublayerTransform` about its anchor point, which
+        /// joins the sublayer's 4×4 before flattening (a perspective acts on
+        /// the sublayer's z).
+        var sublayerSpace: Transform3D
+        /// Odd number of `isGeometryFlipped` mirrors in `toTarget`.
+        var flipped: Bool
+    }
+
+    /// The values and maps the drawing of one layer needs.
+    struct ResolvedLayer {
+        let layer: Layer
+        let p: PresentationValues
+        /// Standardised bounds.
+        let bounds: Rect
+        /// Bounds space → target pixels.
+        var toTarget: ProjectiveTransform
+        /// The same with the layer's own `isGeometryFlipped` mirror undone:
+        /// the layer's own contents are drawn through it (upright).
+        var contentToTarget: ProjectiveTransform
+        let sublayerSpace: Transform3D
+        let sublayersFlipped: Bool
+
+        /// Background, contents, border and each sublayer: the parts that may
+        /// overlap inside the layer image.
+        var partCount: Int {
+            var n = layer.sublayers.count
+            if let c = p.backgroundColor, c.alpha > 0 { n += 1 }
+            if layer.contents != nil { n += 1 }
+            if p.borderWidth > 0 && p.borderColor.alpha > 0 { n += 1 }
+            return n
+        }
+
+        /// The same layer drawn into a surface whose pixel (0, 0) is target
+        /// pixel (`x`, `y`).
+        func shifted(x: Int, y: Int) -> ResolvedLayer {
+            var r = self
+            let t = ProjectiveTransform.translation(Double(-x), Double(-y))
+            r.toTarget = toTarget.concatenating(t)
+            r.contentToTarget = contentToTarget.concatenating(t)
+            return r
+        }
+
+        var radii: CornerRadii {
+            let radius = p.cornerRadius > 0 && p.cornerRadius.isFinite ? p.cornerRadius : 0
+            let m = layer.maskedCorners ?? .all
+            return CornerRadii(topLeft: m.contains(.minXMinY) ? radius : 0, topRight: m.contains(.maxXMinY) ? radius : 0,
+                               bottomRight: m.contains(.maxXMaxY) ? radius : 0, bottomLeft: m.contains(.minXMaxY) ? radius : 0)
+        }
+        var hasCorners: Bool {
+            let c = radii
+            return c.topLeft > 0 || c.topRight > 0 || c.bottomRight > 0 || c.bottomLeft > 0
+        }
+
+        /// The bounds rounded by the corner radii, in bounds space.
+        var backgroundShape: Path {
+            Path(roundedRect: bounds.minX, bounds.minY, bounds.width, bounds.height, radii: radii)
+        }
+
+        /// The outer rounded bounds and the same inset by `width` (radii
+        /// shrunk by it), for an even-odd fill. A border as wide as half the
+        /// smaller side fills the whole shape.
+        func borderShape(width: Double) -> Path {
+            var path = backgroundShape
+            let w2 = bounds.width - 2 * width, h2 = bounds.height - 2 * width
+            guard w2 > 0, h2 > 0 else { return path }
+            let c = radii
+            func inner(_ v: Double) -> Double { Swift.max(0, v - width) }
+            path.addRoundedRect(bounds.minX + width, bounds.minY + width, w2, h2,
+                                radii: CornerRadii(topLeft: inner(c.topLeft), topRight: inner(c.topRight),
+                                                   bottomRight: inner(c.bottomRight), bottomLeft: inner(c.bottomLeft)))
+            return path
+        }
+    }
+
+    /// `nil` when the layer is hidden or its geometry or map is not finite.
+    func resolve(_ layer: Layer, in parent: ParentPlacement) -> ResolvedLayer? {
+        guard !layer.isHidden else { return nil }
+        let p = PresentationValues(layer, at: time)
+        let geometry = p.geometry
+        guard geometry.bounds.isFinite else { return nil }
+        var toSuperlayer = geometry.toSuperlayer
+        if !parent.sublayerSpace.isIdentity { toSuperlayer = toSuperlayer.concatenating(parent.sublayerSpace) }
+        let toTarget = toSuperlayer.flattened.concatenating(parent.toTarget)
+        guard toTarget.isFinite else { return nil }
+        var contentToTarget = toTarget
+        let b = geometry.bounds
+        if geometry.isGeometryFlipped {
+            // The mirror y ↦ minY + maxY − y is its own inverse.
+            let flip = ProjectiveTransform(AffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: b.minY + b.maxY))
+            contentToTarget = flip.concatenating(toTarget)
+        }
+        return ResolvedLayer(layer: layer, p: p,
+                             bounds: Rect(x: b.minX, y: b.minY, width: b.width, height: b.height),
+                             toTarget: toTarget, contentToTarget: contentToTarget,
+                             sublayerSpace: geometry.sublayerSpace,
+                             sublayersFlipped: parent.flipped != geometry.isGeometryFlipped)
+    }
+
+    /// The target pixels the layer's bounds cover exactly, when its map is
+    /// axis-aligned, it has no rounded corners, and every edge lands on a
+    /// pixel boundary (within 10⁻⁶); `nil` otherwise.
+    func wholePixelRect(_ r: ResolvedLayer) -> IntRect? {
+        let m = r.toTarget
+        guard m.isAxisAligned, !r.hasCorners else { return nil }
+        let b = r.bounds
+        let xs = (m.m00 * b.minX + m.m02, m.m00 * b.maxX + m.m02)
+        let ys = (m.m11 * b.minY + m.m12, m.m11 * b.maxY + m.m12)
         let limit = 1_073_741_824.0
-        func px(_ v: Double) -> Int { Int(Swift.max(-limit, Swift.min(limit, (v * scale).rounded()))) }
-        let x0 = px(x), y0 = px(y), x1 = px(x + width), y1 = px(y + height)
+        func whole(_ v: Double) -> Int? {
+            let q = v.rounded()
+            guard Swift.abs(v - q) <= 1e-6, Swift.abs(q) <= limit else { return nil }
+            return Int(q)
+        }
+        guard let x0 = whole(Swift.min(xs.0, xs.1)), let x1 = whole(Swift.max(xs.0, xs.1)),
+              let y0 = whole(Swift.min(ys.0, ys.1)), let y1 = whole(Swift.max(ys.0, ys.1)) else { return nil }
         return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }
@@ -104,40 +356,9 @@ public final class Compositor {
     v > 0 ? (v < 1 ? v : 1) : 0
 }
 
-/// The presentation values of one layer at one time: the model values with
-/// its running animations applied, later animations overriding earlier ones.
-struct PresentationValues {
-    var bounds: Rect
-    var position: Point
-    var anchorPoint: Point
-    /// The model's geometry with the animated bounds, position and anchor
-    /// point. (Animating transform, zPosition and the rest comes with the
-    /// animation issue's key paths.)
-    var geometry: LayerGeometry {
-        var g = modelGeometry
-        g.bounds = bounds; g.position = position; g.anchorPoint = anchorPoint
-        return g
-    }
-    private var modelGeometry: LayerGeometry
-    var opacity: Double
-    var backgroundColor: Color?
-
-    init(_ layer: Layer, at time: MediaTime) {
-        modelGeometry = layer.geometry
-        bounds = layer.bounds
-        position = layer.position
-        anchorPoint = layer.anchorPoint
-        opacity = layer.opacity
-        backgroundColor = layer.backgroundColor
-        for (_, animation) in layer.animations {
-            guard let value = animation.value(at: time) else { continue }
-            switch (animation.key, value) {
-            case let (.position, .point(p)): position = p
-            case let (.bounds, .rect(r)): bounds = r
-            case let (.opacity, .scalar(o)): opacity = o
-            case let (.backgroundColor, .color(c)): backgroundColor = c
-            default: break   // a value of the wrong kind for its key is ignored
-            }
-        }
-    }
+/// `color` with its alpha (clamped) multiplied by `opacity`, premultiplied.
+func faded(_ color: Color, _ opacity: Double) -> PremultipliedColor {
+    var c = color
+    c.alpha = clampUnit(c.alpha) * opacity
+    return c.premultiplied
 }

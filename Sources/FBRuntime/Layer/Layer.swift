@@ -70,7 +70,73 @@ open class Layer {
     /// Multiplied into the layer image, 0…1 (clamped when drawn; NaN → 0).
     public var opacity: Double = 1
     public var isHidden = false
+    /// Filled inside the bounds, rounded by `cornerRadius`.
     public var backgroundColor: Color?
+
+    // MARK: The layer image (see `Compositor` for how these combine)
+
+    /// Radius of the rounded corners of the background, the border and —
+    /// with `masksToBounds` — the clip, points. Clamped so neighbouring
+    /// corners fit (CSS's rule); ≤ 0 or NaN means square corners.
+    public var cornerRadius: Double = 0
+    /// The corners `cornerRadius` rounds; `nil` means all four.
+    public var maskedCorners: CornerMask?
+    /// Clips contents and sublayers (and the shadow) to the bounds, rounded
+    /// by `cornerRadius`.
+    public var masksToBounds = false
+    /// Width of the border, points, drawn inside the bounds above the
+    /// contents and the sublayers, following `cornerRadius`. ≤ 0 or NaN: none.
+    public var borderWidth: Double = 0
+    /// CA's default is opaque black.
+    public var borderColor: Color = .black
+    /// The image drawn above the background, placed by `contentsGravity`.
+    public var contents: LayerContents?
+    public var contentsGravity: ContentsGravity = .resize
+    /// The part of the contents image shown, unit coordinates of the image
+    /// (default the whole image).
+    public var contentsRect = Rect(x: 0, y: 0, width: 1, height: 1)
+    /// The stretchable centre of the shown part, unit coordinates of it:
+    /// with `.resize` the image is drawn nine-part (corners keep their size
+    /// in points). The default (0, 0, 1, 1) stretches everything.
+    public var contentsCenter = Rect(x: 0, y: 0, width: 1, height: 1)
+    /// Filter used when the contents are drawn smaller than their pixels.
+    public var minificationFilter: ContentsFilter = .linear
+    /// Filter used when the contents are drawn larger than their pixels.
+    public var magnificationFilter: ContentsFilter = .linear
+    /// CA's default is opaque black.
+    public var shadowColor: Color = .black
+    /// 0 (CA's default) draws no shadow.
+    public var shadowOpacity: Double = 0
+    /// In the layer's space, points. CA's default (0, −3) is kept literally:
+    /// in FBRuntime's y-down spaces it moves the shadow *up*, as on iOS
+    /// (on macOS, y-up, the same value moves it down).
+    public var shadowOffset = Size(width: 0, height: -3)
+    /// Blur radius, points (σ = radius / 2, the CSS rule; see `BlurPlan`).
+    public var shadowRadius: Double = 3
+    /// The shape casting the shadow, in the layer's bounds space. `nil`: the
+    /// alpha of the layer image casts it, which costs an offscreen pass
+    /// every frame; a path is rasterised and blurred once and cached.
+    public var shadowPath: Path?
+    /// A layer whose alpha (with its sublayers) masks this layer's image and
+    /// shadow. It is laid out in this layer's bounds space and has no
+    /// superlayer; this layer's `sublayerTransform` does not apply to it.
+    public var mask: Layer?
+    /// With `opacity < 1`, render the layer image (sublayers included) once
+    /// and fade the result, so overlapping sublayers do not show through
+    /// each other. `false` multiplies the opacity into every part instead.
+    public var allowsGroupOpacity = true
+    /// `false` hides the layer when its back faces the viewer.
+    public var isDoubleSided = true
+    /// A promise that the layer fills its bounds with opaque pixels. The
+    /// compositor does not rely on it yet (it will for occlusion culling).
+    public var isOpaque = false
+    /// How the layer image combines with what is below it (the analog of
+    /// CA's `compositingFilter`), default source-over.
+    public var compositingOperator: BlendOperator = .srcOver
+
+    /// Renderer state kept between frames (the shadow cache). Belongs to
+    /// the compositor; moves to the render tree with the commit snapshots.
+    var renderCache: LayerRenderCache?
 
     /// The sublayers, back to front.
     public private(set) var sublayers: [Layer] = []

@@ -1,0 +1,145 @@
+import Raster
+
+// Maps from a layer's bounds space to target pixels, and paths through them.
+
+extension ProjectiveTransform {
+    /// The affine map with the same top two rows (exact when `isAffine`).
+    var affinePart: AffineTransform {
+        AffineTransform(a: m00, b: m10, c: m01, d: m11, tx: m02, ty: m12)
+    }
+
+    static func translation(_ dx: Double, _ dy: Double) -> ProjectiveTransform {
+        ProjectiveTransform(AffineTransform(translationX: dx, y: dy))
+    }
+
+    /// True for a map made of translation and positive or negative axis
+    /// scales only: rectangles stay axis-aligned rectangles.
+    var isAxisAligned: Bool { isAffine && m01 == 0 && m10 == 0 }
+
+    /// How far a step of one unit at `p` moves, at most, in the image (the
+    /// larger of the two columns of the local Jacobian); 0 where `p` is behind
+    /// the eye.
+    func magnification(at p: Point) -> Double {
+        let w = m20 * p.x + m21 * p.y + m22
+        guard w > 0 else { return 0 }
+        let x = (m00 * p.x + m01 * p.y + m02) / w, y = (m10 * p.x + m11 * p.y + m12) / w
+        // d(X/W)/dx = (m00 − x·m20)/w, and likewise.
+        let ax = (m00 - x * m20) / w, ay = (m10 - y * m20) / w
+        let bx = (m01 - x * m21) / w, by = (m11 - y * m21) / w
+        let a = (ax * ax + ay * ay).squareRoot(), b = (bx * bx + by * by).squareRoot()
+        return Swift.max(a, b)
+    }
+
+    /// The local area scale at `p` (|det J|), 0 behind the eye.
+    func areaScale(at p: Point) -> Double {
+        let w = m20 * p.x + m21 * p.y + m22
+        guard w > 0 else { return 0 }
+        let x = (m00 * p.x + m01 * p.y + m02) / w, y = (m10 * p.x + m11 * p.y + m12) / w
+        let ax = (m00 - x * m20) / w, ay = (m10 - y * m20) / w
+        let bx = (m01 - x * m21) / w, by = (m11 - y * m21) / w
+        return Swift.abs(ax * by - ay * bx)
+    }
+}
+
+extension Rect {
+    var center: Point { Point(x: (minX + maxX) / 2, y: (minY + maxY) / 2) }
+}
+
+/// The bounding box of `rect` mapped by `m`, with the part behind the eye cut
+/// off; empty when nothing is in front or a value is not finite.
+func projectedBox(_ rect: Rect, _ m: ProjectiveTransform) -> BoundingBox {
+    let r = ProjectedPolygon(rect).mapped(by: m).boundingBox
+    guard r.isFinite, !r.isNull else { return .empty }
+    return BoundingBox(minX: r.minX, minY: r.minY, maxX: r.maxX, maxY: r.maxY)
+}
+
+extension BoundingBox {
+    func union(_ o: BoundingBox) -> BoundingBox {
+        if o.isEmpty { return self }
+        if isEmpty { return o }
+        return BoundingBox(minX: Swift.min(minX, o.minX), minY: Swift.min(minY, o.minY),
+                           maxX: Swift.max(maxX, o.maxX), maxY: Swift.max(maxY, o.maxY))
+    }
+    func intersection(_ o: BoundingBox) -> BoundingBox {
+        let b = BoundingBox(minX: Swift.max(minX, o.minX), minY: Swift.max(minY, o.minY),
+                            maxX: Swift.min(maxX, o.maxX), maxY: Swift.min(maxY, o.maxY))
+        return b.isEmpty ? .empty : b
+    }
+    func offsetBy(_ dx: Double, _ dy: Double) -> BoundingBox {
+        isEmpty ? self : BoundingBox(minX: minX + dx, minY: minY + dy, maxX: maxX + dx, maxY: maxY + dy)
+    }
+    func insetBy(_ d: Double) -> BoundingBox {
+        isEmpty ? self : BoundingBox(minX: minX + d, minY: minY + d, maxX: maxX - d, maxY: maxY - d)
+    }
+}
+
+extension IntRect {
+    func insetBy(_ d: Int) -> IntRect { IntRect(x: x + d, y: y + d, width: width - 2 * d, height: height - 2 * d) }
+    func offsetBy(_ dx: Int, _ dy: Int) -> IntRect { IntRect(x: x + dx, y: y + dy, width: width, height: height) }
+}
+
+/// Projects a path drawn in a layer's plane through a perspective map into
+/// a polygon path in target pixels: the path is flattened in layer space
+/// (tolerance chosen from the map's largest local magnification so the
+/// error stays below about 0.1 pixel), each polyline is clipped in
+/// homogeneous coordinates against the eye plane (W ≥ `nearW`) and a guard
+/// band of ±`guardBand` pixels (so no projected point is huge), then
+/// divided by W. Straight lines stay straight under the map, so the polygon
+/// is exact up to the flattening.
+func projectedPath(_ path: Path, _ m: ProjectiveTransform, sampleRect: Rect) -> Path {
+    var magnification = 1.0
+    for p in [Point(x: sampleRect.minX, y: sampleRect.minY), Point(x: sampleRect.maxX, y: sampleRect.minY),
+              Point(x: sampleRect.maxX, y: sampleRect.maxY), Point(x: sampleRect.minX, y: sampleRect.maxY),
+              sampleRect.center] {
+        let g = m.magnification(at: p)
+        if g.isFinite && g > magnification { magnification = g }
+    }
+    let tolerance = FlattenLimits.defaultTolerance / magnification
+    var out = Path()
+    for polyline in path.flattened(tolerance: tolerance) where polyline.points.count >= 2 {
+        var h: [(x: Double, y: Double, w: Double)] = []
+        h.reserveCapacity(polyline.points.count)
+        for p in polyline.points {
+            h.append((m.m00 * p.x + m.m01 * p.y + m.m02, m.m10 * p.x + m.m11 * p.y + m.m12,
+                      m.m20 * p.x + m.m21 * p.y + m.m22))
+        }
+        // Inside when a·X + b·Y + c·W ≥ e.
+        let g = ProjectedPathLimits.guardBand, e = ProjectedPathLimits.nearW
+        for plane in [(0.0, 0.0, 1.0, e), (-1.0, 0.0, g, 0.0), (1.0, 0.0, g, 0.0), (0.0, -1.0, g, 0.0), (0.0, 1.0, g, 0.0)] {
+            guard !h.isEmpty else { break }
+            var clipped: [(x: Double, y: Double, w: Double)] = []
+            clipped.reserveCapacity(h.count + 2)
+            func value(_ q: (x: Double, y: Double, w: Double)) -> Double { plane.0 * q.x + plane.1 * q.y + plane.2 * q.w - plane.3 }
+            var previous = h[h.count - 1]
+            var vp = value(previous)
+            for q in h {
+                let vq = value(q)
+                if (vp >= 0) != (vq >= 0) {
+                    let s = vp / (vp - vq)
+                    clipped.append((previous.x + (q.x - previous.x) * s, previous.y + (q.y - previous.y) * s,
+                                    previous.w + (q.w - previous.w) * s))
+                }
+                if vq >= 0 { clipped.append(q) }
+                previous = q; vp = vq
+            }
+            h = clipped
+        }
+        guard h.count >= 3 else { continue }
+        var first = true
+        for q in h {
+            let p = PathPoint(q.x / q.w, q.y / q.w)
+            if first { out.move(to: p); first = false } else { out.line(to: p) }
+        }
+        out.close()
+    }
+    return out
+}
+
+enum ProjectedPathLimits {
+    /// Smallest W kept (points nearer the eye plane project arbitrarily far).
+    static let nearW = 1e-6
+    /// Projected coordinates are kept within ±this many pixels (inside
+    /// `FlattenLimits.coordinateLimit`, so the rasterizer never clamps a
+    /// vertex and bends an edge).
+    static let guardBand = 1_048_576.0
+}

@@ -1,0 +1,339 @@
+import Raster
+
+// Offscreen passes: group opacity, rounded clips, mask layers, shadows.
+
+/// Renderer state a layer keeps between frames: the blurred image of its
+/// `shadowPath` (see `Compositor`, Shadows).
+final class LayerRenderCache {
+    var verbs: [PathVerb] = []
+    var points: [PathPoint] = []
+    var radius = 0.0
+    var density = 0.0
+    var color: UInt32 = 0
+    /// Premultiplied shadow colour × blurred coverage; texel (0, 0) is at
+    /// `origin` in the layer's bounds space (before the shadow offset), one
+    /// texel is `1 / density` points.
+    var image: Surface<ARGB8888>?
+    var origin = Point.zero
+    var imageDensity = 1.0
+}
+
+/// A layer's shadow as the compositor draws it.
+struct ShadowPlan {
+    /// `shadowColor × shadowOpacity`, premultiplied.
+    let color: PremultipliedColor
+    /// Bounds space, points.
+    let offset: Size
+    /// Points.
+    let radius: Double
+    let path: Path?
+    var fromImage: Bool { path == nil }
+}
+
+/// A shadow cast by the layer image, in target pixels.
+struct ImageShadowGeometry {
+    var dx: Int, dy: Int
+    var radius: Double
+    /// Pixels the blur spreads beyond the source (≥ 1.5·radius).
+    var margin: Int
+}
+
+extension Compositor {
+    /// `nil` when the layer casts no visible shadow (or `masksToBounds`
+    /// clips it away; see `Compositor`).
+    func shadowPlan(_ r: ResolvedLayer) -> ShadowPlan? {
+        guard !r.layer.masksToBounds else { return nil }
+        let opacity = clampUnit(r.p.shadowOpacity)
+        guard opacity > 0 else { return nil }
+        let color = faded(r.p.shadowColor, opacity)
+        guard color.alpha > 0 else { return nil }
+        var offset = r.p.shadowOffset
+        if !offset.width.isFinite { offset.width = 0 }
+        if !offset.height.isFinite { offset.height = 0 }
+        let radius = r.p.shadowRadius > 0 && r.p.shadowRadius.isFinite ? r.p.shadowRadius : 0
+        return ShadowPlan(color: color, offset: offset, radius: radius, path: r.layer.shadowPath)
+    }
+
+    /// Offset and radius carried into target pixels by the map's local
+    /// scale at the centre of the bounds.
+    func imageShadowGeometry(_ r: ResolvedLayer, _ s: ShadowPlan) -> ImageShadowGeometry {
+        let c = r.bounds.center
+        var dx = 0, dy = 0
+        if let a = r.toTarget.apply(x: c.x, y: c.y),
+           let b = r.toTarget.apply(x: c.x + s.offset.width, y: c.y + s.offset.height) {
+            let limit = 1_048_576.0
+            dx = Int(Swift.max(-limit, Swift.min(limit, (b.x - a.x).rounded())))
+            dy = Int(Swift.max(-limit, Swift.min(limit, (b.y - a.y).rounded())))
+        }
+        let k = r.toTarget.areaScale(at: c).squareRoot()
+        var radius = s.radius * (k.isFinite ? k : 0)
+        if radius > Compositor.maximumShadowRadius { radius = Compositor.maximumShadowRadius }
+        return ImageShadowGeometry(dx: dx, dy: dy, radius: radius, margin: Int((1.5 * radius).rounded(.up)) + 2)
+    }
+
+    // MARK: Bounds of what a layer draws
+
+    /// The target pixels drawing `r` with its subtree may touch (a
+    /// conservative box): bounds, contents overhang, sublayers (unless
+    /// clipped by `masksToBounds`), the shadow, cut by the mask layer.
+    func subtreeBounds(_ r: ResolvedLayer, depth: Int) -> BoundingBox {
+        var box = projectedBox(r.bounds, r.toTarget)
+        let layer = r.layer
+        if !layer.masksToBounds {
+            if let contents = layer.contents, r.p.contentsRect.isFinite {
+                let cs = layer.contentsScale > 0 && layer.contentsScale.isFinite ? layer.contentsScale : 1
+                let dest = Compositor.contentsDestination(
+                    gravity: layer.contentsGravity, bounds: r.bounds,
+                    naturalWidth: r.p.contentsRect.width * Double(contents.width) / cs,
+                    naturalHeight: r.p.contentsRect.height * Double(contents.height) / cs)
+                if dest.isFinite { box = box.union(projectedBox(dest, r.contentToTarget)) }
+            }
+            if depth + 1 < Compositor.maximumDepth {
+                let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped)
+                for sublayer in layer.sublayers {
+                    guard let s = resolve(sublayer, in: placement), clampUnit(s.p.opacity) > 0 else { continue }
+                    box = box.union(subtreeBounds(s, depth: depth + 1))
+                }
+            }
+        }
+        if let shadow = shadowPlan(r) {
+            let source: BoundingBox
+            if let path = shadow.path {
+                let b = path.bounds
+                source = b.isEmpty ? .empty
+                    : projectedBox(Rect(x: b.minX, y: b.minY, width: b.width, height: b.height), r.toTarget)
+            } else {
+                source = box
+            }
+            let g = imageShadowGeometry(r, shadow)
+            // Under perspective the local scale varies: leave slack.
+            box = box.union(source.offsetBy(Double(g.dx), Double(g.dy)).insetBy(-2 * Double(g.margin)))
+        }
+        if let mask = layer.mask, depth + 1 < Compositor.maximumDepth {
+            let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity, flipped: r.sublayersFlipped)
+            if let m = resolve(mask, in: placement) {
+                box = box.intersection(subtreeBounds(m, depth: depth + 1))
+            } else {
+                box = .empty
+            }
+        }
+        return box
+    }
+
+    // MARK: Passes
+
+    /// `masksToBounds` with rounded corners or a non-axis-aligned map:
+    /// contents and sublayers offscreen, composited through the coverage of
+    /// the rounded bounds.
+    func drawClipPass(_ r: ResolvedLayer, opacity: Double, operator op: BlendOperator, canvas: Canvas, depth: Int) {
+        let region = projectedBox(r.bounds, r.toTarget).enclosingIntRect.intersection(canvas.clip)
+        guard !region.isEmpty else { return }
+        guard let off = colorPool.acquire(width: region.width, height: region.height) else { return }
+        defer { colorPool.release(off) }
+        guard let coverage = coveragePool.acquire(width: region.width, height: region.height) else { return }
+        defer { coveragePool.release(coverage) }
+        statistics.offscreenPasses += 1
+        let s = r.shifted(x: region.x, y: region.y)
+        drawContentsAndSublayers(s, opacity: opacity, operator: .srcOver, canvas: Canvas(off, family: kernels), depth: depth)
+        rasterizeCoverage(s.backgroundShape, map: s.toTarget, sampleRect: s.bounds, into: coverage)
+        composite(off, x: region.x, y: region.y, mask: coverage, operator: op, alpha: 255, canvas: canvas)
+    }
+
+    /// The whole layer image offscreen, then shadow (from its alpha),
+    /// mask, opacity and operator applied once.
+    func drawGroup(_ r: ResolvedLayer, shadow: ShadowPlan?, opacity: Double, canvas: Canvas, depth: Int) {
+        let layer = r.layer
+        var needed = canvas.clip
+        var shadowGeometry: ImageShadowGeometry?
+        if let shadow, shadow.fromImage {
+            // The image outside the clip casts shadow into it.
+            let g = imageShadowGeometry(r, shadow)
+            shadowGeometry = g
+            needed = needed.union(canvas.clip.insetBy(-g.margin).offsetBy(-g.dx, -g.dy))
+        }
+        let region = subtreeBounds(r, depth: depth).enclosingIntRect.intersection(needed)
+        guard !region.isEmpty else { return }
+        guard let off = colorPool.acquire(width: region.width, height: region.height) else {
+            // Beyond `RasterLimits` (an extreme shadow offset): drawn without
+            // the group, mask and image shadow rather than not at all.
+            drawImage(r, opacity: opacity, operator: layer.compositingOperator, canvas: canvas, depth: depth)
+            return
+        }
+        defer { colorPool.release(off) }
+        statistics.offscreenPasses += 1
+        let s = r.shifted(x: region.x, y: region.y)
+        let offCanvas = Canvas(off, family: kernels)
+        if let shadow, !shadow.fromImage, layer.mask != nil {
+            drawPathShadow(s, shadow, alpha: 1, canvas: offCanvas)   // the mask cuts it too
+        }
+        drawImage(s, opacity: 1, operator: .srcOver, canvas: offCanvas, depth: depth)
+        var maskCoverage: PixelView<A8>?
+        if let mask = layer.mask {
+            guard let m = renderMask(mask, of: s, width: region.width, height: region.height, depth: depth) else { return }
+            maskCoverage = m
+        }
+        defer { if let maskCoverage { coveragePool.release(maskCoverage) } }
+        let alpha = unitToByte(opacity)
+        if let shadow {
+            if let g = shadowGeometry {
+                drawImageShadow(off, at: region, mask: maskCoverage, g, color: shadow.color, alpha: alpha, canvas: canvas)
+            } else if layer.mask == nil {
+                drawPathShadow(r, shadow, alpha: opacity, canvas: canvas)
+            }
+        }
+        composite(off, x: region.x, y: region.y, mask: maskCoverage, operator: layer.compositingOperator,
+                  alpha: alpha, canvas: canvas)
+    }
+
+    /// The alpha of `mask` (laid out in the bounds space of `r`, which is
+    /// already shifted to the offscreen surface) as coverage.
+    func renderMask(_ mask: Layer, of r: ResolvedLayer, width: Int, height: Int, depth: Int) -> PixelView<A8>? {
+        guard let image = colorPool.acquire(width: width, height: height) else { return nil }
+        defer { colorPool.release(image) }
+        guard let coverage = coveragePool.acquire(width: width, height: height) else { return nil }
+        statistics.offscreenPasses += 1
+        let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity, flipped: r.sublayersFlipped)
+        draw(mask, parent: placement, opacity: 1, canvas: Canvas(image, family: kernels), depth: depth + 1)
+        var y = 0
+        while y < height {
+            let src = image.row(y), dst = coverage.row(y)
+            var x = 0
+            while x < width { dst[x] = UInt8(truncatingIfNeeded: src[x] &>> 24); x &+= 1 }
+            y &+= 1
+        }
+        statistics.pixelsWritten += width * height
+        return coverage
+    }
+
+    /// The shadow cast by the alpha of `image` (placed at `region`),
+    /// blurred, cut by `mask` (at `region`; nothing outside it), drawn onto
+    /// `canvas`. Only the part that can reach the clip is blurred: the
+    /// clip moved back by the offset, grown by the blur margin.
+    func drawImageShadow(_ image: PixelView<ARGB8888>, at region: IntRect, mask: PixelView<A8>?, _ g: ImageShadowGeometry,
+                         color: PremultipliedColor, alpha: UInt8, canvas: Canvas) {
+        let m = g.margin
+        // The shadow surface, in the image's (unshifted) target coordinates.
+        let area = region.insetBy(-m).intersection(canvas.clip.insetBy(-m).offsetBy(-g.dx, -g.dy))
+        guard !area.isEmpty, let shadow = coveragePool.acquire(width: area.width, height: area.height) else { return }
+        defer { coveragePool.release(shadow) }
+        statistics.offscreenPasses += 1
+        let copy = region.intersection(area)
+        var y = copy.y
+        while y < copy.maxY {
+            let src = image.row(y - region.y) + (copy.x - region.x), dst = shadow.row(y - area.y) + (copy.x - area.x)
+            var x = 0
+            if let mask {
+                let k = mask.row(y - region.y) + (copy.x - region.x)
+                while x < copy.width { dst[x] = div255(UInt32(src[x] &>> 24) &* UInt32(k[x])); x &+= 1 }
+            } else {
+                while x < copy.width { dst[x] = UInt8(truncatingIfNeeded: src[x] &>> 24); x &+= 1 }
+            }
+            y &+= 1
+        }
+        blur.blur(shadow, radius: g.radius, family: kernels)
+        let x0 = area.x + g.dx, y0 = area.y + g.dy
+        if let mask {
+            // The mask clips the shadow: keep it only where the mask is.
+            var j = 0
+            while j < shadow.height {
+                let my = y0 + j - region.y
+                let row = shadow.row(j)
+                if my < 0 || my >= region.height {
+                    row.update(repeating: 0, count: shadow.width)
+                } else {
+                    let k = mask.row(my)
+                    var i = 0
+                    while i < shadow.width {
+                        let mx = x0 + i - region.x
+                        row[i] = mx < 0 || mx >= region.width ? 0 : div255(UInt32(row[i]) &* UInt32(k[mx]))
+                        i &+= 1
+                    }
+                }
+                j &+= 1
+            }
+        }
+        let visible = IntRect(x: x0, y: y0, width: shadow.width, height: shadow.height).intersection(canvas.clip).area
+        canvas.fill(mask: shadow, x: x0, y: y0, color: color, alpha: alpha)
+        statistics.pixelsWritten += visible + shadow.width * shadow.height
+        statistics.pixelsBlended += visible
+    }
+
+    /// Draws the cached blurred `shadowPath` of `r` through its map.
+    func drawPathShadow(_ r: ResolvedLayer, _ s: ShadowPlan, alpha opacity: Double, canvas: Canvas) {
+        guard let path = s.path, let cache = shadowCache(r.layer, path: path, plan: s), let image = cache.image else { return }
+        let alpha = unitToByte(opacity)
+        guard alpha > 0 else { return }
+        let texel = 1 / cache.imageDensity
+        let place = AffineTransform(a: texel, b: 0, c: 0, d: texel,
+                                    tx: cache.origin.x + s.offset.width, ty: cache.origin.y + s.offset.height)
+        let texelToTarget = ProjectiveTransform(place).concatenating(r.toTarget)
+        let area = Rect(x: place.tx, y: place.ty, width: Double(image.width) * texel, height: Double(image.height) * texel)
+        let box = projectedBox(area, r.toTarget).enclosingIntRect.intersection(canvas.clip)
+        guard !box.isEmpty else { return }
+        if texelToTarget.isAffine {
+            let paint = ImagePaint(image: image.view, transform: texelToTarget.affinePart, filter: .bilinear, edge: .transparent)
+            fillPaint(box, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas)
+        } else {
+            let paint = ImagePaint(image: image.view, projective: texelToTarget, filter: .bilinear, edge: .transparent)
+            fillPaint(box, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas)
+        }
+    }
+
+    /// Largest side of a cached shadow image; a larger path is rasterised
+    /// at a lower density.
+    static let maximumShadowImageSide = 4096
+
+    /// The layer's cached shadow image, rebuilt when the path, radius,
+    /// colour or `scale` changed. `nil` for an empty or non-finite path.
+    func shadowCache(_ layer: Layer, path: Path, plan s: ShadowPlan) -> LayerRenderCache? {
+        let cache = layer.renderCache ?? LayerRenderCache()
+        layer.renderCache = cache
+        if cache.image != nil, cache.radius == s.radius, cache.density == scale, cache.color == s.color.argb,
+           cache.verbs == path.verbs, cache.points == path.points {
+            return cache
+        }
+        cache.image = nil
+        cache.verbs = path.verbs; cache.points = path.points
+        cache.radius = s.radius; cache.density = scale; cache.color = s.color.argb
+        let b = path.bounds
+        guard !b.isEmpty, b.minX.isFinite, b.minY.isFinite, b.maxX.isFinite, b.maxY.isFinite else { return nil }
+        var density = scale
+        var radius = 0.0, margin = 0, w = 0, h = 0
+        let side = Double(Compositor.maximumShadowImageSide)
+        for _ in 0..<64 {
+            radius = Swift.min(s.radius * density, Compositor.maximumShadowRadius)
+            margin = Int((1.5 * radius).rounded(.up)) + 2
+            let fw = (b.width * density).rounded(.up) + Double(2 * margin)
+            let fh = (b.height * density).rounded(.up) + Double(2 * margin)
+            if fw <= side && fh <= side { w = Int(fw); h = Int(fh); break }
+            density /= 2
+        }
+        guard w > 0, h > 0, let coverage = coveragePool.acquire(width: w, height: h),
+              let image = Surface<ARGB8888>(width: w, height: h) else { return nil }
+        defer { coveragePool.release(coverage) }
+        statistics.shadowsRasterized += 1
+        let origin = Point(x: b.minX - Double(margin) / density, y: b.minY - Double(margin) / density)
+        let toTexels = AffineTransform(a: density, b: 0, c: 0, d: density, tx: -origin.x * density, ty: -origin.y * density)
+        rasterizer.fill(path, transform: toTexels, rule: .nonZero, into: coverage)
+        blur.blur(coverage, radius: radius, family: kernels)
+        var y = 0
+        let view = image.view
+        while y < h {
+            let src = coverage.row(y), dst = view.row(y)
+            var x = 0
+            while x < w { dst[x] = s.color.scaled(by: src[x]).argb; x &+= 1 }
+            y &+= 1
+        }
+        statistics.pixelsWritten += 2 * w * h
+        cache.image = image
+        cache.origin = origin
+        cache.imageDensity = density
+        return cache
+    }
+}
+
+/// x / 255 rounded to nearest, for x ≤ 255·255 (the rasterizer's rule).
+@inline(__always) func div255(_ x: UInt32) -> UInt8 {
+    let t = x &+ 128
+    return UInt8(truncatingIfNeeded: (t &+ (t &>> 8)) &>> 8)
+}

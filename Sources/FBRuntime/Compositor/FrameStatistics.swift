@@ -1,0 +1,26 @@
+/// Per-frame figures the compositor reports; reset at the start of every
+/// `Compositor.render`. Offscreen surfaces count in the pixel figures too.
+public struct FrameStatistics: Equatable, Sendable {
+    /// Layers whose image was drawn (mask layers included; hidden,
+    /// transparent, culled and non-finite layers not).
+    public var layersDrawn = 0
+    /// Layers skipped because their back faces the viewer
+    /// (`isDoubleSided == false`).
+    public var layersCulled = 0
+    /// Pixels a draw visited, in the target and in offscreen surfaces
+    /// (the clear counts the whole target).
+    public var pixelsWritten = 0
+    /// The part of `pixelsWritten` that read the destination: translucent
+    /// or anti-aliased draws, masks, global alpha, operators other than a
+    /// plain copy.
+    public var pixelsBlended = 0
+    /// Offscreen renderings: group opacity, a rounded or transformed
+    /// `masksToBounds` clip, a mask layer, a shadow cast by the layer image,
+    /// a nine-part image under a transform.
+    public var offscreenPasses = 0
+    /// Shadow paths rasterised and blurred this frame (cache misses).
+    public var shadowsRasterized = 0
+    /// Offscreen surfaces allocated this frame (0 in steady state).
+    public var surfacesAllocated = 0
+    public init() {}
+}

@@ -1,0 +1,81 @@
+import Raster
+
+/// A layer's contents image (CALayer's `contents`, a CGImage there): a
+/// premultiplied ARGB8888 surface and whether every pixel of it is opaque.
+///
+/// Ownership: the surface is shared, not copied. Change its pixels only
+/// between frames; the compositor reads them while it renders (and a
+/// trilinear draw builds its mip chain from them each frame).
+public final class LayerContents {
+    public let image: Surface<ARGB8888>
+    /// Declares every pixel's alpha 255, so an untransformed draw can copy
+    /// instead of blend. A wrong `true` shows garbage behind translucent
+    /// pixels, as CA's `isOpaque` does.
+    public let isOpaque: Bool
+
+    public init(_ image: Surface<ARGB8888>, isOpaque: Bool = false) {
+        self.image = image
+        self.isOpaque = isOpaque
+    }
+
+    /// Size in pixels.
+    public var width: Int { image.width }
+    public var height: Int { image.height }
+}
+
+/// Where the contents image goes in the bounds, and whether it is scaled
+/// (CALayer's `contentsGravity`).
+///
+/// **Edge names.** Core Animation names the edges in its unflipped, y-up
+/// geometry: `kCAGravityTop` is the maxY edge. On iOS, whose layers are
+/// y-down, the literal constant therefore puts the image at the *bottom* of
+/// the screen (a well-known surprise). FBRuntime's spaces are y-down and we
+/// name edges by where they appear on screen for a layer that is not
+/// transformed: `.top` is the minY edge, the top of the screen — the same
+/// picture as `kCAGravityTop` on macOS. `isGeometryFlipped` does not change
+/// it (the layer's own contents are never drawn flipped).
+///
+/// The non-scaling gravities place the image at its natural size:
+/// `width / contentsScale` by `height / contentsScale` points (the
+/// `contentsRect` part of it), which may overhang the bounds (not clipped
+/// unless `masksToBounds`).
+public enum ContentsGravity: Sendable {
+    case center, top, bottom, left, right
+    case topLeft, topRight, bottomLeft, bottomRight
+    /// Stretched to fill the bounds (CA's default).
+    case resize
+    /// Scaled uniformly to fit inside the bounds, centred.
+    case resizeAspect
+    /// Scaled uniformly to cover the bounds, centred (overhangs them).
+    case resizeAspectFill
+}
+
+/// How contents are resampled when scaled (`kCAFilterNearest`,
+/// `kCAFilterLinear`, `kCAFilterTrilinear`).
+public enum ContentsFilter: Sendable {
+    case nearest
+    case linear
+    /// Mip-mapped; only differs from `linear` when minifying.
+    case trilinear
+
+    var imageFilter: ImageFilter {
+        switch self {
+        case .nearest: return .nearest
+        case .linear: return .bilinear
+        case .trilinear: return .trilinear
+        }
+    }
+}
+
+/// Which corners `cornerRadius` rounds (CACornerMask). In FBRuntime's y-down
+/// spaces minY is the top edge, so `minXMinY` is the top-left corner on
+/// screen — the same corner as `layerMinXMinYCorner` on iOS.
+public struct CornerMask: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let minXMinY = CornerMask(rawValue: 1)
+    public static let maxXMinY = CornerMask(rawValue: 2)
+    public static let minXMaxY = CornerMask(rawValue: 4)
+    public static let maxXMaxY = CornerMask(rawValue: 8)
+    public static let all: CornerMask = [.minXMinY, .maxXMinY, .minXMaxY, .maxXMaxY]
+}
