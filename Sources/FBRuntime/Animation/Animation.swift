@@ -9,10 +9,29 @@ public indirect enum Animation: Sendable {
     case group(AnimationGroup)
 
     public var timing: MediaTiming {
+        get {
+            switch self {
+            case let .basic(a): return a.timing
+            case let .keyframe(a): return a.timing
+            case let .group(g): return g.timing
+            }
+        }
+        set {
+            switch self {
+            case var .basic(a): a.timing = newValue; self = .basic(a)
+            case var .keyframe(a): a.timing = newValue; self = .keyframe(a)
+            case var .group(g): g.timing = newValue; self = .group(g)
+            }
+        }
+    }
+
+    /// Whether the layer drops the animation once it has finished (CA's
+    /// `isRemovedOnCompletion`).
+    public var isRemovedOnCompletion: Bool {
         switch self {
-        case let .basic(a): return a.timing
-        case let .keyframe(a): return a.timing
-        case let .group(g): return g.timing
+        case let .basic(a): return a.isRemovedOnCompletion
+        case let .keyframe(a): return a.isRemovedOnCompletion
+        case let .group(g): return g.isRemovedOnCompletion
         }
     }
 
@@ -22,14 +41,17 @@ public indirect enum Animation: Sendable {
 
     /// Appends the (key, value) pairs this animation sets at `time` (in its
     /// parent's time), later entries overriding earlier ones for a key.
-    public func values(at time: MediaTime, into result: inout [(key: AnimatableKey, value: AnimatableValue)]) {
+    /// `base` gives a key's current value, for by-values and additive
+    /// animations (see `BasicAnimation`).
+    public func values(at time: MediaTime, base: (AnimatableKey) -> AnimatableValue? = { _ in nil },
+                       into result: inout [(key: AnimatableKey, value: AnimatableValue)]) {
         switch self {
         case let .basic(a):
-            if let v = a.value(at: time) { result.append((a.key, v)) }
+            if let v = a.value(at: time, base: base(a.key)) { result.append((a.key, v)) }
         case let .keyframe(a):
             if let v = a.value(at: time) { result.append((a.key, v)) }
         case let .group(g):
-            g.values(at: time, into: &result)
+            g.values(at: time, base: base, into: &result)
         }
     }
 }
@@ -48,10 +70,11 @@ public struct AnimationGroup: Sendable {
         timing.duration = duration
     }
 
-    func values(at time: MediaTime, into result: inout [(key: AnimatableKey, value: AnimatableValue)]) {
+    func values(at time: MediaTime, base: (AnimatableKey) -> AnimatableValue?,
+                into result: inout [(key: AnimatableKey, value: AnimatableValue)]) {
         guard let state = timing.state(atParentTime: time, default: BasicAnimation.defaultDuration) else { return }
         for member in animations {
-            member.values(at: state.localTime, into: &result)
+            member.values(at: state.localTime, base: base, into: &result)
         }
     }
 }

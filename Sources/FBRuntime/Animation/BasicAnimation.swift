@@ -74,6 +74,9 @@ public struct BasicAnimation: Sendable {
     public var byValue: AnimatableValue?
     public var isAdditive = false
     public var isCumulative = false
+    /// Turns the interpolated scalar or point into a transform (so the
+    /// animation's key should be `.transform`).
+    public var valueFunction: ValueFunction?
     public var timing = MediaTiming()
     public var timingFunction: TimingFunction = .linear
     public var isRemovedOnCompletion = true
@@ -141,7 +144,14 @@ public struct BasicAnimation: Sendable {
            let advanced = AnimatableValue.weightedSum([v, to, from], [1, Double(state.iteration), -Double(state.iteration)]) {
             v = advanced
         }
-        if isAdditive, let base, let sum = AnimatableValue.weightedSum([base, v], [1, 1]) { v = sum }
+        if let f = valueFunction, let t = f.transform(for: v) { v = .transform(t) }
+        if isAdditive, let base {
+            if case let .transform(t) = v, case let .transform(b) = base {
+                v = .transform(t.concatenating(b))      // the animation acts in the layer's space, then the model
+            } else if let sum = AnimatableValue.weightedSum([base, v], [1, 1]) {
+                v = sum
+            }
+        }
         return v
     }
 }

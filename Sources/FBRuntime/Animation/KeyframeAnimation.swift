@@ -42,6 +42,8 @@ public struct KeyframeAnimation: Sendable {
     public var tensionValues: [Double]?
     public var continuityValues: [Double]?
     public var biasValues: [Double]?
+    /// Turns the interpolated scalar or point into a transform.
+    public var valueFunction: ValueFunction?
     public var timing = MediaTiming()
     public var isRemovedOnCompletion = true
 
@@ -57,8 +59,10 @@ public struct KeyframeAnimation: Sendable {
 
     /// The value at `time`, or `nil` where the animation has no effect.
     public func value(at time: MediaTime) -> AnimatableValue? {
-        guard let state = timing.state(atParentTime: time, default: BasicAnimation.defaultDuration) else { return nil }
-        return value(atProgress: timingFunction.value(at: state.progress))
+        guard let state = timing.state(atParentTime: time, default: BasicAnimation.defaultDuration),
+              let v = value(atProgress: timingFunction.value(at: state.progress)) else { return nil }
+        if let f = valueFunction, let t = f.transform(for: v) { return .transform(t) }
+        return v
     }
 
     /// The value at progress `p` (0…1) through one pass.

@@ -51,7 +51,7 @@ extension Compositor {
         if !offset.width.isFinite { offset.width = 0 }
         if !offset.height.isFinite { offset.height = 0 }
         let radius = r.p.shadowRadius > 0 && r.p.shadowRadius.isFinite ? r.p.shadowRadius : 0
-        return ShadowPlan(color: color, offset: offset, radius: radius, path: r.layer.shadowPath)
+        return ShadowPlan(color: color, offset: offset, radius: radius, path: r.p.shadowPath)
     }
 
     /// Offset and radius carried into target pixels by the map's local

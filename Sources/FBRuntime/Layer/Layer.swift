@@ -145,7 +145,7 @@ open class Layer {
     public private(set) unowned(unsafe) var superlayer: Layer?
 
     /// Animations attached to this layer, in the order they were added.
-    public private(set) var animations: [(key: String, animation: BasicAnimation)] = []
+    public private(set) var animations: [(key: String, animation: Animation)] = []
 
     public init(name: String = "layer") { self.name = name }
 
@@ -208,11 +208,28 @@ open class Layer {
 
     /// Attaches `animation` under `key`, replacing any animation with that
     /// key. A `beginTime` of 0 means "now": it is set to `time`.
-    public func add(_ animation: BasicAnimation, forKey key: String, at time: MediaTime) {
+    public func add(_ animation: Animation, forKey key: String, at time: MediaTime) {
         var a = animation
-        if a.beginTime == 0 { a.beginTime = time }
+        if a.timing.beginTime == 0 { a.timing.beginTime = time }
         removeAnimation(forKey: key)
         animations.append((key, a))
+    }
+
+    public func add(_ animation: BasicAnimation, forKey key: String, at time: MediaTime) {
+        add(.basic(animation), forKey: key, at: time)
+    }
+
+    public func add(_ animation: KeyframeAnimation, forKey key: String, at time: MediaTime) {
+        add(.keyframe(animation), forKey: key, at: time)
+    }
+
+    public func add(_ group: AnimationGroup, forKey key: String, at time: MediaTime) {
+        add(.group(group), forKey: key, at: time)
+    }
+
+    /// The animation attached under `key`.
+    public func animation(forKey key: String) -> Animation? {
+        animations.first { $0.key == key }?.animation
     }
 
     public func removeAnimation(forKey key: String) {
