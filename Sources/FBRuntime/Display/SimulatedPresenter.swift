@@ -40,7 +40,11 @@ public final class SimulatedPresenter: FramePresenter {
     public let width: Int
     public let height: Int
     public let refreshIntervalNanoseconds: Int64
+    /// What the presenter claims (`FramePresenter`); `completesFlipsAtVBlank`
+    /// is what it does. They differ only to test the loop's detection of
+    /// early flips.
     public let flipsWaitForVBlank: Bool
+    public let completesFlipsAtVBlank: Bool
     public let time: SimulatedFrameTime
     /// Vblanks fall at `vblankPhase + k × refreshIntervalNanoseconds`.
     public let vblankPhase: Int64
@@ -62,12 +66,13 @@ public final class SimulatedPresenter: FramePresenter {
     public var isFlipPending: Bool { pageFlipState == .waitingForFlip }
 
     public init?(width: Int, height: Int, refreshMillihertz: Int = 60_000, flipsWaitForVBlank: Bool = true,
-                 time: SimulatedFrameTime = SimulatedFrameTime(), vblankPhase: Int64 = 0) {
+                 time: SimulatedFrameTime = SimulatedFrameTime(), vblankPhase: Int64 = 0, advertisesVBlank: Bool? = nil) {
         guard let screen = Surface<XRGB8888>(width: width, height: height), refreshMillihertz > 0 else { return nil }
         self.width = width
         self.height = height
         self.refreshIntervalNanoseconds = 1_000_000_000_000 / Int64(refreshMillihertz)
-        self.flipsWaitForVBlank = flipsWaitForVBlank
+        self.completesFlipsAtVBlank = flipsWaitForVBlank
+        self.flipsWaitForVBlank = advertisesVBlank ?? flipsWaitForVBlank
         self.time = time
         self.vblankPhase = vblankPhase
         self.screen = screen
@@ -95,7 +100,7 @@ public final class SimulatedPresenter: FramePresenter {
             flipTimes.append(now)
             return .shown(timestamp: now)
         }
-        pendingCompletion = flipsWaitForVBlank ? nextVBlank(atOrAfter: now) : now
+        pendingCompletion = completesFlipsAtVBlank ? nextVBlank(atOrAfter: now) : now
         pageFlipState = .waitingForFlip
         return .flipQueued
     }
