@@ -6,13 +6,25 @@ import FBRuntime
 /// position, opacity, bounds and the layer tree at work.
 final class OrbitScene {
     let root = Layer(name: "root")
+    private let card = Layer(name: "card")
+    private let pulse = Layer(name: "pulse")
+    private let strip = Layer(name: "strip")
+    private let width: Double, height: Double
 
-    init(width: Double, height: Double, at time: MediaTime) {
+    /// The scene with its animations running from `time`.
+    convenience init(width: Double, height: Double, at time: MediaTime) {
+        self.init(width: width, height: height)
+        startAnimations(at: time)
+    }
+
+    /// The scene at rest: what the animated scene shows at its start time.
+    init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
         root.bounds = Rect(x: 0, y: 0, width: width, height: height)
         root.position = Point(x: width / 2, y: height / 2)
         root.backgroundColor = Color(rgb: 0x1C2433)
 
-        let card = Layer(name: "card")
         card.bounds = Rect(x: 0, y: 0, width: width * 0.25, height: height * 0.25)
         card.position = Point(x: width * 0.2, y: height * 0.3)
         card.backgroundColor = Color(rgb: 0xF2A541)
@@ -22,23 +34,11 @@ final class OrbitScene {
         badge.position = Point(x: 6, y: 6)
         badge.backgroundColor = Color(rgb: 0x2E86AB, alpha: 0.8)
         try! card.addSublayer(badge)
-        var slide = BasicAnimation(key: .position, from: .point(card.position),
-                                   to: .point(Point(x: width * 0.8, y: height * 0.3)), duration: 0.4)
-        slide.autoreverses = true
-        slide.repeatCount = .infinity
-        slide.timingFunction = .easeInEaseOut
-        card.add(slide, forKey: "slide", at: time)
 
-        let pulse = Layer(name: "pulse")
         pulse.bounds = Rect(x: 0, y: 0, width: width * 0.2, height: width * 0.2)
         pulse.position = Point(x: width * 0.5, y: height * 0.62)
         pulse.backgroundColor = Color(rgb: 0xE84855)
-        var fade = BasicAnimation(key: .opacity, from: .scalar(1), to: .scalar(0.15), duration: 0.2)
-        fade.autoreverses = true
-        fade.repeatCount = .infinity
-        pulse.add(fade, forKey: "fade", at: time)
 
-        let strip = Layer(name: "strip")
         strip.bounds = Rect(x: 0, y: 0, width: width * 0.9, height: height * 0.12)
         strip.position = Point(x: width * 0.5, y: height * 0.9)
         strip.backgroundColor = Color(rgb: 0x3B4A63)
@@ -49,11 +49,26 @@ final class OrbitScene {
             tile.backgroundColor = Color(red: Double(i) / 12, green: 0.8, blue: 1 - Double(i) / 12)
             try! strip.addSublayer(tile)
         }
+
+        for layer in [card, pulse, strip] { try! root.addSublayer(layer) }
+    }
+
+    /// Starts the slide, the pulse and the scroll at `time` (their first
+    /// values are the layers' model values, so nothing jumps).
+    func startAnimations(at time: MediaTime) {
+        var slide = BasicAnimation(key: .position, from: .point(card.position),
+                                   to: .point(Point(x: width * 0.8, y: height * 0.3)), duration: 0.4)
+        slide.autoreverses = true
+        slide.repeatCount = .infinity
+        slide.timingFunction = .easeInEaseOut
+        card.add(slide, forKey: "slide", at: time)
+        var fade = BasicAnimation(key: .opacity, from: .scalar(1), to: .scalar(0.15), duration: 0.2)
+        fade.autoreverses = true
+        fade.repeatCount = .infinity
+        pulse.add(fade, forKey: "fade", at: time)
         var scroll = BasicAnimation(key: .bounds, from: .rect(strip.bounds),
                                     to: .rect(strip.bounds.offsetBy(dx: height * 0.7, dy: 0)), duration: 0.8)
         scroll.repeatCount = .infinity
         strip.add(scroll, forKey: "scroll", at: time)
-
-        for layer in [card, pulse, strip] { try! root.addSublayer(layer) }
     }
 }

@@ -171,7 +171,7 @@ extension BoardConfig {
         return String(decoding: bytes[start...], as: UTF8.self)
     }
 
-    static func isNameByte(_ b: UInt8) -> Bool {
+    public static func isNameByte(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
             || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
     }

@@ -45,7 +45,7 @@ public final class KMSOutput {
         let mhz = refreshMillihertz
         var fraction = String(mhz % 1000 / 10)
         if fraction.count < 2 { fraction = "0" + fraction }
-        return "\(stringFromCArray(mode.name)) \(mode.hdisplay)x\(mode.vdisplay)@\(mhz / 1000).\(fraction) Hz"
+        return "\(mode.hdisplay)x\(mode.vdisplay)@\(mhz / 1000).\(fraction) Hz"
     }
 
     /// Finds the connector (`connectorName`, or the first connected one

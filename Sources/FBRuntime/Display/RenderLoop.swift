@@ -73,7 +73,8 @@ public final class RenderLoop {
     /// The flip timestamp that starts the current run of intervals.
     private var lastFlipTimestamp: Int64?
     private var queuedTarget: Int64?
-    private var holdFlipsUntilTarget: Bool
+    /// Set once a flip completes half a period before its target.
+    private var sawEarlyFlip = false
     private var lastFrameWasAnimating = false
     private var renderEstimate: Int64 = 0
 
@@ -89,7 +90,6 @@ public final class RenderLoop {
             fatalError("RenderLoop: cannot allocate a \(presenter.width)x\(presenter.height) back buffer")
         }
         backBuffer = surface
-        holdFlipsUntilTarget = !presenter.flipsWaitForVBlank
     }
 
     // MARK: App thread
@@ -225,7 +225,8 @@ public final class RenderLoop {
         renderEstimate = max(renderTime, renderEstimate - renderEstimate / 8)
 
         // 6. Hold the flip on a display that would show it at once.
-        if holdFlipsUntilTarget { time.sleep(untilNanoseconds: target) }
+        // (The presenter may learn this only at its first modeset.)
+        if !presenter.flipsWaitForVBlank || sawEarlyFlip { time.sleep(untilNanoseconds: target) }
 
         // 7. Present.
         let outcome: PresentOutcome
@@ -260,7 +261,7 @@ public final class RenderLoop {
         let target = queuedTarget ?? timestamp
         queuedTarget = nil
         let early = timestamp < target - interval / 2
-        if early { holdFlipsUntilTarget = true }
+        if early { sawEarlyFlip = true }
         let previous = lastFlipTimestamp
         lastFlipTimestamp = timestamp
         lastPresentation = max(timestamp, target)
@@ -272,8 +273,10 @@ public final class RenderLoop {
             return stats.framesShown
         }
         if let hook = onFrameShown {
+            let start = System.monotonicNanoseconds()
             hook(shown)
-            lastFlipTimestamp = nil
+            // A hook that blocked (a screendump) is a pause, not a frame.
+            if System.monotonicNanoseconds() - start > interval / 2 { lastFlipTimestamp = nil }
         }
     }
 
