@@ -27,14 +27,6 @@ public enum PageFlipState: Equatable, Sendable {
     case waitingForFlip
 }
 
-/// What the page-flip handler records (drmHandleEvent calls it on the
-/// thread that waits, so no synchronisation is needed).
-private struct FlipEventRecord {
-    var done = false
-    var seconds: UInt32 = 0
-    var microseconds: UInt32 = 0
-}
-
 /// Shows frames on one KMS output through double- or triple-buffered dumb
 /// buffers.
 ///
@@ -64,8 +56,7 @@ public final class KMSPresenter: FramePresenter {
     private var queuedIndex: Int?
     private var isModeSet = false
     private var isClosed = false
-    private let event = UnsafeMutablePointer<FlipEventRecord>.allocate(capacity: 1)
-    private var eventContext = drmEventContext()
+    private let events: PageFlipEvents
 
     public var width: Int { output.width }
     public var height: Int { output.height }
@@ -90,18 +81,10 @@ public final class KMSPresenter: FramePresenter {
         bufferStates = Array(repeating: .free, count: bufferCount)
         let full = IntRect(x: 0, y: 0, width: output.width, height: output.height)
         staleArea = Array(repeating: full, count: bufferCount)
-        event.initialize(to: FlipEventRecord())
-        eventContext.version = 2
-        eventContext.page_flip_handler = { _, _, seconds, microseconds, userData in
-            guard let record = userData?.assumingMemoryBound(to: FlipEventRecord.self) else { return }
-            record.pointee = FlipEventRecord(done: true, seconds: seconds, microseconds: microseconds)
-        }
+        events = PageFlipEvents(device: output.device)
     }
 
-    deinit {
-        close()
-        event.deallocate()
-    }
+    deinit { close() }
 
     public func present(_ frame: PixelView<ARGB8888>, damage: IntRect) throws(KMSError) -> PresentOutcome {
         precondition(!isClosed, "KMSPresenter: present after close")
@@ -140,9 +123,8 @@ public final class KMSPresenter: FramePresenter {
             return .shown(timestamp: System.monotonicNanoseconds())
         }
 
-        event.pointee = FlipEventRecord()
         do {
-            try committer.pageFlip(output, framebufferID: buffers[index].framebufferID, userData: UnsafeMutableRawPointer(event))
+            try committer.pageFlip(output, framebufferID: buffers[index].framebufferID, userData: events.arm())
         } catch {
             // The buffer holds this frame now but is not shown; it is free,
             // and only the next frame's damage is new to it.
@@ -166,28 +148,14 @@ public final class KMSPresenter: FramePresenter {
 
     public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
         precondition(pageFlipState == .waitingForFlip, "KMSPresenter: no flip to wait for")
-        let fd = output.device.fd
-        let deadline = System.monotonicNanoseconds() + timeoutNanoseconds
-        while !event.pointee.done {
-            let leftMs = Int32(clamping: max(0, (deadline - System.monotonicNanoseconds() + 999_999) / 1_000_000))
-            var revents: Int16 = 0
-            let p = fbr_poll1(fd, Int16(POLLIN), leftMs, &revents)
-            if p < 0 && fbr_errno() == EINTR { continue }
-            if p < 0 { throw KMSError.call("poll on \(output.device.path)", errno: fbr_errno()) }
-            if p == 0 {
-                if System.monotonicNanoseconds() < deadline { continue }
-                throw KMSError(.timedOut, "no page-flip event within \(timeoutNanoseconds / 1_000_000) ms")
-            }
-            let h = drmHandleEvent(fd, &eventContext)
-            if h != 0 { throw KMSError.call("drmHandleEvent", errno: drmErrno(h)) }
-        }
+        let timestamp = try events.wait(timeoutNanoseconds: timeoutNanoseconds)
         // The flip happened: the old front buffer is released, the queued one
         // is on screen.
         for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
         if let q = queuedIndex { bufferStates[q] = .onScreen }
         queuedIndex = nil
         pageFlipState = .idle
-        return Int64(event.pointee.seconds) * 1_000_000_000 + Int64(event.pointee.microseconds) * 1_000
+        return timestamp
     }
 
     /// Waits (up to 1 s) for a pending flip, then gives the CRTC back to
