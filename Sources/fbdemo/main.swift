@@ -24,6 +24,8 @@
 //                      frame is rendered or flipped meanwhile.
 //   --check-pacing     exit 1 if two flips came less than a refresh period
 //                      apart.
+//   --interrupt-after N  send ourselves SIGINT once N frames are on screen
+//                      (the signal path: flag, loop ends, CRTC restored).
 import CPosix
 import FBRuntime
 import ImageIO
@@ -44,6 +46,7 @@ struct Options {
     var still = false
     var expectIdle = false
     var checkPacing = false
+    var interruptAfter: Int?
 }
 
 func usage(_ message: String) -> Never {
@@ -87,6 +90,9 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--still": options.still = true
         case "--expect-idle": options.expectIdle = true
         case "--check-pacing": options.checkPacing = true
+        case "--interrupt-after":
+            guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
+            options.interruptAfter = n
         case "-h", "--help": usage("help")
         default:
             if a.hasPrefix("-") { usage("unknown option \(a)") }
@@ -211,6 +217,18 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
             print("fbdemo: error: an idle scene rendered or flipped")
             status = 1
         }
+    } else if status == 0, let n = options.interruptAfter {
+        _ = loop.waitUntil(timeoutNanoseconds: 30_000_000_000) { $0.framesShown >= n }
+        print("fbdemo: \(loop.statistics.framesShown) frames shown; sending SIGINT to ourselves")
+        _ = kill(getpid(), SIGINT)
+        if !loop.waitUntil(timeoutNanoseconds: 2_000_000_000, { _ in false }) && loop.isRunning {
+            print("fbdemo: error: the loop still runs 2 s after SIGINT")
+            status = 1
+        }
+        if !TerminationSignal.isRequested {
+            print("fbdemo: error: SIGINT did not set the termination flag")
+            status = 1
+        }
     } else if status == 0 {
         // Until the frame limit, SIGINT/SIGTERM (the loop sees the flag) or
         // an error ends the loop.
@@ -250,7 +268,7 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         print("fbdemo: error: CRTC \(output.crtcID) shows framebuffer \(showing), not \(output.savedFramebufferID) as before")
         status = 1
     }
-    if TerminationSignal.isRequested { print("fbdemo: stopped by a signal") }
+    if TerminationSignal.isRequested { print("fbdemo: stopped by SIGINT/SIGTERM") }
     withExtendedLifetime(presenter) {}
     return status
 }
