@@ -31,14 +31,27 @@ public protocol FramePresenter: AnyObject {
     var isFlipPending: Bool { get }
     /// Copies `damage` of `frame` (ordinary, cached memory, the screen's
     /// size) to a free scan-out buffer, adding whatever that buffer missed
-    /// since it last held a frame, and shows it.
-    /// - Throws: `KMSError` of kind `.busy` (nothing queued; try next frame)
-    ///   or another kind for a failure.
-    func present(_ frame: PixelView<ARGB8888>, damage: IntRect) throws(KMSError) -> PresentOutcome
+    /// since it last held a frame (free → rendering). Nothing is shown yet.
+    func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect)
+    /// Shows the prepared buffer: a modeset for the first frame, else a
+    /// page flip with an event (rendering → queued). Split from `prepare`
+    /// so a caller that holds flips until a target time can do the copy
+    /// first and queue the flip right at the target.
+    /// - Throws: `KMSError` of kind `.busy` (nothing queued; the buffer is
+    ///   free again; try next frame) or another kind for a failure.
+    func commit() throws(KMSError) -> PresentOutcome
     /// Waits at most `timeoutNanoseconds` for the pending flip's event and
     /// returns its timestamp (monotonic nanoseconds: when the new frame
     /// started to scan out). Throws `.timedOut` if it did not come.
     func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64
+}
+
+extension FramePresenter {
+    /// `prepare` then `commit`.
+    public func present(_ frame: PixelView<ARGB8888>, damage: IntRect) throws(KMSError) -> PresentOutcome {
+        prepare(frame, damage: damage)
+        return try commit()
+    }
 }
 
 /// The time base of the render loop: monotonic nanoseconds, and sleeping

@@ -33,7 +33,9 @@ public enum PageFlipState: Equatable, Sendable {
 /// Frames are rendered elsewhere, into ordinary cached memory; `present`
 /// copies the damaged area into a free dumb buffer (converting to the
 /// scan-out format, dithering into RGB565), and queues a page flip with an
-/// event. The first frame is shown by a modeset. `close()` (or deinit)
+/// event. The first frame is shown by a modeset (then DirtyFB, for
+/// virtio-gpu, which shows CPU writes only after a flip or a dirty report;
+/// later frames always arrive by flip). `close()` (or deinit)
 /// waits for a pending flip, then restores what the CRTC showed before.
 ///
 /// Threading: one thread at a time (the render thread).
@@ -86,9 +88,10 @@ public final class KMSPresenter: FramePresenter {
 
     deinit { close() }
 
-    public func present(_ frame: PixelView<ARGB8888>, damage: IntRect) throws(KMSError) -> PresentOutcome {
-        precondition(!isClosed, "KMSPresenter: present after close")
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
+        precondition(!isClosed, "KMSPresenter: prepare after close")
         precondition(pageFlipState == .idle, "KMSPresenter: a flip is pending; wait for it before presenting")
+        precondition(!bufferStates.contains(.rendering), "KMSPresenter: a prepared frame is not committed yet")
         precondition(frame.width == width && frame.height == height, "KMSPresenter: frame size differs from the mode")
         guard let index = bufferStates.firstIndex(of: .free) else {
             preconditionFailure("KMSPresenter: no free buffer while no flip is pending")
@@ -103,7 +106,12 @@ public final class KMSPresenter: FramePresenter {
         for i in staleArea.indices where i != index && !damage.isEmpty {
             staleArea[i] = staleArea[i].isEmpty ? damage : staleArea[i].union(damage)
         }
+    }
 
+    public func commit() throws(KMSError) -> PresentOutcome {
+        guard let index = bufferStates.firstIndex(of: .rendering) else {
+            preconditionFailure("KMSPresenter: commit without a prepared frame")
+        }
         if !isModeSet {
             do {
                 try committer.modeset(output, framebufferID: buffers[index].framebufferID)

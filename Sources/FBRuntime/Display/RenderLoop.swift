@@ -224,16 +224,17 @@ public final class RenderLoop {
         let renderTime = System.monotonicNanoseconds() - renderStart
         renderEstimate = max(renderTime, renderEstimate - renderEstimate / 8)
 
-        // 6. Hold the flip on a display that would show it at once.
-        // (The presenter may learn this only at its first modeset.)
-        if !presenter.flipsWaitForVBlank || sawEarlyFlip { time.sleep(untilNanoseconds: target) }
+        // 6. Copy into a free scan-out buffer.
+        // TODO(compositor issue): pass the compositor's damage once it
+        // tracks it; until then every frame is a full one.
+        presenter.prepare(backBuffer.view, damage: backBuffer.view.bounds)
 
-        // 7. Present.
+        // 7. Hold the flip on a display that would show it at once (the
+        //    presenter may learn this only at its first modeset), then flip.
+        if !presenter.flipsWaitForVBlank || sawEarlyFlip { time.sleep(untilNanoseconds: target) }
         let outcome: PresentOutcome
         do {
-            // TODO(compositor issue): pass the compositor's damage once it
-            // tracks it; until then every frame is a full one.
-            outcome = try presenter.present(backBuffer.view, damage: backBuffer.view.bounds)
+            outcome = try presenter.commit()
         } catch {
             guard error.kind == .busy else { return fail(error) }
             // Nothing was queued: draw this frame again one period later.

@@ -53,7 +53,7 @@ public final class SimulatedPresenter: FramePresenter {
     public private(set) var pageFlipState = PageFlipState.idle
     /// Times (ns) at which presented frames reached the screen.
     public private(set) var flipTimes: [Int64] = []
-    /// Times (ns) at which `present` was called.
+    /// Times (ns) at which frames were committed.
     public private(set) var presentTimes: [Int64] = []
     /// The next this many flips fail with `.busy`.
     public var failNextFlipsWithBusy = 0
@@ -61,6 +61,8 @@ public final class SimulatedPresenter: FramePresenter {
     public var dropFlipEvents = false
 
     private var pendingCompletion: Int64?
+    /// The frame `prepare` was given (its owner keeps the memory alive).
+    private var prepared: PixelView<ARGB8888>?
     private var isModeSet = false
 
     public var isFlipPending: Bool { pageFlipState == .waitingForFlip }
@@ -84,16 +86,23 @@ public final class SimulatedPresenter: FramePresenter {
         return vblankPhase + k * refreshIntervalNanoseconds
     }
 
-    public func present(_ frame: PixelView<ARGB8888>, damage: IntRect) throws(KMSError) -> PresentOutcome {
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
         precondition(pageFlipState == .idle, "SimulatedPresenter: a flip is pending; wait for it before presenting")
         precondition(frame.width == width && frame.height == height, "SimulatedPresenter: frame size differs")
+        prepared = frame
+    }
+
+    public func commit() throws(KMSError) -> PresentOutcome {
+        guard let frame = prepared else { preconditionFailure("SimulatedPresenter: commit without a prepared frame") }
+        prepared = nil
         let now = time.nanoseconds()
         if isModeSet && failNextFlipsWithBusy > 0 {
             failNextFlipsWithBusy -= 1
             throw KMSError(.busy, "simulated EBUSY")
         }
         presentTimes.append(now)
-        // Whole frames: the simulated screen has no buffer age to exploit.
+        // Whole frames, shown when committed: the simulated screen has no
+        // buffer age to exploit.
         ScanoutConversion.copy(frame, into: screen.view, rect: screen.view.bounds)
         if !isModeSet {
             isModeSet = true
