@@ -62,6 +62,7 @@ final class RenderLoopTests: XCTestCase {
         XCTAssertEqual(stats.intervalHistogram[16], 28)
         XCTAssertEqual(stats.earlyFlips, 0)
         XCTAssertEqual(stats.missedVBlanks, 0)
+        XCTAssertEqual(stats.lateFrames, 1, "the first flip: the modeset showed frame 1 off the vblank grid")
     }
 
     func testDisplayWithoutVBlankIsHeldToTheRefreshRate() {
@@ -73,6 +74,7 @@ final class RenderLoopTests: XCTestCase {
         for i in intervals(display.flipTimes) { XCTAssertGreaterThanOrEqual(i, RenderLoopTests.period) }
         XCTAssertGreaterThanOrEqual(loop.statistics.shortestIntervalNanoseconds, RenderLoopTests.period)
         XCTAssertEqual(loop.statistics.earlyFlips, 0)
+        XCTAssertEqual(loop.statistics.lateFrames, 0)
     }
 
     func testEarlyFlipsAreNoticedWhenTheDisplayClaimsVBlank() {

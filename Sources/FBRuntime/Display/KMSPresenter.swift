@@ -106,6 +106,7 @@ public final class KMSPresenter: FramePresenter {
         for i in staleArea.indices where i != index && !damage.isEmpty {
             staleArea[i] = staleArea[i].isEmpty ? damage : staleArea[i].union(damage)
         }
+        checkInvariants()
     }
 
     public func commit() throws(KMSError) -> PresentOutcome {
@@ -128,6 +129,7 @@ public final class KMSPresenter: FramePresenter {
             try? buffers[index].markDirty()
             for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
             bufferStates[index] = .onScreen
+            checkInvariants()
             return .shown(timestamp: System.monotonicNanoseconds())
         }
 
@@ -138,12 +140,25 @@ public final class KMSPresenter: FramePresenter {
             // and only the next frame's damage is new to it.
             bufferStates[index] = .free
             if error.kind == .busy { busyCount += 1 }
+            checkInvariants()
             throw error
         }
         bufferStates[index] = .queued
         queuedIndex = index
         pageFlipState = .waitingForFlip
+        checkInvariants()
         return .flipQueued
+    }
+
+    /// The state machine's invariants (swift-collections' `_checkInvariants`
+    /// idea; debug builds only): at most one buffer in each of rendering,
+    /// queued and onScreen; a queued buffer exactly while a flip is pending.
+    private func checkInvariants() {
+        assert(bufferStates.filter { $0 == .rendering }.count <= 1, "KMSPresenter: two buffers rendering")
+        assert(bufferStates.filter { $0 == .onScreen }.count <= 1, "KMSPresenter: two buffers on screen")
+        let queued = bufferStates.filter { $0 == .queued }.count
+        assert(queued == (pageFlipState == .waitingForFlip ? 1 : 0), "KMSPresenter: queued buffers and PageFlipState disagree")
+        assert(queuedIndex == nil || bufferStates[queuedIndex!] == .queued, "KMSPresenter: queuedIndex is stale")
     }
 
     private func copy(_ frame: PixelView<ARGB8888>, _ area: IntRect, into buffer: DumbBuffer) {
@@ -163,6 +178,7 @@ public final class KMSPresenter: FramePresenter {
         if let q = queuedIndex { bufferStates[q] = .onScreen }
         queuedIndex = nil
         pageFlipState = .idle
+        checkInvariants()
         return timestamp
     }
 

@@ -262,12 +262,14 @@ public final class RenderLoop {
         let target = queuedTarget ?? timestamp
         queuedTarget = nil
         let early = timestamp < target - interval / 2
+        let late = timestamp > target + interval / 2
         if early { sawEarlyFlip = true }
         let previous = lastFlipTimestamp
         lastFlipTimestamp = timestamp
         lastPresentation = max(timestamp, target)
         let shown = state.lock.withLock { () -> Int in
             if early { stats.earlyFlips += 1 }
+            if late { stats.lateFrames += 1 }
             if let previous { stats.recordInterval(timestamp - previous) }
             stats.framesShown += 1
             state.broadcast()

@@ -10,6 +10,10 @@ public struct RenderLoopStatistics: Equatable, Sendable {
     /// Frames whose target time had passed when they were planned (the
     /// loop skipped to the next vblank).
     public var missedVBlanks = 0
+    /// Frames that reached the screen more than half a period after their
+    /// target (rendering took longer than the budget, or the display
+    /// missed the vblank).
+    public var lateFrames = 0
     /// Times the loop went idle (nothing animating, nothing to redraw).
     public var idleWaits = 0
     /// Flips that completed more than half a refresh period before their
@@ -58,7 +62,7 @@ public struct RenderLoopStatistics: Equatable, Sendable {
     /// One line for logs: counts, then min/mean/max interval and render time.
     public var summary: String {
         let renders = framesRendered == 0 ? 0 : renderTotalNanoseconds / Int64(framesRendered)
-        return "\(framesRendered) frames rendered, \(framesShown) shown, \(busyRetries) EBUSY, \(missedVBlanks) missed vblanks, "
+        return "\(framesRendered) frames rendered, \(framesShown) shown, \(busyRetries) EBUSY, \(missedVBlanks) missed vblanks, \(lateFrames) late, "
             + "\(idleWaits) idle waits, \(earlyFlips) early flips; intervals "
             + (intervalCount == 0 ? "none"
                : "min \(formatMilliseconds(shortestIntervalNanoseconds)) mean \(formatMilliseconds(meanIntervalNanoseconds)) max \(formatMilliseconds(longestIntervalNanoseconds))")
