@@ -107,7 +107,9 @@ public final class RenderLoop {
     public func setNeedsRender() {
         state.lock.withLock {
             needsRender = true
-            state.signal()
+            // Broadcast: `waitUntil` callers share the condition, and a
+            // signal could wake one of them instead of the render thread.
+            state.broadcast()
         }
     }
 
@@ -205,6 +207,7 @@ public final class RenderLoop {
             state.lock.withLock {
                 if !needsRender && !stopRequested {
                     stats.idleWaits += 1
+                    state.broadcast()   // for `waitUntil` callers
                     _ = state.wait(untilNanoseconds: System.monotonicNanoseconds() + idleTimeoutNanoseconds)
                 }
             }
