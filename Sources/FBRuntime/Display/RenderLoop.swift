@@ -255,17 +255,19 @@ public final class RenderLoop {
             $0.longestRenderNanoseconds = max($0.longestRenderNanoseconds, renderTime)
         }
         queuedTarget = target
-        if case .shown(let timestamp) = outcome { flipped(at: timestamp) }
+        if case .shown(let timestamp) = outcome { flipped(at: timestamp, byModeset: true) }
         return true
     }
 
-    /// A frame reached the screen at `timestamp` (monotonic ns).
-    private func flipped(at timestamp: Int64) {
+    /// A frame reached the screen at `timestamp` (monotonic ns), by a flip
+    /// or by the first frame's modeset (never late: it had no vblank to
+    /// aim at, and the modeset itself takes a while).
+    private func flipped(at timestamp: Int64, byModeset: Bool = false) {
         let interval = presenter.refreshIntervalNanoseconds
         let target = queuedTarget ?? timestamp
         queuedTarget = nil
         let early = timestamp < target - interval / 2
-        let late = timestamp > target + interval / 2
+        let late = !byModeset && timestamp > target + interval / 2
         if early { sawEarlyFlip = true }
         let previous = lastFlipTimestamp
         lastFlipTimestamp = timestamp
