@@ -57,8 +57,9 @@ let package = Package(
         // host and aarch64 builds must print the same value.
         .executableTarget(name: "rastercheck", dependencies: ["Raster", "CPosix"], path: "Sources/rastercheck"),
         // KMS smoke test run inside a QEMU guest by scripts/vm-test (also
-        // usable by hand on a board): dumb buffers, set-CRTC, page flips.
-        .executableTarget(name: "kmsprobe", dependencies: ["CDRM", "CPosix"], path: "Sources/kmsprobe"),
+        // usable by hand on a board): dumb buffers, set-CRTC, page flips,
+        // through FBRuntime's KMS types but without its presenter.
+        .executableTarget(name: "kmsprobe", dependencies: ["FBRuntime", "Raster", "CPosix"], path: "Sources/kmsprobe"),
 
         // Benchmarks against the peers (host only): scripts/bench.
         .executableTarget(name: "rasterbench", dependencies: ["Raster", "CPixman", "CCairo", "CPosix", "TestSupport"],

@@ -1,25 +1,35 @@
 import FBRuntime
 import Raster
 
-/// A small animated scene: a rounded card with a border and a cached
-/// path shadow that slides back and forth with ease-in-ease-out while it
-/// turns (its badge clipped to the rounded corners), a rounded square with
-/// an overlapping sublayer that fades as a group, and a scrolling strip (its
-/// bounds origin animates, which moves its sublayers) — position, opacity,
-/// bounds, transforms and the layer image at work. Everything depends only
-/// on the display's clock, so frames are repeatable.
+/// A small animated scene: a rounded card with a border and a cached path
+/// shadow that slides back and forth with ease-in-ease-out while it turns
+/// (a `transform.rotation.z` animation; its badge clipped to the rounded
+/// corner), a rounded square with an overlapping sublayer that fades as a
+/// group, and a scrolling strip (its bounds origin animates, which moves
+/// its sublayers) — position, opacity, bounds, transforms and the layer
+/// image at work. Everything depends only on the clock the animations are
+/// evaluated at, so frames are repeatable.
 final class OrbitScene {
     let root = Layer(name: "root")
-    let card: Layer
-    let startTime: MediaTime
+    private let card = Layer(name: "card")
+    private let pulse = Layer(name: "pulse")
+    private let strip = Layer(name: "strip")
+    private let width: Double, height: Double
 
-    init(width: Double, height: Double, at time: MediaTime) {
+    /// The scene with its animations running from `time`.
+    convenience init(width: Double, height: Double, at time: MediaTime) {
+        self.init(width: width, height: height)
+        startAnimations(at: time)
+    }
+
+    /// The scene at rest: what the animated scene shows at its start time.
+    init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
         root.bounds = Rect(x: 0, y: 0, width: width, height: height)
         root.position = Point(x: width / 2, y: height / 2)
         root.backgroundColor = Color(rgb: 0x1C2433)
 
-        startTime = time
-        card = Layer(name: "card")
         card.bounds = Rect(x: 0, y: 0, width: width * 0.25, height: height * 0.25)
         card.position = Point(x: width * 0.2, y: height * 0.3)
         card.backgroundColor = Color(rgb: 0xF2A541)
@@ -46,14 +56,7 @@ final class OrbitScene {
         badge.backgroundColor = Color(rgb: 0x2E86AB, alpha: 0.9)
         try! clip.addSublayer(badge)
         try! card.addSublayer(clip)
-        var slide = BasicAnimation(key: .position, from: .point(card.position),
-                                   to: .point(Point(x: width * 0.8, y: height * 0.3)), duration: 0.4)
-        slide.autoreverses = true
-        slide.repeatCount = .infinity
-        slide.timingFunction = .easeInEaseOut
-        card.add(slide, forKey: "slide", at: time)
 
-        let pulse = Layer(name: "pulse")
         pulse.bounds = Rect(x: 0, y: 0, width: width * 0.2, height: width * 0.2)
         pulse.position = Point(x: width * 0.5, y: height * 0.62)
         pulse.backgroundColor = Color(rgb: 0xE84855)
@@ -64,12 +67,7 @@ final class OrbitScene {
         dot.cornerRadius = width * 0.05
         dot.backgroundColor = Color(rgb: 0xFFFFFF)
         try! pulse.addSublayer(dot)
-        var fade = BasicAnimation(key: .opacity, from: .scalar(1), to: .scalar(0.15), duration: 0.2)
-        fade.autoreverses = true
-        fade.repeatCount = .infinity
-        pulse.add(fade, forKey: "fade", at: time)
 
-        let strip = Layer(name: "strip")
         strip.bounds = Rect(x: 0, y: 0, width: width * 0.9, height: height * 0.12)
         strip.position = Point(x: width * 0.5, y: height * 0.9)
         strip.backgroundColor = Color(rgb: 0x3B4A63)
@@ -81,19 +79,31 @@ final class OrbitScene {
             tile.backgroundColor = Color(red: Double(i) / 12, green: 0.8, blue: 1 - Double(i) / 12)
             try! strip.addSublayer(tile)
         }
+
+        for layer in [strip, pulse, card] { try! root.addSublayer(layer) }
+    }
+
+    /// Starts the slide, the turn, the pulse and the scroll at `time` (their
+    /// first values are the layers' model values, so nothing jumps).
+    func startAnimations(at time: MediaTime) {
+        var slide = BasicAnimation(key: .position, from: .point(card.position),
+                                   to: .point(Point(x: width * 0.8, y: height * 0.3)), duration: 0.4)
+        slide.autoreverses = true
+        slide.repeatCount = .infinity
+        slide.timingFunction = .easeInEaseOut
+        card.add(slide, forKey: "slide", at: time)
+        // One revolution every 3 s: a scalar past 2π, which interpolating
+        // matrices could not express.
+        var turn = BasicAnimation(key: .transformRotationZ, from: .scalar(0), to: .scalar(2 * Double.pi), duration: 3)
+        turn.repeatCount = .infinity
+        card.add(turn, forKey: "turn", at: time)
+        var fade = BasicAnimation(key: .opacity, from: .scalar(1), to: .scalar(0.15), duration: 0.2)
+        fade.autoreverses = true
+        fade.repeatCount = .infinity
+        pulse.add(fade, forKey: "fade", at: time)
         var scroll = BasicAnimation(key: .bounds, from: .rect(strip.bounds),
                                     to: .rect(strip.bounds.offsetBy(dx: height * 0.7, dy: 0)), duration: 0.8)
         scroll.repeatCount = .infinity
         strip.add(scroll, forKey: "scroll", at: time)
-
-        for layer in [strip, pulse, card] { try! root.addSublayer(layer) }
-        advance(to: time)
-    }
-
-    /// Sets the values no animation key drives yet (the card's turn:
-    /// one revolution every 3 s).
-    func advance(to time: MediaTime) {
-        let angle = (time - startTime) * (2 * Double.pi / 3)
-        card.transform = .rotation(radians: angle, x: 0, y: 0, z: 1)
     }
 }

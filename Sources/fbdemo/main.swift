@@ -1,10 +1,31 @@
 // fbdemo: FBRuntime's demo program, the same source for the host and for
 // the board (Embedded Swift, aarch64).
 //
-//   fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [SCENE]
+//   fbdemo [--headless] [--frames N] [--size WxH] [--out DIR]
+//          [--board NAME] [--device PATH] [--screendump NAME] [--still]
+//          [--expect-idle] [--check-pacing] [SCENE]
 //
-// Until the KMS backend lands (the render-loop issue) every run is headless:
-// frames are rendered at 60 Hz of simulated time and written as PNG files.
+// On a machine with a DRM device (/dev/dri/card*) and without --headless,
+// the scene runs on KMS through the render loop: for --frames N frames, or
+// until SIGINT/SIGTERM; then the frame-interval figures are printed and the
+// CRTC is given back to the console. The display comes from --board (or
+// FBRUNTIME_BOARD, see board-configs/README.md), --device overrides its
+// DRM device; without either, the first card with a connected connector,
+// its preferred mode, XRGB8888, double-buffered.
+//
+// Otherwise the run is headless: frames are rendered at 60 Hz of simulated
+// time and written as PNG files.
+//
+// For scripts/vm-test (KMS only):
+//   --screendump NAME  once the first frame is on screen, ask the host for a
+//                      screendump (READY-FOR-SCREENDUMP NAME) and wait.
+//   --still            do not start the animations (an idle scene).
+//   --expect-idle      after the first frame, watch for 1 s: exit 1 if any
+//                      frame is rendered or flipped meanwhile.
+//   --check-pacing     exit 1 if two flips came less than a refresh period
+//                      apart.
+//   --interrupt-after N  send ourselves SIGINT once N frames are on screen
+//                      (the signal path: flag, loop ends, CRTC restored).
 import CPosix
 import FBRuntime
 import ImageIO
@@ -19,10 +40,18 @@ struct Options {
     var height = 240
     var outDirectory = "out/demo"
     var scene = "orbit"
+    var framesGiven = false
+    var devicePath: String?
+    var screendump: String?
+    var still = false
+    var expectIdle = false
+    var checkPacing = false
+    var interruptAfter: Int?
 }
 
 func usage(_ message: String) -> Never {
-    fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [orbit]\n")
+    fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
+                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [orbit]\n")
     exit(2)
 }
 
@@ -41,6 +70,7 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--frames":
             guard let n = Int(value()), n > 0, n <= 100_000 else { usage("--frames takes 1…100000") }
             options.frames = n
+            options.framesGiven = true
         case "--size":
             let parts = value().split(separator: "x")
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
@@ -49,6 +79,20 @@ func parseOptions(_ arguments: [String]) -> Options {
             }
             options.width = w; options.height = h
         case "--out": options.outDirectory = value()
+        case "--board": _ = value()   // read by BoardConfig.selected
+        case "--device": options.devicePath = value()
+        case "--screendump":
+            let name = value()
+            guard !name.isEmpty, name.utf8.allSatisfy({ BoardConfig.isNameByte($0) }) else {
+                usage("--screendump takes a name of letters, digits, '-' and '_'")
+            }
+            options.screendump = name
+        case "--still": options.still = true
+        case "--expect-idle": options.expectIdle = true
+        case "--check-pacing": options.checkPacing = true
+        case "--interrupt-after":
+            guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
+            options.interruptAfter = n
         case "-h", "--help": usage("help")
         default:
             if a.hasPrefix("-") { usage("unknown option \(a)") }
@@ -70,8 +114,13 @@ func run() {
     let options = parseOptions(System.arguments())
     guard options.scene == "orbit" else { usage("unknown scene '\(options.scene)' (scenes: orbit)") }
 
-    if !options.headless && System.exists("/dev/dri/card0") {
-        print("fbdemo: a DRM device exists, but the KMS backend is not built yet; rendering headless")
+    let board: BoardConfig?
+    do { board = try BoardConfig.selected(arguments: System.arguments()) } catch {
+        fbr_write_stderr("fbdemo: \(error.description)\n")
+        exit(2)
+    }
+    if !options.headless && (options.devicePath != nil || !DRMDevice.cardPaths().isEmpty) {
+        exit(runOnKMS(options, board: board))
     }
 
     guard let display = HeadlessDisplay(width: options.width, height: options.height) else {
@@ -87,7 +136,6 @@ func run() {
         exit(1)
     }
     for frame in 0..<options.frames {
-        scene.advance(to: display.clock.now)
         display.renderFrame(scene.root, with: compositor)
         let path = options.outDirectory + "/frame-" + zeroPadded(frame, 4) + ".png"
         do {
@@ -98,6 +146,144 @@ func run() {
         }
     }
     print("fbdemo: wrote \(options.frames) frames (\(options.width)x\(options.height), scene \(options.scene)) to \(System.absolutePath(options.outDirectory))/frame-*.png")
+}
+
+
+/// Runs the scene on KMS through the render loop; returns the exit status.
+func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
+    TerminationSignal.install()
+    let config = board ?? BoardConfig(name: "auto")
+    let device: DRMDevice
+    let output: KMSOutput
+    let presenter: KMSPresenter
+    do {
+        if let path = options.devicePath {
+            device = try DRMDevice(path: path)
+        } else if case .path(let path) = config.drmDevice {
+            device = try DRMDevice(path: path)
+        } else {
+            device = try DRMDevice.openFirstConnected()
+        }
+        output = try KMSOutput(device: device, connectorName: config.connector, mode: config.mode)
+        presenter = try KMSPresenter(output: output, format: config.pixelFormat, bufferCount: config.buffers)
+    } catch {
+        print("fbdemo: error: \(error.description)")
+        return 1
+    }
+    print("fbdemo: board \(config.name): \(device.path) (\(device.driverName)\(device.supportsAtomic ? ", atomic" : "")), "
+          + "connector \(output.connectorName), CRTC \(output.crtcID), mode \(output.modeDescription), "
+          + "\(config.pixelFormat.name) ×\(config.buffers)")
+    if config.rotation != 0 {
+        // TODO(render-loop issue): rotate in software (render into a rotated
+        // back buffer, or rotate while copying the damage).
+        print("fbdemo: warning: rotation \(config.rotation) is not applied yet")
+    }
+
+    let scene = OrbitScene(width: Double(output.width), height: Double(output.height))
+    let loop = RenderLoop(root: scene.root, presenter: presenter)
+    if options.framesGiven { loop.frameLimit = options.frames }
+    var handshakeError: KMSError?
+    if let name = options.screendump {
+        // On the render thread, with frame 1 on screen and the device open.
+        loop.onFrameShown = { n in
+            guard n == 1 else { return }
+            do throws(KMSError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
+        }
+    }
+    do { try loop.start() } catch {
+        print("fbdemo: error: \(error.description)")
+        return 1
+    }
+    var status: Int32 = 0
+    if !loop.waitUntil(timeoutNanoseconds: 40_000_000_000, { $0.framesShown >= 1 }) {
+        print("fbdemo: error: the first frame did not reach the screen")
+        status = 1
+    } else if !options.still {
+        let now = MonotonicClock().now
+        loop.update { _ in scene.startAnimations(at: now) }
+    }
+
+    if status == 0 && options.expectIdle {
+        let before = loop.statistics
+        let cpuBefore = cpuTicks()
+        let start = System.monotonicNanoseconds()
+        MonotonicFrameTime().sleep(untilNanoseconds: start + 1_000_000_000)
+        let after = loop.statistics
+        let cpu = cpuTicks() - cpuBefore
+        let frames = after.framesRendered - before.framesRendered, flips = after.framesShown - before.framesShown
+        print("fbdemo: idle for \(formatMilliseconds(System.monotonicNanoseconds() - start)): \(frames) frames rendered, "
+              + "\(flips) flips, \(after.idleWaits - before.idleWaits) idle waits, CPU \(cpu) ticks (1/100 s)")
+        if frames != 0 || flips != 0 {
+            print("fbdemo: error: an idle scene rendered or flipped")
+            status = 1
+        }
+    } else if status == 0, let n = options.interruptAfter {
+        _ = loop.waitUntil(timeoutNanoseconds: 30_000_000_000) { $0.framesShown >= n }
+        print("fbdemo: \(loop.statistics.framesShown) frames shown; sending SIGINT to ourselves")
+        _ = kill(getpid(), SIGINT)
+        if !loop.waitUntil(timeoutNanoseconds: 2_000_000_000, { _ in false }) && loop.isRunning {
+            print("fbdemo: error: the loop still runs 2 s after SIGINT")
+            status = 1
+        }
+        if !TerminationSignal.isRequested {
+            print("fbdemo: error: SIGINT did not set the termination flag")
+            status = 1
+        }
+    } else if status == 0 {
+        // Until the frame limit, SIGINT/SIGTERM (the loop sees the flag) or
+        // an error ends the loop.
+        while loop.isRunning { _ = loop.waitUntil(timeoutNanoseconds: 200_000_000) { _ in false } }
+    }
+    loop.stop()
+
+    let stats = loop.statistics
+    let period = presenter.refreshIntervalNanoseconds
+    print("fbdemo: \(stats.summary)")
+    print("fbdemo: refresh period \(formatMilliseconds(period)), flips \(presenter.flipsWaitForVBlank ? "wait for vblank" : "complete at once (held to the period)"), "
+          + "\(presenter.busyCount) EBUSY")
+    print("fbdemo: frame intervals: \(stats.histogramDescription)")
+    if let error = loop.error {
+        print("fbdemo: error: \(error.description)")
+        status = 1
+    }
+    if let handshakeError {
+        print("fbdemo: error: \(handshakeError.description)")
+        status = 1
+    }
+    if options.framesGiven && !options.expectIdle && stats.framesShown < options.frames && !TerminationSignal.isRequested {
+        print("fbdemo: error: \(stats.framesShown) of \(options.frames) frames shown")
+        status = 1
+    }
+    // Flip timestamps are whole microseconds: allow 10 µs of rounding.
+    if options.checkPacing && stats.intervalCount > 0 && stats.shortestIntervalNanoseconds < period - 10_000 {
+        print("fbdemo: error: flips \(formatMilliseconds(stats.shortestIntervalNanoseconds)) apart, less than the refresh period")
+        status = 1
+    }
+
+    presenter.close()
+    let showing = output.currentFramebufferID()
+    if showing == output.savedFramebufferID {
+        print("fbdemo: CRTC \(output.crtcID) restored to framebuffer \(showing)")
+    } else {
+        print("fbdemo: error: CRTC \(output.crtcID) shows framebuffer \(showing), not \(output.savedFramebufferID) as before")
+        status = 1
+    }
+    if TerminationSignal.isRequested { print("fbdemo: stopped by SIGINT/SIGTERM") }
+    withExtendedLifetime(presenter) {}
+    return status
+}
+
+/// User plus system CPU time of this process, in clock ticks (1/100 s on
+/// Linux), from /proc/self/stat; 0 if it cannot be read.
+func cpuTicks() -> Int {
+    guard let bytes = try? System.readFile("/proc/self/stat"),
+          let paren = bytes.lastIndex(of: UInt8(ascii: ")")) else { return 0 }
+    // After "pid (comm)": state is field 3, utime 14, stime 15.
+    let fields = bytes[(paren + 1)...].split(separator: UInt8(ascii: " "))
+    guard fields.count > 12 else { return 0 }
+    let utime = Int(String(decoding: fields[11], as: UTF8.self)) ?? 0
+    let stime = Int(String(decoding: fields[12], as: UTF8.self)) ?? 0
+    return utime + stime
 }
 
 run()

@@ -10,8 +10,9 @@
 //
 // Usage: kmsprobe [--device PATH] [--no-host] [--flips N]
 //   --no-host   do not wait for screendumps (running by hand on a board)
-import CDRM
 import CPosix
+import FBRuntime
+import Raster
 
 fbr_line_buffer_stdout()
 
@@ -42,47 +43,42 @@ func milliseconds(_ ns: Int64) -> String {
     return "\(tenths / 10).\(tenths % 10) ms"
 }
 
-func run(_ options: Options) throws(ProbeError) {
-    let card = try Card(path: options.devicePath)
-    print("kmsprobe: \(options.devicePath): driver \(card.driverName)")
-    let output = try card.findOutput()
+func run(_ options: Options) throws(KMSError) {
+    let device = try DRMDevice(path: options.devicePath)
+    print("kmsprobe: \(options.devicePath): driver \(device.driverName)")
+    // Finds the first connected connector, its preferred mode and a CRTC,
+    // and saves what the CRTC shows (the console) to put back at the end.
+    let output = try KMSOutput(device: device)
     print("kmsprobe: connector \(output.connectorName) (id \(output.connectorID)), CRTC \(output.crtcID), mode \(output.modeDescription)")
 
-    // What was on the CRTC (the console, usually), to put back at the end.
-    let saved = drmModeGetCrtc(card.fd, output.crtcID)
-    if saved == nil { print("kmsprobe: warning: drmModeGetCrtc \(output.crtcID) failed, errno \(fbr_errno()); nothing to restore") }
-    defer { if let saved { drmModeFreeCrtc(saved) } }
-
-    let front = try DumbBuffer(card: card, width: output.width, height: output.height)
-    let back = try DumbBuffer(card: card, width: output.width, height: output.height)
+    let front = try DumbBuffer(device: device, width: output.width, height: output.height, format: .xrgb8888)
+    let back = try DumbBuffer(device: device, width: output.width, height: output.height, format: .xrgb8888)
     print("kmsprobe: two dumb buffers \(output.width)x\(output.height) XRGB8888, pitch \(front.pitch), framebuffers \(front.framebufferID) and \(back.framebufferID)")
 
     let first = Pattern.quadrants, second = Pattern.bars
     front.fill { first.color(x: $0, y: $1, width: output.width, height: output.height) }
     back.fill { second.color(x: $0, y: $1, width: output.width, height: output.height) }
 
-    var connectorID = output.connectorID
-    var mode = output.mode
     let setStart = fbr_monotonic_ns()
-    let set = drmModeSetCrtc(card.fd, output.crtcID, front.framebufferID, 0, 0, &connectorID, 1, &mode)
-    if drmErrno(set) != 0 { throw ProbeError("drmModeSetCrtc", errno: drmErrno(set)) }
+    try LegacyKMSCommitter().modeset(output, framebufferID: front.framebufferID)
     try front.markDirty()
     print("kmsprobe: drmModeSetCrtc showed \(first.name) in \(milliseconds(fbr_monotonic_ns() - setStart))")
-    if options.askHost { try HostLink.requestScreendump(first.name) }
+    if options.askHost { try ScreendumpHandshake.request(first.name) }
 
-    let flip = Flipper(card: card, crtcID: output.crtcID)
+    let flip = Flipper(output: output)
     let (latency, timestamp) = try flip.flip(to: back.framebufferID)
-    print("kmsprobe: page flip to \(second.name): event after \(milliseconds(latency)), kernel timestamp \(timestamp) us")
-    if options.askHost { try HostLink.requestScreendump(second.name) }
+    print("kmsprobe: page flip to \(second.name): event after \(milliseconds(latency)), kernel timestamp \(timestamp / 1000) us, "
+          + "vblank events: \(output.hasVBlankEvents() ? "yes" : "no")")
+    if options.askHost { try ScreendumpHandshake.request(second.name) }
 
     // Front-buffer rendering: draw into the buffer on screen and report
     // the damage. virtio-gpu shows it only after DirtyFB (its scan-out is
     // a host-side copy); bochs scans out of VRAM and has no dirty hook.
     let damage = Pattern.damageRect(width: output.width, height: output.height)
     back.fill(x: damage.x, y: damage.y, width: damage.width, height: damage.height, Pattern.damageSquare)
-    try back.markDirty(x: damage.x, y: damage.y, width: damage.width, height: damage.height)
+    try back.markDirty(IntRect(x: damage.x, y: damage.y, width: damage.width, height: damage.height))
     print("kmsprobe: drew a \(damage.width)x\(damage.height) checkerboard into the buffer on screen, drmModeDirtyFB on that rectangle")
-    if options.askHost { try HostLink.requestScreendump(second.name + "-damaged") }
+    if options.askHost { try ScreendumpHandshake.request(second.name + "-damaged") }
 
     // A burst of flips, each waited for, to see how the driver paces them.
     // An even count ends on `back`, so the screen keeps the second pattern.
@@ -98,24 +94,12 @@ func run(_ options: Options) throws(ProbeError) {
         print("kmsprobe: \(count) flips in \(milliseconds(total)): \(Int64(count) * 1_000_000_000 / max(total, 1)) flips/s, mean \(milliseconds(total / Int64(count))), worst \(milliseconds(worst))")
     }
 
-    if let saved {
-        let c = saved.pointee
-        if c.mode_valid != 0 && c.buffer_id != 0 {
-            var savedMode = c.mode
-            let r = drmModeSetCrtc(card.fd, c.crtc_id, c.buffer_id, c.x, c.y, &connectorID, 1, &savedMode)
-            if drmErrno(r) != 0 { throw ProbeError("restoring CRTC \(c.crtc_id) (framebuffer \(c.buffer_id))", errno: drmErrno(r)) }
-            guard let now = drmModeGetCrtc(card.fd, c.crtc_id) else { throw ProbeError("drmModeGetCrtc after restoring", errno: fbr_errno()) }
-            defer { drmModeFreeCrtc(now) }
-            guard now.pointee.buffer_id == c.buffer_id else {
-                throw ProbeError("CRTC \(c.crtc_id) shows framebuffer \(now.pointee.buffer_id) after restoring \(c.buffer_id)")
-            }
-            print("kmsprobe: restored CRTC \(c.crtc_id) to framebuffer \(c.buffer_id), mode \(cString(c.mode.name))")
-        } else {
-            let r = drmModeSetCrtc(card.fd, c.crtc_id, 0, 0, 0, nil, 0, nil)
-            if drmErrno(r) != 0 { throw ProbeError("disabling CRTC \(c.crtc_id)", errno: drmErrno(r)) }
-            print("kmsprobe: CRTC \(c.crtc_id) was off at start; turned it off again")
-        }
-    }
+    let saved = output.savedFramebufferID
+    try output.restore()
+    let now = output.currentFramebufferID()
+    guard now == saved else { throw KMSError(.callFailed, "CRTC \(output.crtcID) shows framebuffer \(now) after restoring \(saved)") }
+    print(saved == 0 ? "kmsprobe: CRTC \(output.crtcID) was off at start; turned it off again"
+                     : "kmsprobe: restored CRTC \(output.crtcID) to framebuffer \(saved)")
     // Swift may end a lifetime at the last use; removing a framebuffer that
     // is still on screen would switch the CRTC off, so the buffers live
     // until the CRTC shows something else.
@@ -123,26 +107,8 @@ func run(_ options: Options) throws(ProbeError) {
     withExtendedLifetime(back) {}
 }
 
-/// The arguments after the program name. Embedded Swift has no
-/// `CommandLine`, so they come from /proc/self/cmdline.
-func commandLineArguments() -> [String] {
-    let fd = fbr_open("/proc/self/cmdline", O_RDONLY)
-    guard fd >= 0 else { return [] }
-    defer { _ = close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 && fbr_errno() == EINTR { continue }
-        if n <= 0 { break }
-        bytes += chunk[0..<n]
-    }
-    let fields = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-    return Array(fields.dropFirst().dropLast(bytes.last == 0 ? 1 : 0))
-}
-
-do throws(ProbeError) {
-    try run(Options.parse(commandLineArguments()))
+do throws(KMSError) {
+    try run(Options.parse(Array(System.arguments().dropFirst())))
     print("kmsprobe: ok")
 } catch {
     print("kmsprobe: error: \(error.description)")

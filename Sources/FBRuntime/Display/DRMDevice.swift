@@ -1,0 +1,146 @@
+import CDRM
+import CPosix
+
+/// A failed step of the KMS backend: what was attempted, why, and the
+/// errno where a call failed.
+public struct KMSError: Error, CustomStringConvertible, Equatable {
+    public enum Kind: Equatable, Sendable {
+        /// No device, connector, CRTC or mode fits what was asked for.
+        case notFound
+        /// The device lacks something required (dumb buffers, DRM master).
+        case unsupported
+        /// A DRM call failed; `errno` says why.
+        case callFailed
+        /// The device is busy (EBUSY from a flip): try again next frame.
+        case busy
+        /// An event did not arrive in time.
+        case timedOut
+    }
+    public let kind: Kind
+    public let message: String
+    public let errno: Int32
+
+    public init(_ kind: Kind, _ message: String, errno: Int32 = 0) {
+        self.kind = kind; self.message = message; self.errno = errno
+    }
+
+    public var description: String {
+        guard errno != 0 else { return message }
+        var text = "\(message): errno \(errno)"
+        if let s = strerror(errno) { text += " (" + String(cString: s) + ")" }
+        return text
+    }
+
+    /// A failed call, or `.busy` when the errno is EBUSY.
+    static func call(_ message: String, errno: Int32) -> KMSError {
+        KMSError(errno == EBUSY ? .busy : .callFailed, message, errno: errno)
+    }
+}
+
+/// libdrm reports failure either as -1 with errno set (drmIoctl and the
+/// calls that return it directly) or as -errno (the calls built on its
+/// DRM_IOCTL macro). Both become an errno here; 0 means success.
+@inline(__always)
+func drmErrno(_ result: Int32) -> Int32 {
+    if result >= 0 { return 0 }
+    return result == -1 ? fbr_errno() : -result
+}
+
+/// A fixed-size C char array (a tuple) as a String, up to its first NUL.
+func stringFromCArray<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { raw in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        let end = bytes.firstIndex(of: 0) ?? bytes.count
+        return String(decoding: bytes[0..<end], as: UTF8.self)
+    }
+}
+
+/// An open DRM primary node (/dev/dri/cardN) on which this process is DRM
+/// master, with the capabilities the backend cares about.
+///
+/// The descriptor stays open for the device's lifetime: closing it drops
+/// master and the kernel gives the screen back to the console. Buffers and
+/// outputs hold a strong reference to their device for that reason.
+/// Not thread-safe: use a device from one thread at a time (the render
+/// thread, once the loop runs).
+public final class DRMDevice {
+    public let fd: Int32
+    public let path: String
+    /// The kernel driver's name ("virtio_gpu", "bochs-drm", "vc4", "tilcdc").
+    public let driverName: String
+    /// DRM_CAP_DUMB_BUFFER: CPU-mapped scan-out buffers are available.
+    public let supportsDumbBuffers: Bool
+    /// The driver accepted DRM_CLIENT_CAP_ATOMIC (probed, then left off:
+    /// the backend commits through the legacy path for now).
+    public let supportsAtomic: Bool
+
+    /// Opens `path` read-write and checks it is a KMS device with dumb
+    /// buffers on which we are (or can become) DRM master.
+    public init(path: String) throws(KMSError) {
+        let fd = path.withCString { fbr_open($0, O_RDWR) }
+        guard fd >= 0 else { throw KMSError(.notFound, "open \(path)", errno: fbr_errno()) }
+        var ok = false
+        defer { if !ok { _ = close(fd) } }
+
+        var name = "?"
+        if let version = drmGetVersion(fd) {
+            name = version.pointee.name.map { String(cString: $0) } ?? "?"
+            drmFreeVersion(version)
+        }
+        var dumb: UInt64 = 0
+        guard drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &dumb) == 0, dumb != 0 else {
+            throw KMSError(.unsupported, "\(path) (\(name)) has no dumb buffers")
+        }
+        // The first process to open a primary node becomes master on its
+        // own; otherwise ask (it fails while a compositor holds it).
+        if drmIsMaster(fd) == 0 && drmSetMaster(fd) != 0 {
+            throw KMSError(.unsupported, "\(path): cannot become DRM master (is another compositor running?)", errno: fbr_errno())
+        }
+        let atomic = drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
+        if atomic { _ = drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 0) }
+
+        self.fd = fd
+        self.path = path
+        self.driverName = name
+        self.supportsDumbBuffers = true
+        self.supportsAtomic = atomic
+        ok = true
+    }
+
+    deinit { _ = close(fd) }
+
+    /// The primary nodes that exist, /dev/dri/card0 … card15.
+    public static func cardPaths() -> [String] {
+        var paths: [String] = []
+        for i in 0..<16 where System.exists("/dev/dri/card\(i)") { paths.append("/dev/dri/card\(i)") }
+        return paths
+    }
+
+    /// Opens the first card that has a connected connector with a mode
+    /// (a board with a GPU render node and a separate display controller
+    /// lists both as cards; only the display one has connectors).
+    public static func openFirstConnected() throws(KMSError) -> DRMDevice {
+        var lastError = KMSError(.notFound, "no DRM device (/dev/dri/card*)")
+        for path in cardPaths() {
+            do {
+                let device = try DRMDevice(path: path)
+                if device.hasConnectedConnector() { return device }
+                lastError = KMSError(.notFound, "\(path) (\(device.driverName)) has no connected connector")
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
+    func hasConnectedConnector() -> Bool {
+        guard let resources = drmModeGetResources(fd) else { return false }
+        defer { drmModeFreeResources(resources) }
+        for i in 0..<Int(resources.pointee.count_connectors) {
+            guard let c = drmModeGetConnector(fd, resources.pointee.connectors[i]) else { continue }
+            defer { drmModeFreeConnector(c) }
+            if c.pointee.connection == DRM_MODE_CONNECTED && c.pointee.count_modes > 0 { return true }
+        }
+        return false
+    }
+}

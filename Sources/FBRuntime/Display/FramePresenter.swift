@@ -1,0 +1,74 @@
+import CPosix
+import Raster
+
+/// What happened to a presented frame.
+public enum PresentOutcome: Equatable, Sendable {
+    /// A page flip is queued; its event (`waitForFlip`) says when the frame
+    /// reached the screen.
+    case flipQueued
+    /// The frame is on screen already (the first frame, shown by a modeset,
+    /// has no flip event), since `timestamp` (monotonic nanoseconds).
+    case shown(timestamp: Int64)
+}
+
+/// Puts finished frames on a screen, one flip at a time: the render loop's
+/// view of a display (the KMS backend, or `SimulatedPresenter` in tests).
+///
+/// Threading: used by one thread at a time (the render thread).
+/// Invariant: at most one flip is pending; `present` must not be called
+/// while `isFlipPending`.
+public protocol FramePresenter: AnyObject {
+    /// The screen's size in pixels.
+    var width: Int { get }
+    var height: Int { get }
+    /// One refresh period of the display mode, in nanoseconds.
+    var refreshIntervalNanoseconds: Int64 { get }
+    /// True when a flip completes at a vblank, so the display paces the
+    /// frames; false when it completes as soon as it is queued (virtio-gpu,
+    /// bochs), so the caller must hold each flip until its target time.
+    var flipsWaitForVBlank: Bool { get }
+    /// True between a `.flipQueued` present and the matching `waitForFlip`.
+    var isFlipPending: Bool { get }
+    /// Copies `damage` of `frame` (ordinary, cached memory, the screen's
+    /// size) to a free scan-out buffer, adding whatever that buffer missed
+    /// since it last held a frame (free → rendering). Nothing is shown yet.
+    func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect)
+    /// Shows the prepared buffer: a modeset for the first frame, else a
+    /// page flip with an event (rendering → queued). Split from `prepare`
+    /// so a caller that holds flips until a target time can do the copy
+    /// first and queue the flip right at the target.
+    /// - Throws: `KMSError` of kind `.busy` (nothing queued; the buffer is
+    ///   free again; try next frame) or another kind for a failure.
+    func commit() throws(KMSError) -> PresentOutcome
+    /// Waits at most `timeoutNanoseconds` for the pending flip's event and
+    /// returns its timestamp (monotonic nanoseconds: when the new frame
+    /// started to scan out). Throws `.timedOut` if it did not come.
+    func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64
+}
+
+extension FramePresenter {
+    /// `prepare` then `commit`.
+    public func present(_ frame: PixelView<ARGB8888>, damage: IntRect) throws(KMSError) -> PresentOutcome {
+        prepare(frame, damage: damage)
+        return try commit()
+    }
+}
+
+/// The time base of the render loop: monotonic nanoseconds, and sleeping
+/// until a moment. Real displays use `MonotonicFrameTime`; tests a
+/// simulated one that advances without waiting.
+public protocol FrameTimeSource: AnyObject {
+    func nanoseconds() -> Int64
+    /// Returns at `deadline` or soon after (at once if it has passed).
+    func sleep(untilNanoseconds deadline: Int64)
+}
+
+/// CLOCK_MONOTONIC, the clock of DRM's flip timestamps.
+public final class MonotonicFrameTime: FrameTimeSource {
+    public init() {}
+    public func nanoseconds() -> Int64 { System.monotonicNanoseconds() }
+    public func sleep(untilNanoseconds deadline: Int64) {
+        let left = deadline - System.monotonicNanoseconds()
+        if left > 0 { fbr_sleep_ns(left) }
+    }
+}

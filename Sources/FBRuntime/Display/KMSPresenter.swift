@@ -1,0 +1,199 @@
+import CDRM
+import CPosix
+import Raster
+
+/// Where one scan-out buffer is in its cycle (wlroots `drm.c`, Slint's
+/// KMS backend). A buffer goes
+///
+///     free → rendering → queued → onScreen → free
+///
+/// and only the page-flip event that puts the next buffer on screen frees
+/// the one that was there: until then the display may still be reading it.
+public enum ScanoutBufferState: Equatable, Sendable {
+    /// Nobody reads it: the next frame may be copied into it.
+    case free
+    /// The frame's damage is being copied into it.
+    case rendering
+    /// A flip to it is queued; the display has not switched yet.
+    case queued
+    /// The display scans out of it.
+    case onScreen
+}
+
+/// Whether a flip is in flight (Slint's `PageFlipState`). Never two: a
+/// second flip is not queued while one is waited for.
+public enum PageFlipState: Equatable, Sendable {
+    case idle
+    case waitingForFlip
+}
+
+/// Shows frames on one KMS output through double- or triple-buffered dumb
+/// buffers.
+///
+/// Frames are rendered elsewhere, into ordinary cached memory; `present`
+/// copies the damaged area into a free dumb buffer (converting to the
+/// scan-out format, dithering into RGB565), and queues a page flip with an
+/// event. The first frame is shown by a modeset (then DirtyFB, for
+/// virtio-gpu, which shows CPU writes only after a flip or a dirty report;
+/// later frames always arrive by flip). `close()` (or deinit)
+/// waits for a pending flip, then restores what the CRTC showed before.
+///
+/// Threading: one thread at a time (the render thread).
+public final class KMSPresenter: FramePresenter {
+    public let output: KMSOutput
+    public let format: ScanoutFormat
+    public let committer: KMSCommitter
+    /// Probed after the first modeset (drmCrtcGetSequence answers only for
+    /// a CRTC that is on); true until then.
+    public private(set) var flipsWaitForVBlank = true
+    public private(set) var bufferStates: [ScanoutBufferState]
+    public private(set) var pageFlipState = PageFlipState.idle
+    /// Flips that failed with EBUSY (the frame was dropped and retried).
+    public private(set) var busyCount = 0
+
+    private var buffers: [DumbBuffer]
+    /// Per buffer, the area that changed since it last received a frame
+    /// (buffer age, in effect): copied along with the next frame's damage.
+    private var staleArea: [IntRect]
+    private var queuedIndex: Int?
+    private var isModeSet = false
+    private var isClosed = false
+    private let events: PageFlipEvents
+
+    public var width: Int { output.width }
+    public var height: Int { output.height }
+    public var refreshIntervalNanoseconds: Int64 { output.refreshIntervalNanoseconds }
+    public var isFlipPending: Bool { pageFlipState == .waitingForFlip }
+    public var bufferCount: Int { buffers.count }
+    public var framebufferIDs: [UInt32] { buffers.map { $0.framebufferID } }
+
+    /// Creates `bufferCount` (2 or 3) dumb buffers of the output's size.
+    /// Nothing is shown until the first `present`.
+    public init(output: KMSOutput, format: ScanoutFormat = .xrgb8888, bufferCount: Int = 2,
+                committer: KMSCommitter = LegacyKMSCommitter()) throws(KMSError) {
+        precondition(bufferCount == 2 || bufferCount == 3, "KMSPresenter: 2 or 3 buffers")
+        self.output = output
+        self.format = format
+        self.committer = committer
+        var made: [DumbBuffer] = []
+        for _ in 0..<bufferCount {
+            made.append(try DumbBuffer(device: output.device, width: output.width, height: output.height, format: format))
+        }
+        buffers = made
+        bufferStates = Array(repeating: .free, count: bufferCount)
+        let full = IntRect(x: 0, y: 0, width: output.width, height: output.height)
+        staleArea = Array(repeating: full, count: bufferCount)
+        events = PageFlipEvents(device: output.device)
+    }
+
+    deinit { close() }
+
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
+        precondition(!isClosed, "KMSPresenter: prepare after close")
+        precondition(pageFlipState == .idle, "KMSPresenter: a flip is pending; wait for it before presenting")
+        precondition(!bufferStates.contains(.rendering), "KMSPresenter: a prepared frame is not committed yet")
+        precondition(frame.width == width && frame.height == height, "KMSPresenter: frame size differs from the mode")
+        guard let index = bufferStates.firstIndex(of: .free) else {
+            preconditionFailure("KMSPresenter: no free buffer while no flip is pending")
+        }
+        let full = IntRect(x: 0, y: 0, width: width, height: height)
+        let damage = damage.intersection(full)
+
+        bufferStates[index] = .rendering
+        let area = damage.isEmpty ? staleArea[index] : (staleArea[index].isEmpty ? damage : staleArea[index].union(damage))
+        copy(frame, area, into: buffers[index])
+        staleArea[index] = .zero
+        for i in staleArea.indices where i != index && !damage.isEmpty {
+            staleArea[i] = staleArea[i].isEmpty ? damage : staleArea[i].union(damage)
+        }
+        checkInvariants()
+    }
+
+    public func commit() throws(KMSError) -> PresentOutcome {
+        guard let index = bufferStates.firstIndex(of: .rendering) else {
+            preconditionFailure("KMSPresenter: commit without a prepared frame")
+        }
+        if !isModeSet {
+            do {
+                try committer.modeset(output, framebufferID: buffers[index].framebufferID)
+            } catch {
+                bufferStates[index] = .free
+                throw error
+            }
+            isModeSet = true
+            // Drivers without vblank interrupts (virtio-gpu, bochs) complete
+            // a flip as soon as it is queued.
+            flipsWaitForVBlank = output.hasVBlankEvents()
+            // virtio-gpu copies to its host resource on a flush; a modeset
+            // flushes, but a damage report is cheap insurance.
+            try? buffers[index].markDirty()
+            for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
+            bufferStates[index] = .onScreen
+            checkInvariants()
+            return .shown(timestamp: System.monotonicNanoseconds())
+        }
+
+        do {
+            try committer.pageFlip(output, framebufferID: buffers[index].framebufferID, userData: events.arm())
+        } catch {
+            // The buffer holds this frame now but is not shown; it is free,
+            // and only the next frame's damage is new to it.
+            bufferStates[index] = .free
+            if error.kind == .busy { busyCount += 1 }
+            checkInvariants()
+            throw error
+        }
+        bufferStates[index] = .queued
+        queuedIndex = index
+        pageFlipState = .waitingForFlip
+        checkInvariants()
+        return .flipQueued
+    }
+
+    /// The state machine's invariants (swift-collections' `_checkInvariants`
+    /// idea; debug builds only): at most one buffer in each of rendering,
+    /// queued and onScreen; a queued buffer exactly while a flip is pending.
+    private func checkInvariants() {
+        assert(bufferStates.filter { $0 == .rendering }.count <= 1, "KMSPresenter: two buffers rendering")
+        assert(bufferStates.filter { $0 == .onScreen }.count <= 1, "KMSPresenter: two buffers on screen")
+        let queued = bufferStates.filter { $0 == .queued }.count
+        assert(queued == (pageFlipState == .waitingForFlip ? 1 : 0), "KMSPresenter: queued buffers and PageFlipState disagree")
+        assert(queuedIndex == nil || bufferStates[queuedIndex!] == .queued, "KMSPresenter: queuedIndex is stale")
+    }
+
+    private func copy(_ frame: PixelView<ARGB8888>, _ area: IntRect, into buffer: DumbBuffer) {
+        guard !area.isEmpty else { return }
+        switch format {
+        case .xrgb8888: ScanoutConversion.copy(frame, into: buffer.xrgbView, rect: area)
+        case .rgb565: ScanoutConversion.copyDithered(frame, into: buffer.rgb565View, rect: area)
+        }
+    }
+
+    public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
+        precondition(pageFlipState == .waitingForFlip, "KMSPresenter: no flip to wait for")
+        let timestamp = try events.wait(timeoutNanoseconds: timeoutNanoseconds)
+        // The flip happened: the old front buffer is released, the queued one
+        // is on screen.
+        for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
+        if let q = queuedIndex { bufferStates[q] = .onScreen }
+        queuedIndex = nil
+        pageFlipState = .idle
+        checkInvariants()
+        return timestamp
+    }
+
+    /// Waits (up to 1 s) for a pending flip, then gives the CRTC back to
+    /// what it showed before (the console). Idempotent; deinit calls it.
+    /// The buffers are freed only after, since removing the framebuffer on
+    /// screen would switch the CRTC off.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        if pageFlipState == .waitingForFlip { _ = try? waitForFlip(timeoutNanoseconds: 1_000_000_000) }
+        if isModeSet {
+            do { try output.restore() } catch {
+                fbr_write_stderr("KMSPresenter: \(error.description)\n")
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import CPosix
+
+/// The screendump handshake with scripts/vm-test, over the serial console
+/// (the program's stdin and stdout), shared by kmsprobe and fbdemo.
+///
+/// The guest prints `READY-FOR-SCREENDUMP <name>` on a line of its own and
+/// blocks reading one line from stdin; the host, which watches the serial
+/// output, asks QEMU for a screendump over QMP, compares it with
+/// Tests/Goldens/vm-<name>.png, and writes back `SCREENDUMP-DONE <name>`.
+/// Only then may the guest change the screen or close the DRM device
+/// (closing hands the screen back to the console). Without a host (stdin
+/// at end of file, or no answer in time) the wait ends with an error.
+public enum ScreendumpHandshake {
+    /// - Parameter name: letters, digits, '-' and '_' (it names files).
+    public static func request(_ name: String, timeoutMilliseconds: Int32 = 30_000) throws(KMSError) {
+        print("READY-FOR-SCREENDUMP \(name)")
+        fbr_flush_stdout()
+        let deadline = fbr_monotonic_ns() + Int64(timeoutMilliseconds) * 1_000_000
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let left = Int32(max(0, (deadline - fbr_monotonic_ns()) / 1_000_000))
+            var revents: Int16 = 0
+            let r = fbr_poll1(0, Int16(POLLIN), left, &revents)
+            if r < 0 && fbr_errno() == EINTR { continue }
+            if r < 0 { throw KMSError(.callFailed, "poll on stdin", errno: fbr_errno()) }
+            if r == 0 { throw KMSError(.timedOut, "no answer from the host to READY-FOR-SCREENDUMP \(name) in \(timeoutMilliseconds) ms") }
+            let n = read(0, &byte, 1)
+            if n < 0 && fbr_errno() == EINTR { continue }
+            if n < 0 { throw KMSError(.callFailed, "read on stdin", errno: fbr_errno()) }
+            if n == 0 { throw KMSError(.notFound, "stdin closed while waiting for the host's screendump of \(name)") }
+            if byte == UInt8(ascii: "\n") { break }
+            if byte != UInt8(ascii: "\r") { line.append(byte) }
+        }
+        let answer = String(decoding: line, as: UTF8.self)
+        guard answer == "SCREENDUMP-DONE \(name)" else {
+            throw KMSError(.callFailed, "unexpected answer from the host: \"\(answer)\" (wanted SCREENDUMP-DONE \(name))")
+        }
+    }
+}

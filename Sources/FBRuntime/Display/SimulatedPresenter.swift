@@ -1,0 +1,129 @@
+import Raster
+import Synchronization
+
+/// A monotonic time that moves only when something sleeps or advances it:
+/// the deterministic double of `MonotonicFrameTime` (swift-nio's
+/// `NIOEmbeddedEventLoop.advanceTime(by:)` idea). Atomic, so a test thread
+/// may read it while a render thread sleeps on it.
+public final class SimulatedFrameTime: FrameTimeSource {
+    private let now = Atomic<Int>(0)
+
+    public init(startNanoseconds: Int64 = 0) { now.store(Int(startNanoseconds), ordering: .relaxed) }
+
+    public func nanoseconds() -> Int64 { Int64(now.load(ordering: .acquiring)) }
+
+    /// Jumps to `deadline` if it is later (no real waiting).
+    public func sleep(untilNanoseconds deadline: Int64) {
+        var current = now.load(ordering: .relaxed)
+        while Int(deadline) > current {
+            let (exchanged, original) = now.compareExchange(expected: current, desired: Int(deadline),
+                                                            ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    public func advance(byNanoseconds delta: Int64) {
+        now.wrappingAdd(Int(delta), ordering: .acquiringAndReleasing)
+    }
+}
+
+/// A display in memory with a simulated vblank clock, for unit tests of the
+/// render loop: vblanks fall at `phase + k × refreshInterval` on a
+/// `SimulatedFrameTime`; a flip completes at the first vblank at or after
+/// it was queued (or at once, with `flipsWaitForVBlank` false, as on
+/// virtio-gpu); the frame on screen is kept as XRGB8888.
+///
+/// It keeps the same buffer rules as `KMSPresenter` (one flip at a time;
+/// `present` while one is pending traps), and can fail flips with EBUSY.
+public final class SimulatedPresenter: FramePresenter {
+    public let width: Int
+    public let height: Int
+    public let refreshIntervalNanoseconds: Int64
+    /// What the presenter claims (`FramePresenter`); `completesFlipsAtVBlank`
+    /// is what it does. They differ only to test the loop's detection of
+    /// early flips.
+    public let flipsWaitForVBlank: Bool
+    public let completesFlipsAtVBlank: Bool
+    public let time: SimulatedFrameTime
+    /// Vblanks fall at `vblankPhase + k × refreshIntervalNanoseconds`.
+    public let vblankPhase: Int64
+    /// What the screen shows.
+    public let screen: Surface<XRGB8888>
+    public private(set) var pageFlipState = PageFlipState.idle
+    /// Times (ns) at which presented frames reached the screen.
+    public private(set) var flipTimes: [Int64] = []
+    /// Times (ns) at which frames were committed.
+    public private(set) var presentTimes: [Int64] = []
+    /// The next this many flips fail with `.busy`.
+    public var failNextFlipsWithBusy = 0
+    /// Leave a flip's event out (the wait times out) when true.
+    public var dropFlipEvents = false
+
+    private var pendingCompletion: Int64?
+    /// The frame `prepare` was given (its owner keeps the memory alive).
+    private var prepared: PixelView<ARGB8888>?
+    private var isModeSet = false
+
+    public var isFlipPending: Bool { pageFlipState == .waitingForFlip }
+
+    public init?(width: Int, height: Int, refreshMillihertz: Int = 60_000, flipsWaitForVBlank: Bool = true,
+                 time: SimulatedFrameTime = SimulatedFrameTime(), vblankPhase: Int64 = 0, advertisesVBlank: Bool? = nil) {
+        guard let screen = Surface<XRGB8888>(width: width, height: height), refreshMillihertz > 0 else { return nil }
+        self.width = width
+        self.height = height
+        self.refreshIntervalNanoseconds = 1_000_000_000_000 / Int64(refreshMillihertz)
+        self.completesFlipsAtVBlank = flipsWaitForVBlank
+        self.flipsWaitForVBlank = advertisesVBlank ?? flipsWaitForVBlank
+        self.time = time
+        self.vblankPhase = vblankPhase
+        self.screen = screen
+    }
+
+    /// The first vblank at or after `t`.
+    public func nextVBlank(atOrAfter t: Int64) -> Int64 {
+        let k = (t - vblankPhase + refreshIntervalNanoseconds - 1) / refreshIntervalNanoseconds
+        return vblankPhase + k * refreshIntervalNanoseconds
+    }
+
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
+        precondition(pageFlipState == .idle, "SimulatedPresenter: a flip is pending; wait for it before presenting")
+        precondition(frame.width == width && frame.height == height, "SimulatedPresenter: frame size differs")
+        prepared = frame
+    }
+
+    public func commit() throws(KMSError) -> PresentOutcome {
+        guard let frame = prepared else { preconditionFailure("SimulatedPresenter: commit without a prepared frame") }
+        prepared = nil
+        let now = time.nanoseconds()
+        if isModeSet && failNextFlipsWithBusy > 0 {
+            failNextFlipsWithBusy -= 1
+            throw KMSError(.busy, "simulated EBUSY")
+        }
+        presentTimes.append(now)
+        // Whole frames, shown when committed: the simulated screen has no
+        // buffer age to exploit.
+        ScanoutConversion.copy(frame, into: screen.view, rect: screen.view.bounds)
+        if !isModeSet {
+            isModeSet = true
+            flipTimes.append(now)
+            return .shown(timestamp: now)
+        }
+        pendingCompletion = completesFlipsAtVBlank ? nextVBlank(atOrAfter: now) : now
+        pageFlipState = .waitingForFlip
+        return .flipQueued
+    }
+
+    public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
+        precondition(pageFlipState == .waitingForFlip, "SimulatedPresenter: no flip to wait for")
+        guard let completion = pendingCompletion, !dropFlipEvents else {
+            time.sleep(untilNanoseconds: time.nanoseconds() + timeoutNanoseconds)
+            throw KMSError(.timedOut, "no page-flip event within \(timeoutNanoseconds / 1_000_000) ms (simulated)")
+        }
+        time.sleep(untilNanoseconds: completion)
+        pendingCompletion = nil
+        pageFlipState = .idle
+        flipTimes.append(completion)
+        return completion
+    }
+}

@@ -1,0 +1,100 @@
+import XCTest
+@testable import FBRuntime
+
+final class BoardConfigTests: XCTestCase {
+    static let boardDirectory: String = {
+        var parts = "\(#filePath)".split(separator: "/").dropLast(3)   // …/Tests/FBRuntimeTests/x.swift
+        parts.append("board-configs")
+        return "/" + parts.joined(separator: "/")
+    }()
+
+    func parse(_ text: String, file: String = "test.conf") throws -> BoardConfig {
+        try BoardConfig.parse(Array(text.utf8), file: file)
+    }
+
+    func assertError(_ text: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try parse(text), file: file, line: line) { error in
+            XCTAssertEqual((error as? BoardConfigError)?.description, expected, file: file, line: line)
+        }
+    }
+
+    func testEveryShippedBoardParses() throws {
+        let names = ["qemu-x86_64", "qemu-virt-arm64", "raspberry-pi-4", "raspberry-pi-5", "beaglebone-black", "imx8mm-evk"]
+        for name in names {
+            let config = try BoardConfig.load(path: "\(Self.boardDirectory)/\(name).conf")
+            XCTAssertEqual(config.name, name)
+        }
+        let bbb = try BoardConfig.load(path: "\(Self.boardDirectory)/beaglebone-black.conf")
+        XCTAssertEqual(bbb.pixelFormat, .rgb565)
+        XCTAssertEqual(bbb.drmDevice, .path("/dev/dri/card0"))
+        XCTAssertEqual(bbb.mode, .size(width: 800, height: 480, refreshMillihertz: 60_000))
+        XCTAssertEqual(bbb.touchDevice, "ti-tsc")
+        let pi5 = try BoardConfig.load(path: "\(Self.boardDirectory)/raspberry-pi-5.conf")
+        XCTAssertEqual(pi5.rotation, 90)
+        XCTAssertEqual(pi5.connector, "DSI-1")
+        XCTAssertEqual(pi5.calibration, [0, 1, 0, -1, 0, 1])
+        let imx = try BoardConfig.load(path: "\(Self.boardDirectory)/imx8mm-evk.conf")
+        XCTAssertEqual(imx.buffers, 3)
+        let qemu = try BoardConfig.load(path: "\(Self.boardDirectory)/qemu-x86_64.conf")
+        XCTAssertEqual(qemu.drmDevice, .auto)
+        XCTAssertNil(qemu.connector)
+        XCTAssertEqual(qemu.mode, .preferred)
+        XCTAssertNil(qemu.touchDevice)
+    }
+
+    func testDefaultsCommentsAndSpacing() throws {
+        let config = try parse("""
+            # a comment
+
+              name=tiny   # trailing comment
+            mode = 1920x1080@59.94\r
+            calibration =  1.5 -0.25 +2 0 1 -0.5
+            """)
+        XCTAssertEqual(config.name, "tiny")
+        XCTAssertEqual(config.mode, .size(width: 1920, height: 1080, refreshMillihertz: 59_940))
+        XCTAssertEqual(config.calibration, [1.5, -0.25, 2, 0, 1, -0.5])
+        XCTAssertEqual(config.drmDevice, .auto)
+        XCTAssertEqual(config.pixelFormat, .xrgb8888)
+        XCTAssertEqual(config.buffers, 2)
+        XCTAssertEqual(config.rotation, 0)
+        XCTAssertEqual(try parse("name = a\nmode = 800x480").mode, .size(width: 800, height: 480, refreshMillihertz: nil))
+    }
+
+    func testEachErrorNamesTheFileAndLine() {
+        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, drm-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration)")
+        assertError("name = a\nname = b", "test.conf:2: 'name' is set twice")
+        assertError("name = a\n\nmode", "test.conf:3: expected 'key = value', got 'mode'")
+        assertError("name = a\nconnector =  # nothing", "test.conf:2: 'connector' has no value")
+        assertError("name = a b", "test.conf:1: name 'a b': use letters, digits, '-' and '_'")
+        assertError("name = a\ndrm-device = card0", "test.conf:2: drm-device 'card0': an absolute path or 'auto'")
+        assertError("name = a\nmode = 800x", "test.conf:2: mode '800x': 'preferred' or WIDTHxHEIGHT[@HZ], e.g. 800x480@60")
+        assertError("name = a\nmode = 800x480@0", "test.conf:2: mode '800x480@0': 'preferred' or WIDTHxHEIGHT[@HZ], e.g. 800x480@60")
+        assertError("name = a\nmode = 0x480", "test.conf:2: mode '0x480': 'preferred' or WIDTHxHEIGHT[@HZ], e.g. 800x480@60")
+        assertError("name = a\npixel-format = rgb888", "test.conf:2: pixel-format 'rgb888': xrgb8888 or rgb565")
+        assertError("name = a\nrotation = 45", "test.conf:2: rotation '45': 0, 90, 180 or 270")
+        assertError("name = a\nbuffers = 4", "test.conf:2: buffers '4': 2 or 3")
+        assertError("name = a\ncalibration = 1 0 0 0 1", "test.conf:2: calibration: 6 numbers (a b c d e f), got 5")
+        assertError("name = a\ncalibration = 1 0 0 0 1 x", "test.conf:2: calibration: 'x' is not a number")
+        assertError("name = a\ncalibration = 1 0 0 0 1 1e3", "test.conf:2: calibration: '1e3' is not a number")
+        assertError("# nothing but a comment\nmode = preferred", "test.conf: no 'name' line")
+    }
+
+    func testMissingFileAndSelection() throws {
+        XCTAssertThrowsError(try BoardConfig.load(path: "/nonexistent/board.conf")) { error in
+            XCTAssertTrue((error as? BoardConfigError)?.description.hasPrefix("/nonexistent/board.conf: open") ?? false, "\(error)")
+        }
+        let byName = try BoardConfig.selected(arguments: ["fbdemo", "--board", "\(Self.boardDirectory)/imx8mm-evk.conf"])
+        XCTAssertEqual(byName?.name, "imx8mm-evk")
+        XCTAssertThrowsError(try BoardConfig.selected(arguments: ["fbdemo", "--board", "no-such-board"]))
+    }
+
+    func testDecimalParser() {
+        XCTAssertEqual(BoardConfig.parseDecimal("0"), 0)
+        XCTAssertEqual(BoardConfig.parseDecimal("-12.5"), -12.5)
+        XCTAssertEqual(BoardConfig.parseDecimal(".5"), 0.5)
+        XCTAssertNil(BoardConfig.parseDecimal("."))
+        XCTAssertNil(BoardConfig.parseDecimal("1.2.3"))
+        XCTAssertNil(BoardConfig.parseDecimal(""))
+        XCTAssertNil(BoardConfig.parseDecimal("-"))
+    }
+}
