@@ -45,29 +45,12 @@ extension Compositor {
     }
 
     /// Shades `paint` over `rect` and composites it with `op` and global
-    /// `alpha` (Canvas.fill(_:paint:alpha:) with an operator).
+    /// `alpha` (`Canvas.fill(_:paint:operator:alpha:)`), counting the pixels.
     func fillPaint<P: Paint>(_ rect: IntRect, paint: P, operator op: BlendOperator, alpha: UInt8, canvas: Canvas) {
         var r = rect.intersection(canvas.clip)
-        if !paint.isOpaque, let bounds = paint.paintedBounds { r = r.intersection(bounds) }
-        guard !r.isEmpty,
-              let kernel = KernelTable.image(op, alpha: UInt32(alpha), sourceIsOpaque: paint.isOpaque, family: kernels) else { return }
-        let target = canvas.target, family = kernels
-        let chunk = Swift.min(r.width, Canvas.paintChunk)
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: chunk) { buffer in
-            let scratch = buffer.baseAddress!
-            var y = r.y
-            while y < r.maxY {
-                let row = target.row(y)
-                var x = r.x
-                while x < r.maxX {
-                    let n = Swift.min(chunk, r.maxX - x)
-                    paint.shade(x: x, y: y, count: n, into: scratch, family: family)
-                    kernel(row + x, UnsafePointer(scratch), n, UInt32(alpha))
-                    x += n
-                }
-                y += 1
-            }
-        }
+        if !paint.isOpaque && op.transparentSourceIsNoOp, let bounds = paint.paintedBounds { r = r.intersection(bounds) }
+        guard !r.isEmpty else { return }
+        canvas.fill(r, paint: paint, operator: op, alpha: alpha)
         statistics.pixelsWritten += r.area
         if !(paint.isOpaque && alpha == 255 && (op == .srcOver || op == .src)) { statistics.pixelsBlended += r.area }
     }

@@ -1,11 +1,13 @@
 /// Drawing with paints (gradients, image patterns).
 extension Canvas {
-    /// Source-over fills `rect` with `paint` at global `alpha` (0–255): each
-    /// row of the clipped rectangle is shaded into a scratch span, then
-    /// composited with the `KernelTable.image` kernel chosen once for the
-    /// draw (a copy when the paint is opaque and `alpha` is 255). Pixels
-    /// outside the paint's `paintedBounds` are skipped (they are 0, and 0
-    /// composited over the target leaves it as it was).
+    /// Fills `rect` with `paint` composited by `op` (source-over by default)
+    /// at global `alpha` (0–255): each row of the clipped rectangle is
+    /// shaded into a scratch span, then composited with the
+    /// `KernelTable.image` kernel chosen once for the draw (a copy when the
+    /// paint is opaque, `alpha` is 255 and the operator allows). For
+    /// operators where a transparent source changes nothing (source-over
+    /// and its kin), pixels outside the paint's `paintedBounds` are
+    /// skipped; for the others (`src`, `clear`, …) they are composited too.
     ///
     /// A paint whose rows are all alike (`isRowInvariant`) is shaded once
     /// per piece and the span composited onto every row.
@@ -15,11 +17,11 @@ extension Canvas {
     /// pieces with either kernel family.
     /// - Complexity: O(area); no heap allocation (the scratch span is a stack
     ///   temporary).
-    public func fill<P: Paint>(_ rect: IntRect, paint: P, alpha: UInt8 = 255) {
+    public func fill<P: Paint>(_ rect: IntRect, paint: P, operator op: BlendOperator = .srcOver, alpha: UInt8 = 255) {
         var r = rect.intersection(clip)
-        if !paint.isOpaque, let bounds = paint.paintedBounds { r = r.intersection(bounds) }
+        if !paint.isOpaque && op.transparentSourceIsNoOp, let bounds = paint.paintedBounds { r = r.intersection(bounds) }
         guard !r.isEmpty,
-              let kernel = KernelTable.image(alpha: UInt32(alpha), sourceIsOpaque: paint.isOpaque, family: family) else { return }
+              let kernel = KernelTable.image(op, alpha: UInt32(alpha), sourceIsOpaque: paint.isOpaque, family: family) else { return }
         let chunk = Swift.min(r.width, Canvas.paintChunk)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: chunk) { buffer in
             let scratch = buffer.baseAddress!
