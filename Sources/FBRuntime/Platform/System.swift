@@ -121,8 +121,9 @@ public enum System {
 
     /// The working directory, or "." if it cannot be read.
     public static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: 4096)
+        defer { buffer.deallocate() }
+        guard getcwd(buffer, 4096) != nil else { return "." }
         return String(cString: buffer)
     }
 
