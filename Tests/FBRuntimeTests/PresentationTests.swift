@@ -84,3 +84,40 @@ final class PresentationTests: XCTestCase {
         XCTAssertEqual(AnimatableKey.positionX.parent, .position)
     }
 }
+
+/// Layer timing: a layer's speed, beginTime and timeOffset apply to its
+/// whole subtree's animations (CALayer adopts CAMediaTiming).
+final class LayerTimingTests: XCTestCase {
+    func testSpeedZeroPausesASubtreeAndTimeOffsetScrubs() {
+        let root = Layer(name: "root"), group = Layer(name: "group"), leaf = Layer(name: "leaf")
+        try! root.addSublayer(group)
+        try! group.addSublayer(leaf)
+        leaf.add(BasicAnimation(key: .opacity, from: .scalar(0), to: .scalar(1), duration: 10), forKey: "fade", at: 0)
+        XCTAssertEqual(leaf.presentationValue(for: .opacity, at: 5), .scalar(0.5))
+        // Pause the group at global time 5: its local time freezes there.
+        group.timeOffset = group.convertTime(5, from: nil)
+        group.speed = 0
+        XCTAssertEqual(leaf.presentationValue(for: .opacity, at: 9), .scalar(0.5))
+        XCTAssertFalse(root.hasRunningAnimations(at: 9))
+        // Scrub: move the paused time.
+        group.timeOffset = 2
+        XCTAssertEqual(leaf.presentationValue(for: .opacity, at: 9), .scalar(0.2))
+        // Resume at global 20, continuing from local 2, at double speed.
+        group.speed = 2
+        group.beginTime = 20
+        XCTAssertEqual(leaf.presentationValue(for: .opacity, at: 21), .scalar(0.4))   // local 2 + 1·2
+        XCTAssertTrue(root.hasRunningAnimations(at: 21))
+    }
+
+    func testAnimationsAddedToATimedLayerStartNow() {
+        let root = Layer(name: "root"), leaf = Layer(name: "leaf")
+        try! root.addSublayer(leaf)
+        root.speed = 2
+        root.beginTime = 100
+        leaf.add(BasicAnimation(key: .opacity, from: .scalar(0), to: .scalar(1), duration: 1), forKey: "f", at: 150)
+        XCTAssertEqual(leaf.presentationValue(for: .opacity, at: 150), .scalar(0))
+        XCTAssertEqual(leaf.presentationValue(for: .opacity, at: 150.25), .scalar(0.5))   // twice as fast
+        XCTAssertEqual(leaf.convertTime(150, from: nil), 100)
+        XCTAssertEqual(root.convertTime(leaf.convertTime(150, from: nil), from: leaf), 100)
+    }
+}

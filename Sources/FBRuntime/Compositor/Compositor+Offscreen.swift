@@ -89,7 +89,7 @@ extension Compositor {
                 if dest.isFinite { box = box.union(projectedBox(dest, r.contentToTarget)) }
             }
             if depth + 1 < Compositor.maximumDepth {
-                let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped)
+                let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped, time: r.localTime)
                 for sublayer in layer.sublayers {
                     guard let s = resolve(sublayer, in: placement), clampUnit(s.p.opacity) > 0 else { continue }
                     box = box.union(subtreeBounds(s, depth: depth + 1))
@@ -110,7 +110,7 @@ extension Compositor {
             box = box.union(source.offsetBy(Double(g.dx), Double(g.dy)).insetBy(-2 * Double(g.margin)))
         }
         if let mask = layer.mask, depth + 1 < Compositor.maximumDepth {
-            let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity, flipped: r.sublayersFlipped)
+            let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity, flipped: r.sublayersFlipped, time: r.localTime)
             if let m = resolve(mask, in: placement) {
                 box = box.intersection(subtreeBounds(m, depth: depth + 1))
             } else {
@@ -192,7 +192,7 @@ extension Compositor {
         defer { colorPool.release(image) }
         guard let coverage = coveragePool.acquire(width: width, height: height) else { return nil }
         statistics.offscreenPasses += 1
-        let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity, flipped: r.sublayersFlipped)
+        let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity, flipped: r.sublayersFlipped, time: r.localTime)
         draw(mask, parent: placement, opacity: 1, canvas: Canvas(image, family: kernels), depth: depth + 1)
         var y = 0
         while y < height {

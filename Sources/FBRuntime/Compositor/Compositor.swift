@@ -109,7 +109,7 @@ public final class Compositor {
         if scale > 0 && scale.isFinite {
             self.time = time
             let rootMap = ProjectiveTransform(AffineTransform(scaleX: scale, y: scale))
-            draw(root, parent: ParentPlacement(toTarget: rootMap, sublayerSpace: .identity, flipped: false),
+            draw(root, parent: ParentPlacement(toTarget: rootMap, sublayerSpace: .identity, flipped: false, time: time),
                  opacity: 1, canvas: canvas, depth: 0)
         }
         colorPool.endFrame()
@@ -200,7 +200,7 @@ public final class Compositor {
         if let contents = r.layer.contents {
             drawContents(contents, r, alpha: opacity, operator: op, canvas: canvas)
         }
-        let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped)
+        let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped, time: r.localTime)
         forEachSublayerInDrawingOrder(r.layer) { sublayer in
             draw(sublayer, parent: placement, opacity: opacity, canvas: canvas, depth: depth + 1)
         }
@@ -238,6 +238,8 @@ public final class Compositor {
         var sublayerSpace: Transform3D
         /// Odd number of `isGeometryFlipped` mirrors in `toTarget`.
         var flipped: Bool
+        /// The superlayer's local time (see `Layer.localTime(fromParent:)`).
+        var time: MediaTime
     }
 
     /// The values and maps the drawing of one layer needs.
@@ -253,6 +255,9 @@ public final class Compositor {
         var contentToTarget: ProjectiveTransform
         let sublayerSpace: Transform3D
         let sublayersFlipped: Bool
+        /// The layer's local time: its animations are evaluated at it, and
+        /// its sublayers' times derive from it.
+        let localTime: MediaTime
 
         /// Background, contents, border and each sublayer: the parts that may
         /// overlap inside the layer image.
@@ -309,7 +314,8 @@ public final class Compositor {
     /// `nil` when the layer is hidden or its geometry or map is not finite.
     func resolve(_ layer: Layer, in parent: ParentPlacement) -> ResolvedLayer? {
         guard !layer.isHidden else { return nil }
-        let p = PresentationValues(layer, at: time)
+        let localTime = layer.localTime(fromParent: parent.time)
+        let p = PresentationValues(layer, at: localTime)
         let geometry = p.geometry
         guard geometry.bounds.isFinite else { return nil }
         var toSuperlayer = geometry.toSuperlayer
@@ -327,7 +333,8 @@ public final class Compositor {
                              bounds: Rect(x: b.minX, y: b.minY, width: b.width, height: b.height),
                              toTarget: toTarget, contentToTarget: contentToTarget,
                              sublayerSpace: geometry.sublayerSpace,
-                             sublayersFlipped: parent.flipped != geometry.isGeometryFlipped)
+                             sublayersFlipped: parent.flipped != geometry.isGeometryFlipped,
+                             localTime: localTime)
     }
 
     /// The target pixels the layer's bounds cover exactly, when its map is

@@ -22,16 +22,18 @@ extension Layer {
 
     /// The presentation value of `key` at `time`: the model value with the
     /// layer's animations applied — what is on screen then (CA's
-    /// `presentation()`, one property at a time). `nil` for keys the layer
+    /// `presentation()`, one property at a time); `time` is global media
+    /// time, converted through the layers' timing. `nil` for keys the layer
     /// has no value for (custom keys, an unset background colour).
     public func presentationValue(for key: AnimatableKey, at time: MediaTime) -> AnimatableValue? {
-        PresentationValues(self, at: time).value(for: key)
+        PresentationValues(self, at: convertTime(time, from: nil)).value(for: key)
     }
 
     private func hitTest(_ point: Point, parentToDisplay: ProjectiveTransform, parentSublayerSpace: Transform3D,
                          time: MediaTime, depth: Int) -> Layer? {
         guard !isHidden, depth < Compositor.maximumDepth else { return nil }
-        let geometry = PresentationValues(self, at: time).geometry
+        let layerTime = localTime(fromParent: time)
+        let geometry = PresentationValues(self, at: layerTime).geometry
         guard geometry.bounds.isFinite else { return nil }
         var toSuperlayer = geometry.toSuperlayer
         if !parentSublayerSpace.isIdentity { toSuperlayer = toSuperlayer.concatenating(parentSublayerSpace) }
@@ -44,7 +46,7 @@ extension Layer {
             let sublayerSpace = geometry.sublayerSpace
             for sublayer in sublayersFrontToBack() {
                 if let hit = sublayer.hitTest(point, parentToDisplay: toDisplay, parentSublayerSpace: sublayerSpace,
-                                              time: time, depth: depth + 1) {
+                                              time: layerTime, depth: depth + 1) {
                     return hit
                 }
             }

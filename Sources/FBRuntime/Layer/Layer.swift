@@ -204,13 +204,58 @@ open class Layer {
         superlayer = nil
     }
 
+    // MARK: Timing (CALayer adopts CAMediaTiming)
+
+    /// When the layer's timeline starts, in its superlayer's time.
+    public var beginTime: MediaTime = 0
+    /// How fast the layer's time runs against its superlayer's (0 pauses
+    /// every animation in the subtree; NaN counts as 1).
+    public var speed: Double = 1
+    /// Added to the layer's local time (with `speed` 0: where the subtree's
+    /// animations stand — scrubbing).
+    public var timeOffset: Double = 0
+
+    /// This layer's local time for its superlayer's time `t`:
+    /// `(t − beginTime) · speed + timeOffset` (CAMediaTiming's active local
+    /// time; layers do not repeat). Non-finite settings are ignored.
+    public func localTime(fromParent t: MediaTime) -> MediaTime {
+        let s = speed.isNaN ? 1 : speed
+        let b = beginTime.isFinite ? beginTime : 0, o = timeOffset.isFinite ? timeOffset : 0
+        if s == 1 && b == 0 && o == 0 { return t }
+        return (t - b) * s + o
+    }
+
+    /// Converts a time from `layer`'s local time (`nil`: the global media
+    /// time the root's superlayer runs on) to this layer's (CA's
+    /// `convertTime(_:from:)`). Both layers must be in one tree for a
+    /// meaningful result; a paused layer on the way maps every time to its
+    /// `timeOffset`, and going back up through it is not invertible (the
+    /// time is returned unchanged there).
+    public func convertTime(_ t: MediaTime, from layer: Layer?) -> MediaTime {
+        var global = t
+        var l = layer
+        while let current = l {                    // up from `layer` to global time
+            let s = current.speed.isNaN ? 1 : current.speed
+            if s != 0 { global = (global - current.timeOffset) / s + current.beginTime }
+            l = current.superlayer
+        }
+        var chain: [Layer] = []
+        l = self
+        while let current = l { chain.append(current); l = current.superlayer }
+        var local = global
+        for current in chain.reversed() { local = current.localTime(fromParent: local) }
+        return local
+    }
+
     // MARK: Animations
 
     /// Attaches `animation` under `key`, replacing any animation with that
     /// key. A `beginTime` of 0 means "now": it is set to `time`.
+    /// `time` is global media time (what the display clock says); the
+    /// animation's `beginTime` is kept in this layer's local time.
     public func add(_ animation: Animation, forKey key: String, at time: MediaTime) {
         var a = animation
-        if a.timing.beginTime == 0 { a.timing.beginTime = time }
+        if a.timing.beginTime == 0 { a.timing.beginTime = convertTime(time, from: nil) }
         removeAnimation(forKey: key)
         animations.append((key, a))
     }
@@ -241,12 +286,17 @@ open class Layer {
     /// Drops animations that have finished by `time` and do not fill
     /// forwards (CA's `isRemovedOnCompletion`).
     public func removeFinishedAnimations(at time: MediaTime) {
-        animations.removeAll { $0.animation.isRemovedOnCompletion && $0.animation.hasFinished(at: time) }
+        let local = localTime(fromParent: time)
+        animations.removeAll { $0.animation.isRemovedOnCompletion && $0.animation.hasFinished(at: local) }
     }
 
-    /// True when this layer or a descendant has an animation running at `time`.
+    /// True when this layer or a descendant has an animation running at
+    /// `time`, this layer's superlayer's time (global time for a root). A
+    /// paused subtree (`speed` 0) runs nothing.
     public func hasRunningAnimations(at time: MediaTime) -> Bool {
-        if animations.contains(where: { !$0.animation.hasFinished(at: time) }) { return true }
-        return sublayers.contains { $0.hasRunningAnimations(at: time) }
+        guard speed != 0 else { return false }      // paused: nothing in the subtree moves
+        let local = localTime(fromParent: time)
+        if animations.contains(where: { !$0.animation.hasFinished(at: local) }) { return true }
+        return sublayers.contains { $0.hasRunningAnimations(at: local) }
     }
 }
