@@ -16,20 +16,6 @@ import Raster
 // behind the eye (w ≤ 0) at any level is caught.
 
 extension Layer {
-    /// This layer's geometry properties as one value.
-    public var geometry: LayerGeometry {
-        var g = LayerGeometry()
-        g.bounds = bounds
-        g.position = position
-        g.zPosition = zPosition
-        g.anchorPoint = anchorPoint
-        g.anchorPointZ = anchorPointZ
-        g.transform = transform
-        g.sublayerTransform = sublayerTransform
-        g.isGeometryFlipped = isGeometryFlipped
-        return g
-    }
-
     /// The smallest rectangle enclosing the bounds in the superlayer's
     /// space, after `transform` (projected when it has perspective; see
     /// `LayerGeometry.frame`). Like CA's it does not include the

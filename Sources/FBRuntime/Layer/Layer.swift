@@ -35,33 +35,37 @@ open class Layer {
     /// A name for messages and debugging.
     public var name: String
 
+    /// The layer's geometry properties as one value (the accessors below
+    /// read and write it; the compositor and hit testing use it whole).
+    public var geometry = LayerGeometry()
+
     /// The layer's own coordinate space: `origin` is the point of that space
     /// shown at the top-left corner (scrolling), `size` its extent, points.
-    public var bounds: Rect = .zero
+    public var bounds: Rect { get { geometry.bounds } set { geometry.bounds = newValue } }
     /// Where the anchor point sits, in the superlayer's space, points.
-    public var position: Point = .zero
+    public var position: Point { get { geometry.position } set { geometry.position = newValue } }
     /// The layer's position on the z axis, points (+z towards the viewer).
     /// Moves the layer in depth; it only shows through a perspective
     /// `sublayerTransform` above (and will order siblings when the
     /// compositor sorts by depth).
-    public var zPosition: Double = 0
+    public var zPosition: Double { get { geometry.zPosition } set { geometry.zPosition = newValue } }
     /// The point of the bounds, in unit coordinates (0…1 across, default
     /// (0.5, 0.5)), that sits at `position` and about which `transform`
     /// and `sublayerTransform` apply.
-    public var anchorPoint = Point(x: 0.5, y: 0.5)
+    public var anchorPoint: Point { get { geometry.anchorPoint } set { geometry.anchorPoint = newValue } }
     /// The z of the anchor point in the layer's own space, points: the point
     /// (anchor, anchorPointZ) lands at (position, zPosition).
-    public var anchorPointZ: Double = 0
+    public var anchorPointZ: Double { get { geometry.anchorPointZ } set { geometry.anchorPointZ = newValue } }
     /// Applied to the layer about its anchor point (see `LayerGeometry`).
-    public var transform: Transform3D = .identity
+    public var transform: Transform3D { get { geometry.transform } set { geometry.transform = newValue } }
     /// Applied to the sublayers, about this layer's anchor point; the usual
     /// place for a perspective (`Transform3D.perspective(distance:)`).
-    public var sublayerTransform: Transform3D = .identity
+    public var sublayerTransform: Transform3D { get { geometry.sublayerTransform } set { geometry.sublayerTransform = newValue } }
     /// When true, this layer's space has y pointing up: sublayer positions
     /// are measured from the bottom of the bounds upwards (the macOS
     /// convention) and sublayers inherit the flip; the layer's own contents
     /// are not drawn flipped. See `LayerGeometry`.
-    public var isGeometryFlipped = false
+    public var isGeometryFlipped: Bool { get { geometry.isGeometryFlipped } set { geometry.isGeometryFlipped = newValue } }
     /// Pixels per point of the layer's contents image (CA's
     /// `contentsScale`, default 1). Geometry is in points and ignores it;
     /// it tells the contents and drawing code how finely to rasterise.
