@@ -78,7 +78,7 @@ func fuzzPath(_ r: inout ByteReader) {
     rasterizer.tolerance = r.byte() % 4 == 0 ? r.coordinate() : FlattenLimits.defaultTolerance
     rasterizer.fill(path, transform: transform, rule: rule, clip: clip, into: mask.view)
     rasterizer.fill(path, transform: transform, rule: rule, clip: clip, mask: r.byte() % 2 == 0 ? coverageMask.view : nil) { y, x, cov, n in
-        precondition(y >= 0 && y < 45 && x >= 0 && x + n <= 67, "span outside the clip")
+        precondition(n > 0 && y >= clip.y && y < clip.maxY && x >= clip.x && x + n <= clip.maxX, "span outside the clip")
         _ = cov[n - 1]
     }
     var canvas = Canvas(canvasSurface.view, family: r.byte() % 2 == 0 ? .simd : .reference)
