@@ -143,14 +143,21 @@ struct Stroker {
         let allLengths = pieces.map { Stroker.lengths($0) }
         let total = allLengths.reduce(0) { $0 + $1.reduce(0, +) }
         let onCount = pattern.count / 2
-        if total / period * Double(onCount) > Double(StrokeStyle.maxDashCount) { return pieces }
+        // Written so NaN fails it: a subpath with a non-finite length made
+        // `total` NaN and slipped past a `>` test, and the loop below then
+        // walked a long finite subpath in steps of a tiny period (a hang the
+        // fuzzer found).
+        guard total / period * Double(onCount) <= Double(StrokeStyle.maxDashCount) else { return pieces }
+        // The walk below takes one step per pattern entry; this bounds it
+        // even where rounding makes steps smaller than their entries.
+        var steps = (StrokeStyle.maxDashCount + 1) * pattern.count * 2
         var phase = style.dashPhase.isFinite ? style.dashPhase : 0
         phase -= FloatMath.floor(phase / period) * period              // into [0, period)
         var out: [Piece] = []
         for (k, piece) in pieces.enumerated() {
             let lens = allLengths[k]
             let len = lens.reduce(0, +)
-            if piece.points.count < 2 { out.append(piece); continue }
+            if piece.points.count < 2 || !len.isFinite { out.append(piece); continue }
             // The pattern restarts at each subpath, `phase` into it.
             var index = 0, remaining = pattern[0], skipped = phase
             while skipped > 0 {
@@ -159,7 +166,8 @@ struct Stroker {
             }
             var pos = 0.0
             var c = 0, cs = 0.0
-            while pos <= len {
+            while pos <= len && steps > 0 {
+                steps -= 1
                 let next = min(pos + remaining, len)
                 if index % 2 == 0 {
                     out.append(Stroker.extract(piece, lens, pos, next, cursor: &c, cursorStart: &cs))
