@@ -1,7 +1,8 @@
 /// Component arithmetic on animatable values, for keyframe splines, paced
 /// timing, by-values and additive animations. Scalars (1), points (2),
-/// rects (4: x, y, width, height) and colours (4: r, g, b, a) are vectors of
-/// `Double`s; transforms and paths are not (they have no components, and
+/// rects (4: x, y, width, height), colours (4: r, g, b, a) and lists of
+/// colours (4 per colour) and numbers are vectors of `Double`s (lists only
+/// combine with lists of the same count); transforms and paths are not (they have no components, and
 /// sums of them are `nil`, so callers fall back to plain interpolation).
 extension AnimatableValue {
     /// The components, in a fixed order per kind.
@@ -11,6 +12,12 @@ extension AnimatableValue {
         case let .point(p): return [p.x, p.y]
         case let .rect(r): return [r.origin.x, r.origin.y, r.size.width, r.size.height]
         case let .color(c): return [c.red, c.green, c.blue, c.alpha]
+        case let .colors(list):
+            var r: [Double] = []
+            r.reserveCapacity(list.count * 4)
+            for c in list { r.append(c.red); r.append(c.green); r.append(c.blue); r.append(c.alpha) }
+            return r
+        case let .scalars(list): return list
         case .transform, .path: return []
         }
     }
@@ -23,15 +30,32 @@ extension AnimatableValue {
         case .point: return .point(Point(x: c[0], y: c[1]))
         case .rect: return .rect(Rect(x: c[0], y: c[1], width: c[2], height: c[3]))
         case .color: return .color(Color(red: c[0], green: c[1], blue: c[2], alpha: c[3]))
+        case .colors:
+            var list: [Color] = []
+            var i = 0
+            while i + 3 < c.count { list.append(Color(red: c[i], green: c[i + 1], blue: c[i + 2], alpha: c[i + 3])); i += 4 }
+            return .colors(list)
+        case .scalars: return .scalars(c)
         case .transform, .path: return self
         }
     }
 
-    /// True when both values are of the same kind.
+    /// True when both values are of the same kind, lists of any length
+    /// counting as one kind (what a property accepts).
+    func isSameKindIgnoringCount(as other: AnimatableValue) -> Bool {
+        switch (self, other) {
+        case (.colors, .colors), (.scalars, .scalars): return true
+        default: return isSameKind(as: other)
+        }
+    }
+
+    /// True when both values are of the same kind (lists: and length).
     func isSameKind(as other: AnimatableValue) -> Bool {
         switch (self, other) {
         case (.scalar, .scalar), (.point, .point), (.rect, .rect), (.color, .color),
              (.transform, .transform), (.path, .path): return true
+        case let (.colors(a), .colors(b)): return a.count == b.count
+        case let (.scalars(a), .scalars(b)): return a.count == b.count
         default: return false
         }
     }

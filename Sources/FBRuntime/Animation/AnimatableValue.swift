@@ -13,6 +13,13 @@ public enum AnimatableValue: Equatable, Sendable {
     /// otherwise a clean jump at the midpoint (documented: CA does
     /// "something weird").
     case path(Path)
+    /// A list of colours (`GradientLayer.colors`), interpolated element by
+    /// element when both lists have the same count; otherwise a clean jump
+    /// at the midpoint.
+    case colors([Color])
+    /// A list of numbers (`GradientLayer.locations`,
+    /// `ShapeLayer.lineDashPattern`), interpolated like `colors`.
+    case scalars([Double])
 
     /// The value between `from` and `to` at `t` (0…1; values outside
     /// extrapolate, as timing functions with overshoot need). Mismatched
@@ -48,6 +55,19 @@ public enum AnimatableValue: Equatable, Sendable {
                 }
             }
             return .path(p)
+        case let (.colors(a), .colors(b)) where a.count == b.count:
+            var c: [Color] = []
+            c.reserveCapacity(a.count)
+            for i in a.indices {
+                c.append(Color(red: lerp(a[i].red, b[i].red), green: lerp(a[i].green, b[i].green),
+                               blue: lerp(a[i].blue, b[i].blue), alpha: lerp(a[i].alpha, b[i].alpha)))
+            }
+            return .colors(c)
+        case let (.scalars(a), .scalars(b)) where a.count == b.count:
+            var c: [Double] = []
+            c.reserveCapacity(a.count)
+            for i in a.indices { c.append(lerp(a[i], b[i])) }
+            return .scalars(c)
         default: return t < 0.5 ? from : to
         }
     }

@@ -7,7 +7,9 @@ import Raster
 /// 1. its shadow (below everything else of the layer; see Shadows);
 /// 2. the background colour, inside the bounds rounded by `cornerRadius`;
 /// 3. the contents image, placed by `contentsGravity`, `contentsRect` and
-///    `contentsCenter` (not rounded unless `masksToBounds`);
+///    `contentsCenter` (not rounded unless `masksToBounds`), then what a
+///    layer subclass draws itself (`ShapeLayer`, `GradientLayer`: see
+///    `OwnContentDrawing`);
 /// 4. the sublayers, recursively;
 /// 5. the border, inside the bounds, following `cornerRadius`.
 /// With `masksToBounds`, 3 and 4 are clipped to the rounded bounds. The
@@ -177,7 +179,7 @@ public final class Compositor {
                           color: faded(color, opacity), rule: .nonZero, operator: op, canvas: canvas)
             }
         }
-        let hasInside = layer.contents != nil || !layer.sublayers.isEmpty
+        let hasInside = layer.contents != nil || layer.drawsOwnContent || !layer.sublayers.isEmpty
         if layer.masksToBounds && hasInside {
             if let rect = wholePixelRect(r) {
                 var clipped = canvas
@@ -200,6 +202,7 @@ public final class Compositor {
         if let contents = r.layer.contents {
             drawContents(contents, r, alpha: opacity, operator: op, canvas: canvas)
         }
+        if r.layer.drawsOwnContent { drawOwnContent(r, opacity: opacity, operator: op, canvas: canvas) }
         let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped, time: r.localTime)
         forEachSublayerInDrawingOrder(r.layer) { sublayer in
             draw(sublayer, parent: placement, opacity: opacity, canvas: canvas, depth: depth + 1)
@@ -265,6 +268,7 @@ public final class Compositor {
             var n = layer.sublayers.count
             if let c = p.backgroundColor, c.alpha > 0 { n += 1 }
             if layer.contents != nil { n += 1 }
+            if layer.drawsOwnContent { n += 1 }
             if p.borderWidth > 0 && p.borderColor.alpha > 0 { n += 1 }
             return n
         }

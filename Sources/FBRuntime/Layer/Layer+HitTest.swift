@@ -24,9 +24,12 @@ extension Layer {
     /// layer's animations applied — what is on screen then (CA's
     /// `presentation()`, one property at a time); `time` is global media
     /// time, converted through the layers' timing. `nil` for keys the layer
-    /// has no value for (custom keys, an unset background colour).
+    /// has no value for (an unset background colour; custom keys the
+    /// layer's class does not declare).
     public func presentationValue(for key: AnimatableKey, at time: MediaTime) -> AnimatableValue? {
-        PresentationValues(self, at: convertTime(time, from: nil)).value(for: key)
+        let local = convertTime(time, from: nil)
+        if case let .custom(name) = key { return presentationValue(forCustomKey: name, atLocalTime: local) }
+        return PresentationValues(self, at: local).value(for: key)
     }
 
     private func hitTest(_ point: Point, parentToDisplay: ProjectiveTransform, parentSublayerSpace: Transform3D,

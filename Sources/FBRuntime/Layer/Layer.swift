@@ -142,6 +142,24 @@ open class Layer {
     /// the compositor; moves to the render tree with the commit snapshots.
     var renderCache: LayerRenderCache?
 
+    // MARK: Content drawn by layer subclasses
+
+    /// The model value of an animatable property a layer subclass declares
+    /// (`ShapeLayer.path`, `GradientLayer.colors`, …), by its key path name;
+    /// `nil` for names the class does not know. Subclasses with animatable
+    /// properties override it (and fall back to `super`). The compositor
+    /// reads presentation values of these keys through it: the model value
+    /// with the layer's animations of `.custom(name)` applied.
+    open func value(forCustomKey name: String) -> AnimatableValue? { nil }
+
+    /// True for layer classes that draw content of their own, between the
+    /// contents image and the sublayers (shape and gradient layers).
+    var drawsOwnContent: Bool { false }
+
+    /// Draws that content; called by the compositor only when
+    /// `drawsOwnContent`, on the render thread's compositor.
+    func drawOwnContent(_ drawing: OwnContentDrawing) {}
+
     /// The sublayers, back to front.
     public private(set) var sublayers: [Layer] = []
     /// The layer this one is a sublayer of. Not retained: the superlayer

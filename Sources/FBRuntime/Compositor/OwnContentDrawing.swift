@@ -1,0 +1,109 @@
+import Raster
+
+/// What a layer subclass gets to draw its own content with (see
+/// `Layer.drawsOwnContent`): the layer as it is on screen this frame, and
+/// fills in the layer's bounds space, anti-aliased through the layer's
+/// full map to the target (affine or perspective), faded by the layer's
+/// opacity and combined with its operator. Drawing is clipped by the
+/// compositor (damage, `masksToBounds`). Counted in the frame statistics.
+///
+/// Valid only during the call to `drawOwnContent`; render thread only.
+struct OwnContentDrawing {
+    unowned(unsafe) let compositor: Compositor
+    let resolved: Compositor.ResolvedLayer
+    /// The opacity the content is faded by (0…1).
+    let opacity: Double
+    let `operator`: BlendOperator
+    let canvas: Canvas
+
+    var layer: Layer { resolved.layer }
+    /// The layer's bounds, points.
+    var bounds: Rect { resolved.bounds }
+    /// The layer's local time: animations of its own keys are evaluated at it.
+    var localTime: MediaTime { resolved.localTime }
+    /// The layer's bounds space → target pixels.
+    var map: ProjectiveTransform { resolved.toTarget }
+
+    /// The presentation value of the subclass property `name`.
+    func value(_ name: String) -> AnimatableValue? {
+        layer.presentationValue(forCustomKey: name, atLocalTime: localTime)
+    }
+
+    /// Target pixels per point at the centre of the bounds (1 when the map
+    /// is degenerate there).
+    var localScale: Double {
+        let b = bounds
+        let s = map.areaScale(at: Point(x: b.minX + b.width / 2, y: b.minY + b.height / 2))
+        return s > 0 && s.isFinite ? s.squareRoot() : 1
+    }
+
+    /// An affine stand-in for the map near the layer (the map itself when
+    /// it is affine), for work done in device resolution such as stroke
+    /// flattening.
+    var approximateAffineMap: AffineTransform {
+        if map.isAffine { return map.affinePart }
+        let s = localScale
+        return AffineTransform(scaleX: s, y: s)
+    }
+
+    /// Fills `path` (bounds space) with `color`.
+    func fill(_ path: Path, color: Color, rule: FillRule) {
+        guard color.alpha > 0, !path.isEmpty else { return }
+        let b = path.bounds
+        let sample = Rect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY)
+        compositor.fillShape(path, map: map, sampleRect: sample.isFinite ? sample : bounds,
+                             color: faded(color, opacity), rule: rule, operator: self.operator, canvas: canvas)
+    }
+
+    /// Draws `image` so that it covers `rect` (bounds space), resampled
+    /// bilinearly through the layer's map, edges anti-aliased.
+    func draw(_ image: PixelView<ARGB8888>, in rect: Rect, isOpaque: Bool = false) {
+        guard image.width > 0, image.height > 0, rect.width > 0, rect.height > 0, rect.isFinite else { return }
+        let alpha = unitToByte(opacity)
+        let box = projectedBox(rect, map).enclosingIntRect.intersection(canvas.clip)
+        guard !box.isEmpty, alpha > 0 else { return }
+        let sx = rect.width / Double(image.width), sy = rect.height / Double(image.height)
+        let place = AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: rect.minX, ty: rect.minY)
+        let texelToTarget = ProjectiveTransform(place).concatenating(map)
+        if texelToTarget.isAffine {
+            let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: .bilinear, edge: .transparent,
+                                   imageIsOpaque: isOpaque)
+            compositor.fillPaint(box, paint: paint, operator: self.operator, alpha: alpha, canvas: canvas)
+        } else {
+            let paint = ImagePaint(image: image, projective: texelToTarget, filter: .bilinear, edge: .transparent)
+            compositor.fillPaint(box, paint: paint, operator: self.operator, alpha: alpha, canvas: canvas)
+        }
+    }
+}
+
+extension Compositor {
+    /// Kept out of line so the recursion through sublayers does not carry
+    /// this frame (deep trees in debug builds).
+    @inline(never)
+    func drawOwnContent(_ r: ResolvedLayer, opacity: Double, operator op: BlendOperator, canvas: Canvas) {
+        r.layer.drawOwnContent(OwnContentDrawing(compositor: self, resolved: r, opacity: opacity, operator: op, canvas: canvas))
+    }
+}
+
+extension Layer {
+    /// The presentation value of the subclass property `name` at the
+    /// layer's local time `t`: its model value (`value(forCustomKey:)`)
+    /// with the layer's animations of `.custom(name)` applied in the order
+    /// they were added. A value of another kind than the model's is
+    /// ignored (a documented clamp: wrong kinds never reach the drawing).
+    func presentationValue(forCustomKey name: String, atLocalTime t: MediaTime) -> AnimatableValue? {
+        var current = value(forCustomKey: name)
+        guard !animations.isEmpty else { return current }
+        let key = AnimatableKey.custom(name)
+        var produced: [(key: AnimatableKey, value: AnimatableValue)] = []
+        for (_, animation) in animations {
+            produced.removeAll(keepingCapacity: true)
+            animation.values(at: t, base: { k in k == key ? current : nil }, into: &produced)
+            for (k, v) in produced where k == key {
+                if let c = current, !c.isSameKindIgnoringCount(as: v) { continue }
+                current = v
+            }
+        }
+        return current
+    }
+}

@@ -1,0 +1,103 @@
+import Raster
+
+/// A layer that draws a vector path, as `CAShapeLayer`: the path filled,
+/// then stroked, above the contents image and below the sublayers.
+///
+/// The path is in the layer's bounds space (points) and is not clipped to
+/// the bounds (only `masksToBounds` clips). It is filled and stroked at the
+/// resolution the layer is composited at — through the layer's full map to
+/// the display, every frame — so it stays sharp when the layer is scaled
+/// up. The stroke follows `StrokeStyle`'s rules (its documentation lists
+/// the results for degenerate widths, dashes and miter limits); the stroke
+/// is computed in the layer's space, so a non-uniform scale of the layer
+/// scales the stroke too, as in Core Animation.
+///
+/// Animatable (key path names, as `.custom(name)` keys): `path` (point by
+/// point when both paths have the same verbs, else a jump at the midpoint),
+/// `fillColor`, `strokeColor`, `lineWidth`, `miterLimit`, `lineDashPhase`
+/// (the marching-ants selection), `lineDashPattern` (element by element
+/// when the counts match), `strokeStart`, `strokeEnd`.
+open class ShapeLayer: Layer {
+    /// The shape, in the layer's bounds space. `nil` or empty draws nothing.
+    public var path: Path?
+    /// `nil` does not fill. Default opaque black, as CA.
+    public var fillColor: Color? = .black
+    public var fillRule: FillRule = .nonZero
+    /// `nil` (the default) does not stroke.
+    public var strokeColor: Color?
+    /// Points, in the layer's space. Default 1.
+    public var lineWidth: Double = 1
+    public var lineCap: LineCap = .butt
+    public var lineJoin: LineJoin = .miter
+    public var miterLimit: Double = 10
+    /// Alternating on and off lengths in points, starting with on; `nil` or
+    /// empty: solid.
+    public var lineDashPattern: [Double]?
+    /// Points into the dash pattern where the stroke starts.
+    public var lineDashPhase: Double = 0
+    /// The stroked part of the path as fractions of its length (0…1,
+    /// clamped); `strokeStart >= strokeEnd` strokes nothing.
+    public var strokeStart: Double = 0
+    public var strokeEnd: Double = 1
+
+    /// The last stroke outline, reused while the path, the style and the
+    /// device scale are unchanged (render thread state).
+    let strokeCache = StrokeOutlineCache()
+
+    public override init(name: String = "shape") { super.init(name: name) }
+
+    open override func value(forCustomKey name: String) -> AnimatableValue? {
+        switch name {
+        case "path": return path.map { .path($0) }
+        case "fillColor": return fillColor.map { .color($0) }
+        case "strokeColor": return strokeColor.map { .color($0) }
+        case "lineWidth": return .scalar(lineWidth)
+        case "miterLimit": return .scalar(miterLimit)
+        case "lineDashPhase": return .scalar(lineDashPhase)
+        case "lineDashPattern": return .scalars(lineDashPattern ?? [])
+        case "strokeStart": return .scalar(strokeStart)
+        case "strokeEnd": return .scalar(strokeEnd)
+        default: return super.value(forCustomKey: name)
+        }
+    }
+
+    override var drawsOwnContent: Bool { true }
+
+    override func drawOwnContent(_ d: OwnContentDrawing) {
+        guard case let .path(path)? = d.value("path"), !path.isEmpty else { return }
+        if case let .color(fill)? = d.value("fillColor") {
+            d.fill(path, color: fill, rule: fillRule)
+        }
+        guard case let .color(stroke)? = d.value("strokeColor"), stroke.alpha > 0,
+              case let .scalar(width)? = d.value("lineWidth"), width > 0, width.isFinite else { return }
+        var style = StrokeStyle(width: width, cap: lineCap, join: lineJoin)
+        if case let .scalar(v)? = d.value("miterLimit") { style.miterLimit = v }
+        if case let .scalars(v)? = d.value("lineDashPattern") { style.dash = v }
+        if case let .scalar(v)? = d.value("lineDashPhase") { style.dashPhase = v }
+        if case let .scalar(v)? = d.value("strokeStart") { style.start = v }
+        if case let .scalar(v)? = d.value("strokeEnd") { style.end = v }
+        let outline = strokeCache.outline(of: path, style: style, device: d.approximateAffineMap)
+        d.fill(outline, color: stroke, rule: .nonZero)
+    }
+}
+
+/// One stroke outline and what it was made from. The outline is in the
+/// path's space; only the device map's linear part matters for its
+/// flattening, so a layer that only moves keeps its outline.
+final class StrokeOutlineCache {
+    private var path = Path()
+    private var style = StrokeStyle()
+    private var linear = (a: 0.0, b: 0.0, c: 0.0, d: 0.0)
+    private var result: Path?
+    /// Outlines made (cache misses), for tests.
+    private(set) var misses = 0
+
+    func outline(of path: Path, style: StrokeStyle, device: AffineTransform) -> Path {
+        let l = (a: device.a, b: device.b, c: device.c, d: device.d)
+        if let result, style == self.style, l == linear, path == self.path { return result }
+        let outline = path.stroked(style, transform: AffineTransform(a: l.a, b: l.b, c: l.c, d: l.d, tx: 0, ty: 0))
+        self.path = path; self.style = style; linear = l; result = outline
+        misses += 1
+        return outline
+    }
+}
