@@ -88,6 +88,9 @@ extension Compositor {
                     naturalHeight: r.p.contentsRect.height * Double(contents.height) / cs)
                 if dest.isFinite { box = box.union(projectedBox(dest, r.contentToTarget)) }
             }
+            if layer.drawsOwnContent, let extent = layer.ownContentExtent(at: r.localTime), extent.isFinite {
+                box = box.union(projectedBox(extent, r.toTarget))
+            }
             if depth + 1 < Compositor.maximumDepth {
                 let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped, time: r.localTime)
                 for sublayer in layer.sublayers {
@@ -224,7 +227,7 @@ extension Compositor {
             var x = 0
             if let mask {
                 let k = mask.row(y - region.y) + (copy.x - region.x)
-                while x < copy.width { dst[x] = div255(UInt32(src[x] &>> 24) &* UInt32(k[x])); x &+= 1 }
+                while x < copy.width { dst[x] = UInt8(truncatingIfNeeded: div255(UInt32(src[x] &>> 24) &* UInt32(k[x]))); x &+= 1 }
             } else {
                 while x < copy.width { dst[x] = UInt8(truncatingIfNeeded: src[x] &>> 24); x &+= 1 }
             }
@@ -245,7 +248,7 @@ extension Compositor {
                     var i = 0
                     while i < shadow.width {
                         let mx = x0 + i - region.x
-                        row[i] = mx < 0 || mx >= region.width ? 0 : div255(UInt32(row[i]) &* UInt32(k[mx]))
+                        row[i] = mx < 0 || mx >= region.width ? 0 : UInt8(truncatingIfNeeded: div255(UInt32(row[i]) &* UInt32(k[mx])))
                         i &+= 1
                     }
                 }
@@ -330,10 +333,4 @@ extension Compositor {
         cache.imageDensity = density
         return cache
     }
-}
-
-/// x / 255 rounded to nearest, for x ≤ 255·255 (the rasterizer's rule).
-@inline(__always) func div255(_ x: UInt32) -> UInt8 {
-    let t = x &+ 128
-    return UInt8(truncatingIfNeeded: (t &+ (t &>> 8)) &>> 8)
 }

@@ -203,6 +203,10 @@ public final class Compositor {
             drawContents(contents, r, alpha: opacity, operator: op, canvas: canvas)
         }
         if r.layer.drawsOwnContent { drawOwnContent(r, opacity: opacity, operator: op, canvas: canvas) }
+        if let replicator = r.layer.replicator, !r.layer.sublayers.isEmpty {
+            drawReplicas(r, replicator.replication(at: r.localTime), opacity: opacity, canvas: canvas, depth: depth)
+            return
+        }
         let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped, time: r.localTime)
         forEachSublayerInDrawingOrder(r.layer) { sublayer in
             draw(sublayer, parent: placement, opacity: opacity, canvas: canvas, depth: depth + 1)

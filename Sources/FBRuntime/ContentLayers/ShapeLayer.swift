@@ -63,6 +63,19 @@ open class ShapeLayer: Layer {
 
     override var drawsOwnContent: Bool { true }
 
+    /// The presented path's bounds, widened by the stroke's reach (half the
+    /// line width, times the miter limit for miter joins, or √2 for caps
+    /// and bevels).
+    override func ownContentExtent(at t: MediaTime) -> Rect? {
+        guard case let .path(path)? = presentationValue(forCustomKey: "path", atLocalTime: t), !path.isEmpty else { return nil }
+        let b = path.bounds
+        var reach = 0.0
+        if strokeColor != nil, case let .scalar(w)? = presentationValue(forCustomKey: "lineWidth", atLocalTime: t), w > 0 {
+            reach = w / 2 * (lineJoin == .miter ? Swift.max(miterLimit.isFinite ? miterLimit : 1, 1.5) : 1.5)
+        }
+        return Rect(x: b.minX - reach, y: b.minY - reach, width: b.maxX - b.minX + 2 * reach, height: b.maxY - b.minY + 2 * reach)
+    }
+
     override func drawOwnContent(_ d: OwnContentDrawing) {
         guard case let .path(path)? = d.value("path"), !path.isEmpty else { return }
         if case let .color(fill)? = d.value("fillColor") {

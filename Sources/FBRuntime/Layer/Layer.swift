@@ -160,6 +160,14 @@ open class Layer {
     /// `drawsOwnContent`, on the render thread's compositor.
     func drawOwnContent(_ drawing: OwnContentDrawing) {}
 
+    /// Where that content may reach beyond the bounds, in bounds space at
+    /// the layer's local time `t` (`nil`: within the bounds).
+    func ownContentExtent(at t: MediaTime) -> Rect? { nil }
+
+    /// Non-nil for replicator layers (their sublayers are drawn once per
+    /// instance).
+    var replicator: ReplicatorLayer? { nil }
+
     /// The sublayers, back to front.
     public private(set) var sublayers: [Layer] = []
     /// The layer this one is a sublayer of. Not retained: the superlayer

@@ -1,0 +1,162 @@
+import Raster
+
+/// A layer that draws its sublayers `instanceCount` times, as
+/// `CAReplicatorLayer`: instance k is instance k − 1 transformed by
+/// `instanceTransform` (about the centre of this layer's bounds), delayed
+/// by `instanceDelay` seconds, and tinted by `instanceColor` plus k times
+/// the colour offsets. Replication happens when compositing, so animations
+/// of the sublayers replicate too (each instance at its own delayed time).
+///
+/// **Colour.** Instance k's colour is `instanceColor` + k · (red, green,
+/// blue, alpha offsets), each channel clamped to 0…1; it multiplies the
+/// instance's pixels (red by red, …, alpha by alpha). An instance whose
+/// colour is white is drawn straight into the target; any other colour
+/// costs an offscreen pass (counted in `FrameStatistics.offscreenPasses`),
+/// sized to the instance's bounding box in the target.
+///
+/// **Bad input.** `instanceCount` ≤ 0 draws no sublayers; more than
+/// `maximumInstanceCount` are clamped to it; a non-finite
+/// `instanceTransform`, delay or offset counts as the identity / 0.
+///
+/// Animatable (key path names, as `.custom(name)` keys):
+/// `instanceTransform`, `instanceColor`, `instanceRedOffset`,
+/// `instanceGreenOffset`, `instanceBlueOffset`, `instanceAlphaOffset`,
+/// `instanceDelay`.
+open class ReplicatorLayer: Layer {
+    /// Copies drawn, the original included. Default 1.
+    public var instanceCount = 1
+    /// Seconds each instance lags the previous one.
+    public var instanceDelay: Double = 0
+    /// Applied to instance k − 1 to make instance k, about the centre of the
+    /// bounds, in this layer's space (before `sublayerTransform`).
+    public var instanceTransform = Transform3D.identity
+    /// The tint of instance 0. Default white (no tint).
+    public var instanceColor = Color.white
+    public var instanceRedOffset: Double = 0
+    public var instanceGreenOffset: Double = 0
+    public var instanceBlueOffset: Double = 0
+    public var instanceAlphaOffset: Double = 0
+
+    /// Most instances drawn (a documented clamp).
+    public static let maximumInstanceCount = 1024
+
+    public override init(name: String = "replicator") { super.init(name: name) }
+
+    open override func value(forCustomKey name: String) -> AnimatableValue? {
+        switch name {
+        case "instanceTransform": return .transform(instanceTransform)
+        case "instanceColor": return .color(instanceColor)
+        case "instanceRedOffset": return .scalar(instanceRedOffset)
+        case "instanceGreenOffset": return .scalar(instanceGreenOffset)
+        case "instanceBlueOffset": return .scalar(instanceBlueOffset)
+        case "instanceAlphaOffset": return .scalar(instanceAlphaOffset)
+        case "instanceDelay": return .scalar(instanceDelay)
+        default: return super.value(forCustomKey: name)
+        }
+    }
+
+    override var replicator: ReplicatorLayer? { self }
+
+    /// The presented replication parameters at the layer's local time `t`.
+    func replication(at t: MediaTime) -> Replication {
+        func scalar(_ name: String) -> Double {
+            if case let .scalar(v)? = presentationValue(forCustomKey: name, atLocalTime: t), v.isFinite { return v }
+            return 0
+        }
+        var transform = instanceTransform
+        if case let .transform(m)? = presentationValue(forCustomKey: "instanceTransform", atLocalTime: t) { transform = m }
+        if !transform.isFinite { transform = .identity }
+        var color = instanceColor
+        if case let .color(c)? = presentationValue(forCustomKey: "instanceColor", atLocalTime: t) { color = c }
+        return Replication(count: Swift.min(Swift.max(instanceCount, 0), ReplicatorLayer.maximumInstanceCount),
+                           delay: scalar("instanceDelay"), transform: transform, color: color,
+                           offsets: (scalar("instanceRedOffset"), scalar("instanceGreenOffset"),
+                                     scalar("instanceBlueOffset"), scalar("instanceAlphaOffset")))
+    }
+}
+
+/// A replicator's parameters as presented in one frame.
+struct Replication {
+    var count: Int
+    var delay: Double
+    var transform: Transform3D
+    var color: Color
+    var offsets: (red: Double, green: Double, blue: Double, alpha: Double)
+
+    /// Instance `k`'s tint, channels clamped to 0…1 (NaN → 0).
+    func color(ofInstance k: Int) -> Color {
+        let d = Double(k)
+        return Color(red: clampUnit(color.red + d * offsets.red), green: clampUnit(color.green + d * offsets.green),
+                     blue: clampUnit(color.blue + d * offsets.blue), alpha: clampUnit(color.alpha + d * offsets.alpha))
+    }
+}
+
+extension Compositor {
+    /// Draws the sublayers of the replicator `r` once per instance (see
+    /// `ReplicatorLayer`).
+    @inline(never)
+    func drawReplicas(_ r: ResolvedLayer, _ rep: Replication, opacity: Double, canvas: Canvas, depth: Int) {
+        let b = r.bounds
+        let cx = b.minX + b.width / 2, cy = b.minY + b.height / 2
+        let toCentre = Transform3D(translationX: -cx, y: -cy), back = Transform3D(translationX: cx, y: cy)
+        var power = Transform3D.identity             // instanceTransform^k
+        for k in 0..<rep.count {
+            if k > 0 { power = power.concatenating(rep.transform) }
+            let tint = rep.color(ofInstance: k)
+            guard tint.alpha > 0 else { continue }
+            let space = k == 0 ? r.sublayerSpace
+                : toCentre.concatenating(power).concatenating(back).concatenating(r.sublayerSpace)
+            let time = r.localTime - Double(k) * rep.delay
+            let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: space, flipped: r.sublayersFlipped, time: time)
+            if tint.red == 1 && tint.green == 1 && tint.blue == 1 && tint.alpha == 1 {
+                forEachSublayerInDrawingOrder(r.layer) { sublayer in
+                    draw(sublayer, parent: placement, opacity: opacity, canvas: canvas, depth: depth + 1)
+                }
+                continue
+            }
+            // Tinted: offscreen over the instance's extent, multiplied, composited.
+            var box = BoundingBox.empty
+            for sublayer in r.layer.sublayers {
+                if let s = resolve(sublayer, in: placement) { box = box.union(subtreeBounds(s, depth: depth + 1)) }
+            }
+            let region = box.enclosingIntRect.intersection(canvas.clip)
+            guard !region.isEmpty, let off = colorPool.acquire(width: region.width, height: region.height) else { continue }
+            defer { colorPool.release(off) }
+            statistics.offscreenPasses += 1
+            let shift = ProjectiveTransform.translation(Double(-region.x), Double(-region.y))
+            let shifted = ParentPlacement(toTarget: r.toTarget.concatenating(shift), sublayerSpace: space,
+                                          flipped: r.sublayersFlipped, time: time)
+            let offCanvas = Canvas(off, family: kernels)
+            forEachSublayerInDrawingOrder(r.layer) { sublayer in
+                draw(sublayer, parent: shifted, opacity: opacity, canvas: offCanvas, depth: depth + 1)
+            }
+            multiply(off, by: tint)
+            statistics.pixelsWritten += region.area
+            composite(off, x: region.x, y: region.y, mask: nil, operator: .srcOver, alpha: 255, canvas: canvas)
+        }
+    }
+
+    /// Multiplies premultiplied pixels by a straight colour: red by
+    /// red × alpha, …, alpha by alpha (what tinting the straight colour and
+    /// fading it does to the premultiplied one).
+    func multiply(_ view: PixelView<ARGB8888>, by tint: Color) {
+        let fa = UInt32(unitToByte(tint.alpha))
+        let fr = UInt32(unitToByte(tint.red * tint.alpha)), fg = UInt32(unitToByte(tint.green * tint.alpha))
+        let fb = UInt32(unitToByte(tint.blue * tint.alpha))
+        var y = 0
+        while y < view.height {
+            let row = view.row(y)
+            var x = 0
+            while x < view.width {
+                let p = row[x]
+                if p != 0 {
+                    let a = div255((p >> 24) * fa), r = div255(((p >> 16) & 0xFF) * fr)
+                    let g = div255(((p >> 8) & 0xFF) * fg), b = div255((p & 0xFF) * fb)
+                    row[x] = a << 24 | r << 16 | g << 8 | b
+                }
+                x &+= 1
+            }
+            y &+= 1
+        }
+    }
+}
