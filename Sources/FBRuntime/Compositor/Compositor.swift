@@ -73,8 +73,10 @@ import Raster
 /// NaN counts as 1; nesting deeper than `maximumDepth` is not drawn; a
 /// `scale` ≤ 0 or NaN renders only the clear colour.
 ///
-/// Out of scope (TODO): CATransformLayer-style 3-D rendering contexts with
-/// depth sorting and plane splitting, damage tracking, `shouldRasterize`
+/// **3-D rendering contexts** (`TransformLayer`): see
+/// `drawRenderingContext`.
+///
+/// Out of scope (TODO): damage tracking, `shouldRasterize`
 /// caching, debug overlays, backdrop filters.
 ///
 /// Layer coordinates are points; `scale` pixels per point. Not thread-safe;
@@ -138,6 +140,10 @@ public final class Compositor {
         guard depth < Compositor.maximumDepth, let r = resolve(layer, in: parent) else { return }
         let layerOpacity = opacity * clampUnit(r.p.opacity)
         guard layerOpacity > 0 else { return }
+        if layer.isTransformLayer {
+            drawRenderingContext(r, parent: parent, opacity: layerOpacity, canvas: canvas, depth: depth)
+            return
+        }
         if !layer.isDoubleSided {
             // The Jacobian of x ↦ (Ax + b)/w is det(M)/w³ and w > 0 wherever
             // the layer is visible, so the sign of det(M) is the winding of

@@ -164,6 +164,10 @@ open class Layer {
     /// the layer's local time `t` (`nil`: within the bounds).
     func ownContentExtent(at t: MediaTime) -> Rect? { nil }
 
+    /// True for `TransformLayer`: a 3-D rendering context, no image of
+    /// its own.
+    var isTransformLayer: Bool { false }
+
     /// Non-nil for replicator layers (their sublayers are drawn once per
     /// instance).
     var replicator: ReplicatorLayer? { nil }
