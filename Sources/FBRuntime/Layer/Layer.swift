@@ -152,13 +152,43 @@ open class Layer {
     /// with the layer's animations of `.custom(name)` applied.
     open func value(forCustomKey name: String) -> AnimatableValue? { nil }
 
-    /// True for layer classes that draw content of their own, between the
-    /// contents image and the sublayers (shape and gradient layers).
-    var drawsOwnContent: Bool { false }
+    /// True for layers that draw content of their own, between the contents
+    /// image and the sublayers: shape and gradient layers, and layers with
+    /// a backing store (`draw(in:)`).
+    var drawsOwnContent: Bool { display != nil }
 
     /// Draws that content; called by the compositor only when
-    /// `drawsOwnContent`, on the render thread's compositor.
-    func drawOwnContent(_ drawing: OwnContentDrawing) {}
+    /// `drawsOwnContent`, on the render thread's compositor. The base
+    /// class draws its backing store (see `Layer+Display.swift`).
+    func drawOwnContent(_ drawing: OwnContentDrawing) { drawBackingStore(drawing) }
+
+    // MARK: Drawing into a backing store
+
+    /// Redraws `context.dirtyRect` of the layer's backing store: override
+    /// in a subclass (as `CALayer.draw(in:)`), or set `drawHandler`. The
+    /// context is in the layer's bounds space (points), clipped to the
+    /// dirty rectangle, which is cleared to transparent first. Called only
+    /// after `setNeedsDisplay()` (or every frame while a property for which
+    /// `needsDisplay(forKey:)` is true is animated: read the values drawn
+    /// through `context.value(forKey:)`). The default calls `drawHandler`,
+    /// and without one the layer has no backing store.
+    open func draw(in context: DrawingContext) {
+        if let drawHandler { drawHandler(self, context) } else { context.drewNothing = true }
+    }
+
+    /// Draws the layer, for layers that draw without a subclass.
+    public var drawHandler: ((Layer, DrawingContext) -> Void)?
+
+    /// True for custom properties whose change (or animation) must redraw
+    /// the layer (CA's `needsDisplay(forKey:)`). Default false.
+    open func needsDisplay(forKey key: String) -> Bool { false }
+
+    /// Redraw the whole backing store when the bounds size changes
+    /// (otherwise the old drawing is stretched). Default false, as CA.
+    public var needsDisplayOnBoundsChange = false
+
+    /// The backing store and what must be redrawn in it.
+    var display: LayerDisplay?
 
     /// Where that content may reach beyond the bounds, in bounds space at
     /// the layer's local time `t` (`nil`: within the bounds).
