@@ -76,8 +76,13 @@ import Raster
 /// **3-D rendering contexts** (`TransformLayer`): see
 /// `drawRenderingContext`.
 ///
+/// **Backdrop blur** (`backgroundBlurRadius`): before the layer's shadow
+/// and image, what the target holds behind the layer's bounds is blurred
+/// and put back inside the rounded bounds (cut by the mask), faded by the
+/// layer's opacity — see `drawBackdropBlur`.
+///
 /// Out of scope (TODO): damage tracking, `shouldRasterize`
-/// caching, debug overlays, backdrop filters.
+/// caching, debug overlays.
 ///
 /// Layer coordinates are points; `scale` pixels per point. Not thread-safe;
 /// render from one thread (see `Layer`).
@@ -156,6 +161,7 @@ public final class Compositor {
             if det < 0 { statistics.layersCulled += 1; return }
         }
         statistics.layersDrawn += 1
+        if layer.backgroundBlurRadius != 0 || !layer.animations.isEmpty { drawBackdropBlur(r, opacity: layerOpacity, canvas: canvas, depth: depth) }
         let parts = r.partCount
         let shadow = shadowPlan(r)
         let op = layer.compositingOperator

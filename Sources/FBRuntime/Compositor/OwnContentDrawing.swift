@@ -93,8 +93,8 @@ extension Layer {
     /// ignored (a documented clamp: wrong kinds never reach the drawing).
     func presentationValue(forCustomKey name: String, atLocalTime t: MediaTime) -> AnimatableValue? {
         var current = value(forCustomKey: name)
-        guard !animations.isEmpty else { return current }
         let key = AnimatableKey.custom(name)
+        guard animations.contains(where: { $0.animation.touches(key) }) else { return current }
         var produced: [(key: AnimatableKey, value: AnimatableValue)] = []
         for (_, animation) in animations {
             produced.removeAll(keepingCapacity: true)
@@ -105,5 +105,18 @@ extension Layer {
             }
         }
         return current
+    }
+}
+
+extension Animation {
+    /// True when this animation (or a member of this group) drives `key`.
+    func touches(_ key: AnimatableKey) -> Bool {
+        switch self {
+        case let .basic(a): return a.key == key
+        case let .keyframe(a): return a.key == key
+        case let .group(g):
+            for member in g.animations where member.touches(key) { return true }
+            return false
+        }
     }
 }

@@ -150,7 +150,16 @@ open class Layer {
     /// properties override it (and fall back to `super`). The compositor
     /// reads presentation values of these keys through it: the model value
     /// with the layer's animations of `.custom(name)` applied.
-    open func value(forCustomKey name: String) -> AnimatableValue? { nil }
+    open func value(forCustomKey name: String) -> AnimatableValue? {
+        name == "backgroundBlurRadius" ? .scalar(backgroundBlurRadius) : nil
+    }
+
+    /// A Gaussian blur of what is behind the layer, within its bounds
+    /// (rounded by `cornerRadius`, cut by `mask`), drawn below the layer's
+    /// own image — the frosted-glass backdrop (CA's `backgroundFilters`
+    /// with a blur). Points (σ = radius / 2, like `shadowRadius`); 0 (the
+    /// default) draws no backdrop. Animatable as `.custom("backgroundBlurRadius")`.
+    public var backgroundBlurRadius: Double = 0
 
     /// True for layers that draw content of their own, between the contents
     /// image and the sublayers: shape and gradient layers, and layers with
