@@ -78,6 +78,17 @@ static inline pthread_mutex_t *fbr_mutex_create(void) {
     if (m) pthread_mutex_init(m, NULL);
     return m;
 }
+/// A mutex the owning thread may lock again (PTHREAD_MUTEX_RECURSIVE), for
+/// CATransaction-style lock()/unlock().
+static inline pthread_mutex_t *fbr_mutex_create_recursive(void) {
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_t *m = (pthread_mutex_t *)malloc(sizeof(pthread_mutex_t));
+    if (m) pthread_mutex_init(m, &attr);
+    pthread_mutexattr_destroy(&attr);
+    return m;
+}
 static inline void fbr_mutex_destroy(pthread_mutex_t *m) { pthread_mutex_destroy(m); free(m); }
 static inline void fbr_mutex_lock(pthread_mutex_t *m) { pthread_mutex_lock(m); }
 static inline void fbr_mutex_unlock(pthread_mutex_t *m) { pthread_mutex_unlock(m); }

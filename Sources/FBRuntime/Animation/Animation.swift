@@ -64,6 +64,13 @@ public struct AnimationGroup: Sendable {
     public var animations: [Animation]
     public var timing = MediaTiming()
     public var isRemovedOnCompletion = true
+    /// Told on the app thread when the animation starts and stops; held
+    /// strongly (CAAnimation's `delegate`).
+    public var delegate: (any AnimationDelegate)? {
+        get { delegateReference?.object }
+        set { delegateReference = newValue.map(AnimationDelegateReference.init) }
+    }
+    var delegateReference: AnimationDelegateReference?
 
     public init(_ animations: [Animation], duration: Double = 0.25) {
         self.animations = animations

@@ -11,6 +11,9 @@ public struct TimingFunction: Equatable, Sendable {
     public static let easeIn = TimingFunction(0.42, 0, 1, 1)
     public static let easeOut = TimingFunction(0, 0, 0.58, 1)
     public static let easeInEaseOut = TimingFunction(0.42, 0, 0.58, 1)
+    /// CA's `kCAMediaTimingFunctionDefault`, the curve of implicit
+    /// animations: a gentle ease-in and a long ease-out.
+    public static let `default` = TimingFunction(0.25, 0.1, 0.25, 1)
 
     /// The eased progress for linear progress `x` in 0…1: solves
     /// `bx(s) = x` for `s` (Newton, then bisection as a fallback) and returns
@@ -80,6 +83,13 @@ public struct BasicAnimation: Sendable {
     public var timing = MediaTiming()
     public var timingFunction: TimingFunction = .linear
     public var isRemovedOnCompletion = true
+    /// Told on the app thread when the animation starts and stops; held
+    /// strongly (CAAnimation's `delegate`).
+    public var delegate: (any AnimationDelegate)? {
+        get { delegateReference?.object }
+        set { delegateReference = newValue.map(AnimationDelegateReference.init) }
+    }
+    var delegateReference: AnimationDelegateReference?
 
     /// CA's default duration for an animation whose `duration` is not set.
     public static let defaultDuration = 0.25
