@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <math.h>
 
 static inline int fbr_errno(void) { return errno; }
 static inline void fbr_set_errno(int value) { errno = value; }
@@ -52,6 +53,10 @@ static inline void fbr_sleep_ns(int64_t ns) {
     struct timespec ts = { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) };
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
 }
+
+/// libm's exp and log (Embedded Swift has no Glibc module to import them).
+static inline double fbr_exp(double x) { return exp(x); }
+static inline double fbr_log(double x) { return log(x); }
 
 /// Line-buffer stdout so output to a pipe appears as it is printed.
 static inline void fbr_line_buffer_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }

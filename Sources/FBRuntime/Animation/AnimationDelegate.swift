@@ -35,6 +35,7 @@ extension Animation {
         case let .basic(a): return a.delegate
         case let .keyframe(a): return a.delegate
         case let .group(g): return g.delegate
+        case let .spring(s): return s.delegate
         }
     }
 }

@@ -84,6 +84,7 @@ extension Animation {
         case let .basic(a): try check(a.key, [a.fromValue, a.toValue, a.byValue], a.valueFunction)
         case let .keyframe(a): try check(a.key, a.values, a.valueFunction)
         case let .group(g): for member in g.animations { try member.validate() }
+        case let .spring(a): try check(a.key, [a.fromValue, a.toValue, a.byValue], a.valueFunction)
         }
     }
 }

@@ -164,6 +164,10 @@ extension Layer {
         try add(.group(group), forKey: key)
     }
 
+    public func add(_ animation: SpringAnimation, forKey key: String) throws(AnimationError) {
+        try add(.spring(animation), forKey: key)
+    }
+
     /// The presentation value of `key` now (`AppRunLoop.current`'s clock).
     public func presentationValue(for key: AnimatableKey) -> AnimatableValue? {
         presentationValue(for: key, at: AppRunLoop.current.clock.now)
@@ -237,6 +241,9 @@ extension Layer {
             if case var .basic(b) = a, b.fromValue == nil, b.toValue == nil, b.byValue == nil {
                 b.fromValue = from
                 a = .basic(b)
+            } else if case var .spring(b) = a, b.fromValue == nil, b.toValue == nil, b.byValue == nil {
+                b.fromValue = from
+                a = .spring(b)
             }
             try? add(a, forKey: key.path)
         }
@@ -333,7 +340,7 @@ extension Layer {
         var best: MediaTime?
         for record in actionState.tracked where !record.stopped {
             guard let a = animation(forKey: record.key) else { continue }
-            let end = a.timing.beginTime + a.timing.parentActiveDuration(default: BasicAnimation.defaultDuration)
+            let end = a.timing.beginTime + a.timing.parentActiveDuration(default: a.defaultDuration)
             guard let g = globalTime(fromLocal: end), g < (best ?? .infinity) else { continue }
             best = g
         }

@@ -303,6 +303,10 @@ open class Layer {
         add(.group(group), forKey: key, at: time)
     }
 
+    public func add(_ animation: SpringAnimation, forKey key: String, at time: MediaTime) {
+        add(.spring(animation), forKey: key, at: time)
+    }
+
     /// The animation attached under `key`.
     public func animation(forKey key: String) -> Animation? {
         animations.first { $0.key == key }?.animation
