@@ -67,9 +67,9 @@ extension Animation {
     /// Timing needs no check: `MediaTiming` documents its clamps (NaN or
     /// non-positive duration → the default, NaN speed → 1, …).
     public func validate() throws(AnimationError) {
-        func check(_ key: AnimatableKey, _ values: [AnimatableValue?], _ valueFunction: ValueFunction?) throws(AnimationError) {
+        func check(_ key: AnimatableKey, _ values: [AnimatableValue], _ valueFunction: ValueFunction?) throws(AnimationError) {
             guard var expected = key.valueKind else { return }
-            for case let value? in values {
+            for value in values {
                 let kind = AnimatableValueKind(value)
                 if valueFunction != nil && expected == .transform {
                     if kind == .scalar || kind == .point { continue }
@@ -81,10 +81,10 @@ extension Animation {
             }
         }
         switch self {
-        case let .basic(a): try check(a.key, [a.fromValue, a.toValue, a.byValue], a.valueFunction)
+        case let .basic(a): try check(a.key, [a.fromValue, a.toValue, a.byValue].compactMap { $0 }, a.valueFunction)
         case let .keyframe(a): try check(a.key, a.values, a.valueFunction)
         case let .group(g): for member in g.animations { try member.validate() }
-        case let .spring(a): try check(a.key, [a.fromValue, a.toValue, a.byValue], a.valueFunction)
+        case let .spring(a): try check(a.key, [a.fromValue, a.toValue, a.byValue].compactMap { $0 }, a.valueFunction)
         }
     }
 }

@@ -84,6 +84,14 @@ struct LayerActionState {
     /// On a model root: the last presentation tree made of it, which keeps
     /// that tree's layers (and their superlayers) alive.
     var presentationTree: Layer?
+    /// Custom animatable properties set on this layer (the rest have their
+    /// class's default value), see `Layer+CustomProperties.swift`.
+    var customValues: [(key: String, value: AnimatableValue)] = []
+    var needsDisplay = false
+    /// While `draw(in:)` runs: the presentation values it sees.
+    var isDrawing = false
+    var drawValues: [(key: String, value: AnimatableValue)] = []
+    var displayStore: LayerDisplayStore?
     init() {}
 }
 
@@ -189,6 +197,11 @@ extension Layer {
     /// Before `key` changes: remember where the layer is on screen.
     func willChangeValue(forKey key: AnimatableKey) {
         guard let loop = loopForActions() else { return }
+        if case let .custom(name) = key {
+            let v = customPresentationValue(forKey: name, atLocalTime: convertTime(loop.clock.now, from: nil))
+            actionState.pendingFrom.append((key, v))
+            return
+        }
         let p = PresentationValues(self, at: convertTime(loop.clock.now, from: nil))
         actionState.pendingFrom.append((key, p.value(for: key)))
     }
@@ -232,7 +245,9 @@ extension Layer {
             let duration = stack.animationDuration
             // Nothing to animate from, no time to animate in, or no
             // visible change: the new value shows at once.
-            guard duration > 0, let from, from != PresentationValues(modelOf: self).value(for: key) else { return }
+            let model: AnimatableValue?
+            if case let .custom(name) = key { model = modelValue(forKey: name) } else { model = PresentationValues(modelOf: self).value(for: key) }
+            guard duration > 0, let from, from != model else { return }
             var a = BasicAnimation(key: key, from: from, duration: duration)
             a.timingFunction = stack.timingFunction ?? .default
             try? add(.basic(a), forKey: key.path)
@@ -278,6 +293,11 @@ extension Layer {
     /// (removed or replaced) and was not reported stopped is now — as
     /// finished if it had run to its end.
     func animationsDidChange(from old: [(key: String, animation: Animation)]) {
+        // A removed animation of a property the layer draws: draw once more,
+        // with the model value.
+        for (key, animation) in old where !actionState.needsDisplay && !animations.contains(where: { $0.key == key }) {
+            if animation.touchesKeyNeedingDisplay(Self.self) { actionState.needsDisplay = true }
+        }
         guard !actionState.tracked.isEmpty else { return }
         var i = 0
         while i < actionState.tracked.count {

@@ -43,6 +43,7 @@ extension Layer {
         let copy = makePresentationCopy()
         copy.actionState.model = self
         copy.setPresentationValues(PresentationValues(self, at: local))
+        copy.actionState.customValues = customPresentationValues(atLocalTime: local)
         if self === target { found = copy }
         guard depth < Compositor.maximumDepth else { return copy }   // documented clamp, as in drawing
         if let mask { copy.mask = mask.presentationCopy(atParentTime: local, target: target, found: &found, depth: depth + 1) }
@@ -50,6 +51,20 @@ extension Layer {
             try? copy.addSublayer(sublayer.presentationCopy(atParentTime: local, target: target, found: &found, depth: depth + 1))
         }
         return copy
+    }
+
+    /// Every custom property that is set or animated, at its presentation
+    /// value.
+    private func customPresentationValues(atLocalTime t: MediaTime) -> [(key: String, value: AnimatableValue)] {
+        var names = actionState.customValues.map { $0.key }
+        for (_, animation) in animations {
+            animation.forEachCustomKey { name in if !names.contains(name) { names.append(name) } }
+        }
+        var result: [(key: String, value: AnimatableValue)] = []
+        for name in names {
+            if let v = customPresentationValue(forKey: name, atLocalTime: t) { result.append((name, v)) }
+        }
+        return result
     }
 
     private func setPresentationValues(_ p: PresentationValues) {
@@ -102,5 +117,6 @@ extension Layer {
         beginTime = other.beginTime
         speed = other.speed
         timeOffset = other.timeOffset
+        actionState.customValues = other.actionState.customValues
     }
 }

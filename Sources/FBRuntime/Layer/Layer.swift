@@ -170,6 +170,20 @@ open class Layer {
         key.valueKind == nil ? nil : .implicitAnimation
     }
 
+    /// The value a custom animatable property has until it is set (CA's
+    /// `defaultValue(forKey:)`); `nil` for keys the class does not declare.
+    open class func defaultValue(forKey key: String) -> AnimatableValue? { nil }
+
+    /// True for custom properties whose change (or animation) redraws the
+    /// layer's contents through `draw(in:)` (CA's `needsDisplay(forKey:)`).
+    open class func needsDisplay(forKey key: String) -> Bool { false }
+
+    /// Draws the layer's own contents (CA's `draw(in:)`), called by
+    /// `display(at:)` with custom properties at their presentation values
+    /// (read them with `value(forKey:)`). The result becomes `contents`.
+    /// Layer draws nothing.
+    open func draw(in context: LayerDrawingContext) {}
+
     /// A copy of this layer's model properties for `presentation(at:)`
     /// (CA's `init(layer:)`): no sublayers, no animations. A subclass with
     /// its own properties overrides it to copy them too.
