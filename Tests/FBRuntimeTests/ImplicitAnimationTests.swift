@@ -229,6 +229,23 @@ final class ImplicitAnimationTests: XCTestCase {
         XCTAssertEqual(empty, 1)
     }
 
+    func testEndTimesFollowLayerTiming() {
+        let (_, layer) = scene()
+        layer.speed = 2                                            // local time runs twice as fast
+        clock.set(4)
+        loop.runTurn { try! layer.add(BasicAnimation(key: .opacity, from: .scalar(0), to: .scalar(1), duration: 1), forKey: "f") }
+        XCTAssertEqual(loop.nextEventTime!, 4.5, accuracy: 1e-12)  // 1 s of local time = 0.5 s of global time
+        clock.set(4.49)
+        loop.runTurn()
+        XCTAssertNotNil(layer.animation(forKey: "f"))
+        clock.set(4.5)
+        loop.runTurn()
+        XCTAssertNil(layer.animation(forKey: "f"))
+        layer.speed = 0                                            // paused: never ends
+        loop.runTurn { try! layer.add(BasicAnimation(key: .opacity, from: .scalar(0), to: .scalar(1), duration: 1), forKey: "g") }
+        XCTAssertNil(loop.nextEventTime)
+    }
+
     func testCompletionAndDelegateOnRemoval() {
         let (_, layer) = scene()
         let log = DelegateLog()

@@ -149,13 +149,13 @@ open class Layer {
     public private(set) unowned(unsafe) var superlayer: Layer?
 
     /// Animations attached to this layer, in the order they were added.
-    public internal(set) var animations: [(key: String, animation: Animation)] = [] {
+    public final internal(set) var animations: [(key: String, animation: Animation)] = [] {
         didSet { animationsDidChange(from: oldValue) }
     }
 
     /// Actions, delegate and the app run loop's bookkeeping of this
     /// layer's animations (`Layer+Actions.swift`).
-    var actionState = LayerActionState()
+    final var actionState = LayerActionState()
 
     public init(name: String = "layer") { self.name = name }
 
