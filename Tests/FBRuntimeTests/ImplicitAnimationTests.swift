@@ -200,6 +200,27 @@ final class ImplicitAnimationTests: XCTestCase {
         XCTAssertEqual(layer.animation(forKey: "later")?.timing.beginTime, 20)
     }
 
+    func testOnlyTheOutermostCommitIsACommitPoint() {
+        let (_, layer) = scene()
+        var commits: [MediaTime] = []
+        loop.onCommit = { commits.append($0) }
+        layer.opacity = 0.5                                         // opens the implicit transaction
+        XCTAssertEqual(loop.transactionDepth, 1)
+        Transaction.begin()                                         // nested in the implicit one
+        layer.cornerRadius = 3
+        Transaction.flush()                                         // an explicit one is open: nothing
+        XCTAssertEqual(commits, [])
+        Transaction.commit()
+        XCTAssertEqual(commits, [])                                 // the implicit one is still open
+        clock.set(2)
+        loop.runTurn()
+        XCTAssertEqual(commits, [2])
+        XCTAssertEqual(layer.animation(forKey: "opacity")?.timing.beginTime, 2)
+        XCTAssertEqual(layer.animation(forKey: "cornerRadius")?.timing.beginTime, 2)
+        loop.runTurn()
+        XCTAssertEqual(commits, [2])                                // no transaction, no commit
+    }
+
     func testCompletionRunsOnceAfterTheLastAnimationEnds() {
         let (root, layer) = scene()
         let other = Layer(name: "other")
@@ -333,7 +354,7 @@ final class ImplicitAnimationTests: XCTestCase {
         let delegate = Lookup(), recorder = Recorder()
         layer.delegate = delegate
         layer.actions[.shadowRadius] = .none                        // shadowed by the delegate
-        layer.actions[.cornerRadius] = .animation(.basic(BasicAnimation(key: .cornerRadius, duration: 3)))
+        layer.actions[.cornerRadius] = .animation(.basic(BasicAnimation(key: .opacity, duration: 3)))   // key set on use
         layer.actions[.borderColor] = .handler(recorder)
         loop.runTurn {
             layer.opacity = 0.5
@@ -348,6 +369,7 @@ final class ImplicitAnimationTests: XCTestCase {
         XCTAssertEqual(layer.animation(forKey: "shadowRadius")?.timing.duration, 7)
         guard case let .basic(corner)? = layer.animation(forKey: "cornerRadius") else { return XCTFail() }
         XCTAssertEqual(corner.duration, 3)
+        XCTAssertEqual(corner.key, .cornerRadius)
         XCTAssertEqual(corner.fromValue, .scalar(0))                // filled in: from the presentation value
         XCTAssertEqual(recorder.runs.count, 1)
         XCTAssertEqual(recorder.runs.first?.0, .borderColor)

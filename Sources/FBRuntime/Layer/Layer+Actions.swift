@@ -6,10 +6,11 @@ public enum LayerAction {
     /// model value, with the transaction's `animationDuration` and
     /// `animationTimingFunction`, added under the property's key path.
     case implicitAnimation
-    /// Adds this animation under the property's key path. A
-    /// `BasicAnimation` with none of from/to/by set animates from the
-    /// presentation value to the new model value (CA's rule for a nil
-    /// from and to); anything else is added as it is.
+    /// Adds this animation under the property's key path, animating that
+    /// property (its `key` is set to it; a group is added as it is). A
+    /// basic or spring animation with none of from/to/by set animates from
+    /// the presentation value to the new model value (CA's rule for a nil
+    /// from and to).
     case animation(Animation)
     /// Calls the handler (CA's `run(forKey:object:arguments:)`).
     case handler(any LayerActionHandler)
@@ -252,13 +253,23 @@ extension Layer {
             a.timingFunction = stack.timingFunction ?? .default
             try? add(.basic(a), forKey: key.path)
         case let .animation(animation):
+            // The action for `key` animates `key` (CA fills in a nil keyPath
+            // the same way); a group is added as it is.
             var a = animation
-            if case var .basic(b) = a, b.fromValue == nil, b.toValue == nil, b.byValue == nil {
-                b.fromValue = from
+            switch a {
+            case var .basic(b):
+                b.key = key
+                if b.fromValue == nil && b.toValue == nil && b.byValue == nil { b.fromValue = from }
                 a = .basic(b)
-            } else if case var .spring(b) = a, b.fromValue == nil, b.toValue == nil, b.byValue == nil {
-                b.fromValue = from
+            case var .spring(b):
+                b.key = key
+                if b.fromValue == nil && b.toValue == nil && b.byValue == nil { b.fromValue = from }
                 a = .spring(b)
+            case var .keyframe(k):
+                k.key = key
+                a = .keyframe(k)
+            case .group:
+                break
             }
             try? add(a, forKey: key.path)
         }
