@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <math.h>
 
 static inline int fbr_errno(void) { return errno; }
 static inline void fbr_set_errno(int value) { errno = value; }
@@ -53,6 +54,10 @@ static inline void fbr_sleep_ns(int64_t ns) {
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
 }
 
+/// libm's exp and log (Embedded Swift has no Glibc module to import them).
+static inline double fbr_exp(double x) { return exp(x); }
+static inline double fbr_log(double x) { return log(x); }
+
 /// Line-buffer stdout so output to a pipe appears as it is printed.
 static inline void fbr_line_buffer_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
 static inline void fbr_write_stderr(const char *text) { fputs(text, stderr); }
@@ -76,6 +81,17 @@ static inline int fbr_thread_join(pthread_t thread) { return pthread_join(thread
 static inline pthread_mutex_t *fbr_mutex_create(void) {
     pthread_mutex_t *m = (pthread_mutex_t *)malloc(sizeof(pthread_mutex_t));
     if (m) pthread_mutex_init(m, NULL);
+    return m;
+}
+/// A mutex the owning thread may lock again (PTHREAD_MUTEX_RECURSIVE), for
+/// CATransaction-style lock()/unlock().
+static inline pthread_mutex_t *fbr_mutex_create_recursive(void) {
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_t *m = (pthread_mutex_t *)malloc(sizeof(pthread_mutex_t));
+    if (m) pthread_mutex_init(m, &attr);
+    pthread_mutexattr_destroy(&attr);
     return m;
 }
 static inline void fbr_mutex_destroy(pthread_mutex_t *m) { pthread_mutex_destroy(m); free(m); }

@@ -339,3 +339,33 @@ final class ContentLayerTests: XCTestCase {
         XCTAssertLessThanOrEqual(g.imageCache.lastSize.width, GradientLayer.maximumImageSide)
     }
 }
+
+/// Content layers' properties animate implicitly in a displayed tree.
+final class ContentLayerImplicitAnimationTests: XCTestCase {
+    func testStrokeEndAndColorsAnimateImplicitly() throws {
+        let saved = AppRunLoop.current
+        defer { AppRunLoop.current = saved }
+        let clock = ManualClock(now: 0)
+        let loop = AppRunLoop(clock: clock)
+        AppRunLoop.current = loop
+        let root = Layer(name: "root")
+        let shape = ShapeLayer(), gradient = GradientLayer()
+        gradient.colors = [.black, .white]
+        try root.addSublayer(shape)
+        try root.addSublayer(gradient)
+        root.isDisplayRoot = true
+        loop.runTurn {
+            Transaction.animationDuration = 1
+            Transaction.animationTimingFunction = .linear
+            shape.strokeEnd = 0.2
+            gradient.colors = [.white, .black]
+        }
+        XCTAssertEqual(shape.strokeEnd, 0.2)
+        clock.advance(by: 0.5)
+        XCTAssertEqual(shape.presentationValue(for: .custom("strokeEnd"), at: clock.now), .scalar(0.6))
+        let gray = Color(red: 0.5, green: 0.5, blue: 0.5)
+        XCTAssertEqual(gradient.presentationValue(for: .custom("colors"), at: clock.now), .colors([gray, gray]))
+        loop.runTurn { Transaction.disableActions = true; shape.lineWidth = 5 }
+        XCTAssertFalse(shape.animations.contains { $0.key == "lineWidth" })
+    }
+}

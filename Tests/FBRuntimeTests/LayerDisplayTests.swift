@@ -74,8 +74,8 @@ final class LayerDisplayTests: XCTestCase {
         s.contentsScale = 2
         s.setNeedsDisplay()
         _ = render(scene(s), scale: 2)
-        XCTAssertEqual(s.display?.surface?.width, 80)
-        XCTAssertEqual(s.display?.surface?.height, 60)
+        XCTAssertEqual(s.displayStore.surface?.width, 80)
+        XCTAssertEqual(s.displayStore.surface?.height, 60)
     }
 
     /// The Bézier layer: line width and control points are custom
@@ -84,14 +84,14 @@ final class LayerDisplayTests: XCTestCase {
     final class BezierLayer: Layer {
         var lineWidth = 2.0
         var control1 = Point(x: 10, y: 80)
-        override func value(forCustomKey name: String) -> AnimatableValue? {
+        override func storedValue(forKey name: String) -> AnimatableValue? {
             switch name {
             case "lineWidth": return .scalar(lineWidth)
             case "control1": return .point(control1)
-            default: return super.value(forCustomKey: name)
+            default: return super.storedValue(forKey: name)
             }
         }
-        override func needsDisplay(forKey key: String) -> Bool { key == "lineWidth" || key == "control1" || super.needsDisplay(forKey: key) }
+        override class func needsDisplay(forKey key: String) -> Bool { key == "lineWidth" || key == "control1" || super.needsDisplay(forKey: key) }
         override func draw(in context: DrawingContext) {
             var c1 = control1
             if case let .point(p)? = context.value(forKey: "control1") { c1 = p }
@@ -144,14 +144,14 @@ final class LayerDisplayTests: XCTestCase {
         _ = render(root)
         s.setNeedsDisplay()
         _ = render(root)
-        XCTAssertEqual(s.display?.surface?.width, 40, "contentsScale ≤ 0 draws at 1")
+        XCTAssertEqual(s.displayStore.surface?.width, 40, "contentsScale ≤ 0 draws at 1")
         let huge = swatch()
         huge.name = "huge"
         huge.bounds = Rect(x: 0, y: 0, width: 100_000, height: 20)
         huge.setNeedsDisplay()
         try! root.addSublayer(huge)
         _ = render(root)
-        XCTAssertLessThanOrEqual(huge.display?.surface?.width ?? 0, Layer.maximumBackingStoreSide)
+        XCTAssertLessThanOrEqual(huge.displayStore.surface?.width ?? 0, Layer.maximumBackingStoreSide)
         XCTAssertEqual(warnings.count, 2, "\(warnings)")
         XCTAssertTrue(warnings[0].contains("badScale") && warnings[1].contains("huge"), "\(warnings)")
         let nan = swatch()

@@ -7,6 +7,7 @@ public indirect enum Animation: Sendable {
     case basic(BasicAnimation)
     case keyframe(KeyframeAnimation)
     case group(AnimationGroup)
+    case spring(SpringAnimation)
 
     public var timing: MediaTiming {
         get {
@@ -14,6 +15,7 @@ public indirect enum Animation: Sendable {
             case let .basic(a): return a.timing
             case let .keyframe(a): return a.timing
             case let .group(g): return g.timing
+            case let .spring(a): return a.timing
             }
         }
         set {
@@ -21,6 +23,7 @@ public indirect enum Animation: Sendable {
             case var .basic(a): a.timing = newValue; self = .basic(a)
             case var .keyframe(a): a.timing = newValue; self = .keyframe(a)
             case var .group(g): g.timing = newValue; self = .group(g)
+            case var .spring(a): a.timing = newValue; self = .spring(a)
             }
         }
     }
@@ -32,11 +35,19 @@ public indirect enum Animation: Sendable {
         case let .basic(a): return a.isRemovedOnCompletion
         case let .keyframe(a): return a.isRemovedOnCompletion
         case let .group(g): return g.isRemovedOnCompletion
+        case let .spring(a): return a.isRemovedOnCompletion
         }
     }
 
+    /// The length of one pass when `duration` is not positive: 0.25 s
+    /// (CA's), or a spring's `settlingDuration`.
+    public var defaultDuration: Double {
+        if case let .spring(a) = self { return a.settlingDuration }
+        return BasicAnimation.defaultDuration
+    }
+
     public func hasFinished(at time: MediaTime) -> Bool {
-        timing.hasFinished(atParentTime: time, default: BasicAnimation.defaultDuration)
+        timing.hasFinished(atParentTime: time, default: defaultDuration)
     }
 
     /// Appends the (key, value) pairs this animation sets at `time` (in its
@@ -52,6 +63,8 @@ public indirect enum Animation: Sendable {
             if let v = a.value(at: time) { result.append((a.key, v)) }
         case let .group(g):
             g.values(at: time, base: base, into: &result)
+        case let .spring(a):
+            if let v = a.value(at: time, base: base(a.key)) { result.append((a.key, v)) }
         }
     }
 }
@@ -64,6 +77,13 @@ public struct AnimationGroup: Sendable {
     public var animations: [Animation]
     public var timing = MediaTiming()
     public var isRemovedOnCompletion = true
+    /// Told on the app thread when the animation starts and stops; held
+    /// strongly (CAAnimation's `delegate`).
+    public var delegate: (any AnimationDelegate)? {
+        get { delegateReference?.object }
+        set { delegateReference = newValue.map(AnimationDelegateReference.init) }
+    }
+    var delegateReference: AnimationDelegateReference?
 
     public init(_ animations: [Animation], duration: Double = 0.25) {
         self.animations = animations

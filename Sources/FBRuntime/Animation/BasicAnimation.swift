@@ -11,6 +11,9 @@ public struct TimingFunction: Equatable, Sendable {
     public static let easeIn = TimingFunction(0.42, 0, 1, 1)
     public static let easeOut = TimingFunction(0, 0, 0.58, 1)
     public static let easeInEaseOut = TimingFunction(0.42, 0, 0.58, 1)
+    /// CA's `kCAMediaTimingFunctionDefault`, the curve of implicit
+    /// animations: a gentle ease-in and a long ease-out.
+    public static let `default` = TimingFunction(0.25, 0.1, 0.25, 1)
 
     /// The eased progress for linear progress `x` in 0…1: solves
     /// `bx(s) = x` for `s` (Newton, then bisection as a fallback) and returns
@@ -80,6 +83,13 @@ public struct BasicAnimation: Sendable {
     public var timing = MediaTiming()
     public var timingFunction: TimingFunction = .linear
     public var isRemovedOnCompletion = true
+    /// Told on the app thread when the animation starts and stops; held
+    /// strongly (CAAnimation's `delegate`).
+    public var delegate: (any AnimationDelegate)? {
+        get { delegateReference?.object }
+        set { delegateReference = newValue.map(AnimationDelegateReference.init) }
+    }
+    var delegateReference: AnimationDelegateReference?
 
     /// CA's default duration for an animation whose `duration` is not set.
     public static let defaultDuration = 0.25
@@ -132,14 +142,26 @@ public struct BasicAnimation: Sendable {
     /// effect (outside its active duration without fill, or missing the
     /// `base` its endpoints need).
     public func value(at time: MediaTime, base: AnimatableValue? = nil) -> AnimatableValue? {
+        value(at: time, base: base, default: BasicAnimation.defaultDuration) { state in
+            timingFunction.value(at: state.progress)
+        }
+    }
+
+    /// The value at `time` with the interpolation fraction (0 at the start
+    /// value, 1 at the end value; beyond either extrapolates) given by
+    /// `fraction` for the timing state — the timing function here, the
+    /// spring's motion for `SpringAnimation`. `defaultDuration` stands in
+    /// for a `duration` that is not positive.
+    func value(at time: MediaTime, base: AnimatableValue?, default defaultDuration: Double,
+               fraction: (MediaTiming.State) -> Double) -> AnimatableValue? {
         // An additive animation's endpoints are offsets: a missing one is
         // the zero of the value's kind, not the layer's value.
         let endpointBase = isAdditive
             ? (fromValue ?? toValue ?? byValue).flatMap { AnimatableValue.weightedSum([$0], [0]) }
             : base
-        guard let state = timing.state(atParentTime: time, default: BasicAnimation.defaultDuration),
+        guard let state = timing.state(atParentTime: time, default: defaultDuration),
               let (from, to) = endpoints(base: endpointBase) else { return nil }
-        var v = AnimatableValue.interpolate(from, to, timingFunction.value(at: state.progress))
+        var v = AnimatableValue.interpolate(from, to, fraction(state))
         if isCumulative && state.iteration > 0, from.isSameKind(as: to), v.isSameKind(as: to),
            let advanced = AnimatableValue.weightedSum([v, to, from], [1, Double(state.iteration), -Double(state.iteration)]) {
             v = advanced

@@ -46,6 +46,13 @@ public struct KeyframeAnimation: Sendable {
     public var valueFunction: ValueFunction?
     public var timing = MediaTiming()
     public var isRemovedOnCompletion = true
+    /// Told on the app thread when the animation starts and stops; held
+    /// strongly (CAAnimation's `delegate`).
+    public var delegate: (any AnimationDelegate)? {
+        get { delegateReference?.object }
+        set { delegateReference = newValue.map(AnimationDelegateReference.init) }
+    }
+    var delegateReference: AnimationDelegateReference?
 
     public init(key: AnimatableKey, values: [AnimatableValue], duration: Double = 0.25) {
         self.key = key

@@ -1,3 +1,5 @@
+import CPosix
+
 /// A handle for one animation added inside a transaction, so the
 /// transaction learns when it ends.
 public struct AnimationTicket: Hashable, Sendable {
@@ -139,5 +141,117 @@ public final class TransactionStack {
             due.removeAll()
             for body in batch { body() }
         }
+    }
+}
+
+/// Core Animation's `CATransaction` for FBRuntime: batches of layer changes
+/// on the app thread, with the settings their implicit animations use.
+///
+/// Every change to an animatable property of a layer in a displayed tree
+/// (see `Layer.isDisplayRoot`) and every `Layer.add(_:forKey:)` happens
+/// inside a transaction. If none is open, the first change opens an
+/// *implicit* transaction, which `AppRunLoop.current` commits at the end of
+/// the run-loop turn (`AppRunLoop.runTurn`). `begin()`/`commit()` make
+/// explicit ones; they nest, and an inner transaction inherits every
+/// setting it does not set itself. Only the outermost commit is a commit
+/// point: animations added inside begin then (`Layer.add(_:forKey:)`), and
+/// `AppRunLoop.onCommit` runs (the render-tree hand-off hooks in there).
+///
+/// The settings apply to the innermost open transaction; setting one with
+/// none open opens the implicit transaction first (as CA does).
+///
+/// Threading: app thread. Another thread that must read-modify-write layer
+/// properties brackets the change with `lock()`/`unlock()`; the app run
+/// loop holds the same (recursive) lock for the whole of each turn, so the
+/// change lands between turns and joins the next turn's transaction.
+public enum Transaction {
+    @inline(__always) static var loop: AppRunLoop { AppRunLoop.current }
+    @inline(__always) static var stack: TransactionStack { AppRunLoop.current.transactions }
+
+    /// Opens a transaction (nestable).
+    public static func begin() { stack.begin() }
+
+    /// Closes the innermost transaction. Closing the outermost one commits:
+    /// animations added in it begin now and `AppRunLoop.onCommit` runs. A
+    /// commit with nothing open is ignored (CA logs and ignores it).
+    public static func commit() { loop.commitTransaction() }
+
+    /// Commits the implicit transaction now instead of at the end of the
+    /// turn. With an explicit transaction open it does nothing: the changes
+    /// are committed by the outermost explicit `commit()` (CA's rule).
+    public static func flush() { loop.flush() }
+
+    /// Duration of the implicit animations of this transaction, seconds
+    /// (default 0.25, CA's). Clamp: NaN reads back as the default; zero or
+    /// negative makes changes take effect without animation.
+    public static var animationDuration: Double {
+        get { stack.animationDuration }
+        set {
+            stack.ensureImplicitTransaction()
+            stack.animationDuration = newValue.isNaN ? BasicAnimation.defaultDuration : Swift.max(0, newValue)
+        }
+    }
+
+    /// Pacing of the implicit animations of this transaction; `nil` (the
+    /// default) means `TimingFunction.default`, CA's choice for implicit
+    /// animations.
+    public static var animationTimingFunction: TimingFunction? {
+        get { stack.timingFunction }
+        set { stack.ensureImplicitTransaction(); stack.timingFunction = newValue }
+    }
+
+    /// True: property changes in this transaction run no actions (no
+    /// implicit animations); the model changes at once.
+    public static var disableActions: Bool {
+        get { stack.disableActions }
+        set { stack.ensureImplicitTransaction(); stack.disableActions = newValue }
+    }
+
+    /// Runs on the app thread, once, after every animation added in this
+    /// transaction (and the ones nested in it) has finished or been removed
+    /// — right after the commit if there are none. Replaces an earlier
+    /// block of the same transaction. Opens the implicit transaction if
+    /// none is open.
+    public static func setCompletionBlock(_ body: @escaping () -> Void) {
+        stack.ensureImplicitTransaction()
+        stack.setCompletionBlock(body)
+    }
+
+    /// Runs `body` in its own transaction with actions disabled: changes
+    /// without animation, e.g. while setting up a displayed tree.
+    public static func withoutActions<T>(_ body: () -> T) -> T {
+        begin()
+        disableActions = true
+        defer { commit() }
+        return body()
+    }
+
+    /// Takes the transaction lock (recursive; the app run loop holds it for
+    /// each turn). For read-modify-write of layer properties from another
+    /// thread; balance every `lock()` with an `unlock()`.
+    public static func lock() { loop.lock.lock() }
+    public static func unlock() { loop.lock.unlock() }
+}
+
+/// A mutex its owner may lock again (PTHREAD_MUTEX_RECURSIVE); each
+/// `lock()` needs its `unlock()`.
+public final class RecursiveLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    public init() {
+        guard let m = fbr_mutex_create_recursive() else { fatalError("RecursiveLock: out of memory") }
+        mutex = m
+    }
+
+    deinit { fbr_mutex_destroy(mutex) }
+
+    public func lock() { fbr_mutex_lock(mutex) }
+    public func unlock() { fbr_mutex_unlock(mutex) }
+
+    @inline(__always)
+    public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        lock()
+        defer { unlock() }
+        return try body()
     }
 }

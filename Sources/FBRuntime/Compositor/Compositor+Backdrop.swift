@@ -15,7 +15,7 @@ extension Compositor {
     @inline(never)
     func drawBackdropBlur(_ r: ResolvedLayer, opacity: Double, canvas: Canvas, depth: Int) {
         var radius = r.layer.backgroundBlurRadius
-        if case let .scalar(v)? = r.layer.presentationValue(forCustomKey: "backgroundBlurRadius", atLocalTime: r.localTime) { radius = v }
+        if case let .scalar(v)? = r.layer.customPresentationValue(forKey: "backgroundBlurRadius", atLocalTime: r.localTime) { radius = v }
         guard radius > 0, radius.isFinite else { return }
         let k = r.toTarget.areaScale(at: r.bounds.center).squareRoot()
         radius *= k.isFinite ? k : 0

@@ -108,6 +108,7 @@ public final class Compositor {
     public func render(_ root: Layer, at time: MediaTime, into target: PixelView<ARGB8888>,
                        clearColor: PremultipliedColor = .black) {
         statistics = FrameStatistics()
+        root.displayIfNeeded(at: time)   // layers that draw their own contents (custom animated properties)
         let canvas = Canvas(target, family: kernels)
         canvas.fill(target.bounds, color: clearColor)
         if !clearColor.isOpaque {   // fill is source-over: make the clear exact

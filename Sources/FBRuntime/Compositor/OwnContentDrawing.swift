@@ -26,7 +26,7 @@ struct OwnContentDrawing {
 
     /// The presentation value of the subclass property `name`.
     func value(_ name: String) -> AnimatableValue? {
-        layer.presentationValue(forCustomKey: name, atLocalTime: localTime)
+        layer.customPresentationValue(forKey: name, atLocalTime: localTime)
     }
 
     /// Target pixels per point at the centre of the bounds (1 when the map
@@ -82,41 +82,5 @@ extension Compositor {
     @inline(never)
     func drawOwnContent(_ r: ResolvedLayer, opacity: Double, operator op: BlendOperator, canvas: Canvas) {
         r.layer.drawOwnContent(OwnContentDrawing(compositor: self, resolved: r, opacity: opacity, operator: op, canvas: canvas))
-    }
-}
-
-extension Layer {
-    /// The presentation value of the subclass property `name` at the
-    /// layer's local time `t`: its model value (`value(forCustomKey:)`)
-    /// with the layer's animations of `.custom(name)` applied in the order
-    /// they were added. A value of another kind than the model's is
-    /// ignored (a documented clamp: wrong kinds never reach the drawing).
-    func presentationValue(forCustomKey name: String, atLocalTime t: MediaTime) -> AnimatableValue? {
-        var current = value(forCustomKey: name)
-        let key = AnimatableKey.custom(name)
-        guard animations.contains(where: { $0.animation.touches(key) }) else { return current }
-        var produced: [(key: AnimatableKey, value: AnimatableValue)] = []
-        for (_, animation) in animations {
-            produced.removeAll(keepingCapacity: true)
-            animation.values(at: t, base: { k in k == key ? current : nil }, into: &produced)
-            for (k, v) in produced where k == key {
-                if let c = current, !c.isSameKindIgnoringCount(as: v) { continue }
-                current = v
-            }
-        }
-        return current
-    }
-}
-
-extension Animation {
-    /// True when this animation (or a member of this group) drives `key`.
-    func touches(_ key: AnimatableKey) -> Bool {
-        switch self {
-        case let .basic(a): return a.key == key
-        case let .keyframe(a): return a.key == key
-        case let .group(g):
-            for member in g.animations where member.touches(key) { return true }
-            return false
-        }
     }
 }

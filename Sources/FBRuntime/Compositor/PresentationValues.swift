@@ -29,6 +29,18 @@ struct PresentationValues {
     var anchorPoint: Point { get { geometry.anchorPoint } set { geometry.anchorPoint = newValue } }
 
     init(_ layer: Layer, at time: MediaTime) {
+        self.init(modelOf: layer)
+        guard !layer.animations.isEmpty else { return }
+        var values: [(key: AnimatableKey, value: AnimatableValue)] = []
+        for (_, animation) in layer.animations {
+            values.removeAll(keepingCapacity: true)
+            animation.values(at: time, base: { key in self.value(for: key) }, into: &values)
+            for (key, value) in values { apply(value, to: key) }
+        }
+    }
+
+    /// The model values alone (no animation applied).
+    init(modelOf layer: Layer) {
         geometry = layer.geometry
         opacity = layer.opacity
         backgroundColor = layer.backgroundColor
@@ -42,13 +54,6 @@ struct PresentationValues {
         shadowOffset = layer.shadowOffset
         shadowRadius = layer.shadowRadius
         shadowPath = layer.shadowPath
-        guard !layer.animations.isEmpty else { return }
-        var values: [(key: AnimatableKey, value: AnimatableValue)] = []
-        for (_, animation) in layer.animations {
-            values.removeAll(keepingCapacity: true)
-            animation.values(at: time, base: { key in self.value(for: key) }, into: &values)
-            for (key, value) in values { apply(value, to: key) }
-        }
     }
 
     /// The current value of `key`, as an animation's base.

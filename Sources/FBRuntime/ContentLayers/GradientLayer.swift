@@ -33,12 +33,12 @@ open class GradientLayer: Layer {
     public enum Kind: Sendable { case axial, radial, conic }
 
     public var type: Kind = .axial
-    public var colors: [Color] = []
-    public var locations: [Double]?
+    public var colors: [Color] = [] { willSet { willChangeValue(forKey: .custom("colors")) } didSet { didChangeValues() } }
+    public var locations: [Double]? { willSet { willChangeValue(forKey: .custom("locations")) } didSet { didChangeValues() } }
     /// Unit coordinates; default (0.5, 0): top centre.
-    public var startPoint = Point(x: 0.5, y: 0)
+    public var startPoint = Point(x: 0.5, y: 0) { willSet { willChangeValue(forKey: .custom("startPoint")) } didSet { didChangeValues() } }
     /// Unit coordinates; default (0.5, 1): bottom centre.
-    public var endPoint = Point(x: 0.5, y: 1)
+    public var endPoint = Point(x: 0.5, y: 1) { willSet { willChangeValue(forKey: .custom("endPoint")) } didSet { didChangeValues() } }
 
     /// Largest side of the shaded image.
     public static let maximumImageSide = 2048
@@ -47,13 +47,20 @@ open class GradientLayer: Layer {
 
     public override init(name: String = "gradient") { super.init(name: name) }
 
-    open override func value(forCustomKey name: String) -> AnimatableValue? {
+    /// Its animatable properties animate implicitly when set in a
+    /// displayed tree, as in Core Animation.
+    open override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
+        if case let .custom(name) = key, ["colors", "locations", "startPoint", "endPoint"].contains(name) { return .implicitAnimation }
+        return super.defaultAction(forKey: key)
+    }
+
+    open override func storedValue(forKey name: String) -> AnimatableValue? {
         switch name {
         case "colors": return .colors(colors)
         case "locations": return .scalars(locations ?? [])
         case "startPoint": return .point(startPoint)
         case "endPoint": return .point(endPoint)
-        default: return super.value(forCustomKey: name)
+        default: return super.storedValue(forKey: name)
         }
     }
 

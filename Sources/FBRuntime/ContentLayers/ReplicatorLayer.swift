@@ -26,23 +26,30 @@ open class ReplicatorLayer: Layer {
     /// Copies drawn, the original included. Default 1.
     public var instanceCount = 1
     /// Seconds each instance lags the previous one.
-    public var instanceDelay: Double = 0
+    public var instanceDelay: Double = 0 { willSet { willChangeValue(forKey: .custom("instanceDelay")) } didSet { didChangeValues() } }
     /// Applied to instance k − 1 to make instance k, about the centre of the
     /// bounds, in this layer's space (before `sublayerTransform`).
-    public var instanceTransform = Transform3D.identity
+    public var instanceTransform = Transform3D.identity { willSet { willChangeValue(forKey: .custom("instanceTransform")) } didSet { didChangeValues() } }
     /// The tint of instance 0. Default white (no tint).
-    public var instanceColor = Color.white
-    public var instanceRedOffset: Double = 0
-    public var instanceGreenOffset: Double = 0
-    public var instanceBlueOffset: Double = 0
-    public var instanceAlphaOffset: Double = 0
+    public var instanceColor = Color.white { willSet { willChangeValue(forKey: .custom("instanceColor")) } didSet { didChangeValues() } }
+    public var instanceRedOffset: Double = 0 { willSet { willChangeValue(forKey: .custom("instanceRedOffset")) } didSet { didChangeValues() } }
+    public var instanceGreenOffset: Double = 0 { willSet { willChangeValue(forKey: .custom("instanceGreenOffset")) } didSet { didChangeValues() } }
+    public var instanceBlueOffset: Double = 0 { willSet { willChangeValue(forKey: .custom("instanceBlueOffset")) } didSet { didChangeValues() } }
+    public var instanceAlphaOffset: Double = 0 { willSet { willChangeValue(forKey: .custom("instanceAlphaOffset")) } didSet { didChangeValues() } }
 
     /// Most instances drawn (a documented clamp).
     public static let maximumInstanceCount = 1024
 
     public override init(name: String = "replicator") { super.init(name: name) }
 
-    open override func value(forCustomKey name: String) -> AnimatableValue? {
+    /// Its animatable properties animate implicitly when set in a
+    /// displayed tree, as in Core Animation.
+    open override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
+        if case let .custom(name) = key, ["instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"].contains(name) { return .implicitAnimation }
+        return super.defaultAction(forKey: key)
+    }
+
+    open override func storedValue(forKey name: String) -> AnimatableValue? {
         switch name {
         case "instanceTransform": return .transform(instanceTransform)
         case "instanceColor": return .color(instanceColor)
@@ -51,7 +58,7 @@ open class ReplicatorLayer: Layer {
         case "instanceBlueOffset": return .scalar(instanceBlueOffset)
         case "instanceAlphaOffset": return .scalar(instanceAlphaOffset)
         case "instanceDelay": return .scalar(instanceDelay)
-        default: return super.value(forCustomKey: name)
+        default: return super.storedValue(forKey: name)
         }
     }
 
@@ -60,14 +67,14 @@ open class ReplicatorLayer: Layer {
     /// The presented replication parameters at the layer's local time `t`.
     func replication(at t: MediaTime) -> Replication {
         func scalar(_ name: String) -> Double {
-            if case let .scalar(v)? = presentationValue(forCustomKey: name, atLocalTime: t), v.isFinite { return v }
+            if case let .scalar(v)? = customPresentationValue(forKey: name, atLocalTime: t), v.isFinite { return v }
             return 0
         }
         var transform = instanceTransform
-        if case let .transform(m)? = presentationValue(forCustomKey: "instanceTransform", atLocalTime: t) { transform = m }
+        if case let .transform(m)? = customPresentationValue(forKey: "instanceTransform", atLocalTime: t) { transform = m }
         if !transform.isFinite { transform = .identity }
         var color = instanceColor
-        if case let .color(c)? = presentationValue(forCustomKey: "instanceColor", atLocalTime: t) { color = c }
+        if case let .color(c)? = customPresentationValue(forKey: "instanceColor", atLocalTime: t) { color = c }
         return Replication(count: Swift.min(Swift.max(instanceCount, 0), ReplicatorLayer.maximumInstanceCount),
                            delay: scalar("instanceDelay"), transform: transform, color: color,
                            offsets: (scalar("instanceRedOffset"), scalar("instanceGreenOffset"),

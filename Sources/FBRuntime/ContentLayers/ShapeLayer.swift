@@ -19,26 +19,26 @@ import Raster
 /// when the counts match), `strokeStart`, `strokeEnd`.
 open class ShapeLayer: Layer {
     /// The shape, in the layer's bounds space. `nil` or empty draws nothing.
-    public var path: Path?
+    public var path: Path? { willSet { willChangeValue(forKey: .custom("path")) } didSet { didChangeValues() } }
     /// `nil` does not fill. Default opaque black, as CA.
-    public var fillColor: Color? = .black
+    public var fillColor: Color? = .black { willSet { willChangeValue(forKey: .custom("fillColor")) } didSet { didChangeValues() } }
     public var fillRule: FillRule = .nonZero
     /// `nil` (the default) does not stroke.
-    public var strokeColor: Color?
+    public var strokeColor: Color? { willSet { willChangeValue(forKey: .custom("strokeColor")) } didSet { didChangeValues() } }
     /// Points, in the layer's space. Default 1.
-    public var lineWidth: Double = 1
+    public var lineWidth: Double = 1 { willSet { willChangeValue(forKey: .custom("lineWidth")) } didSet { didChangeValues() } }
     public var lineCap: LineCap = .butt
     public var lineJoin: LineJoin = .miter
-    public var miterLimit: Double = 10
+    public var miterLimit: Double = 10 { willSet { willChangeValue(forKey: .custom("miterLimit")) } didSet { didChangeValues() } }
     /// Alternating on and off lengths in points, starting with on; `nil` or
     /// empty: solid.
-    public var lineDashPattern: [Double]?
+    public var lineDashPattern: [Double]? { willSet { willChangeValue(forKey: .custom("lineDashPattern")) } didSet { didChangeValues() } }
     /// Points into the dash pattern where the stroke starts.
-    public var lineDashPhase: Double = 0
+    public var lineDashPhase: Double = 0 { willSet { willChangeValue(forKey: .custom("lineDashPhase")) } didSet { didChangeValues() } }
     /// The stroked part of the path as fractions of its length (0…1,
     /// clamped); `strokeStart >= strokeEnd` strokes nothing.
-    public var strokeStart: Double = 0
-    public var strokeEnd: Double = 1
+    public var strokeStart: Double = 0 { willSet { willChangeValue(forKey: .custom("strokeStart")) } didSet { didChangeValues() } }
+    public var strokeEnd: Double = 1 { willSet { willChangeValue(forKey: .custom("strokeEnd")) } didSet { didChangeValues() } }
 
     /// The last stroke outline, reused while the path, the style and the
     /// device scale are unchanged (render thread state).
@@ -46,7 +46,14 @@ open class ShapeLayer: Layer {
 
     public override init(name: String = "shape") { super.init(name: name) }
 
-    open override func value(forCustomKey name: String) -> AnimatableValue? {
+    /// Its animatable properties animate implicitly when set in a
+    /// displayed tree, as in Core Animation.
+    open override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
+        if case let .custom(name) = key, ["path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase", "lineDashPattern", "strokeStart", "strokeEnd"].contains(name) { return .implicitAnimation }
+        return super.defaultAction(forKey: key)
+    }
+
+    open override func storedValue(forKey name: String) -> AnimatableValue? {
         switch name {
         case "path": return path.map { .path($0) }
         case "fillColor": return fillColor.map { .color($0) }
@@ -57,7 +64,7 @@ open class ShapeLayer: Layer {
         case "lineDashPattern": return .scalars(lineDashPattern ?? [])
         case "strokeStart": return .scalar(strokeStart)
         case "strokeEnd": return .scalar(strokeEnd)
-        default: return super.value(forCustomKey: name)
+        default: return super.storedValue(forKey: name)
         }
     }
 
@@ -67,10 +74,10 @@ open class ShapeLayer: Layer {
     /// line width, times the miter limit for miter joins, or √2 for caps
     /// and bevels).
     override func ownContentExtent(at t: MediaTime) -> Rect? {
-        guard case let .path(path)? = presentationValue(forCustomKey: "path", atLocalTime: t), !path.isEmpty else { return nil }
+        guard case let .path(path)? = customPresentationValue(forKey: "path", atLocalTime: t), !path.isEmpty else { return nil }
         let b = path.bounds
         var reach = 0.0
-        if strokeColor != nil, case let .scalar(w)? = presentationValue(forCustomKey: "lineWidth", atLocalTime: t), w > 0 {
+        if strokeColor != nil, case let .scalar(w)? = customPresentationValue(forKey: "lineWidth", atLocalTime: t), w > 0 {
             reach = w / 2 * (lineJoin == .miter ? Swift.max(miterLimit.isFinite ? miterLimit : 1, 1.5) : 1.5)
         }
         return Rect(x: b.minX - reach, y: b.minY - reach, width: b.maxX - b.minX + 2 * reach, height: b.maxY - b.minY + 2 * reach)

@@ -1,75 +1,69 @@
 import Raster
 
-/// A layer's backing store: a bitmap of its bounds at `contentsScale`
-/// pixels per point that `draw(in:)` paints, shown between the contents
-/// image and the sublayers. Kept until the layer is redrawn.
-final class LayerDisplay {
+/// A layer's backing store and what must be redrawn in it, kept between
+/// frames so that redrawing an animated layer allocates nothing in steady
+/// state. The store's image becomes the layer's `contents`.
+final class LayerDisplayStore {
     var surface: Surface<ARGB8888>?
-    /// The bounds the surface was drawn for.
+    var contents: LayerContents?
+    let rasterizer = PathRasterizer()
+    var scratch: [(key: AnimatableKey, value: AnimatableValue)] = []
+    /// Bounds space; `nil`: no partial redraw pending (`needsDisplay` in the
+    /// action state asks for all of it).
+    var dirty: Rect?
+    /// The bounds and density the surface was drawn for.
     var drawnBounds = Rect.zero
     var drawnScale = 0.0
-    /// Bounds space; `nil`: nothing to redraw (unless `dirtyAll`).
-    var dirty: Rect?
-    /// Everything must be redrawn.
-    var dirtyAll = false
-    var isDirty: Bool { dirtyAll || dirty != nil }
-    /// The last drawing used animated (presentation) values, so the model
-    /// values must be drawn once the animation is gone.
+    /// The last drawing used animated values, so the model values must be
+    /// drawn once the animation is gone.
     var lastDrawWasAnimated = false
-    /// `draw(in:)` calls, for tests and statistics.
+    /// `draw(in:)` calls, for tests.
     var drawCount = 0
-    let rasterizer = PathRasterizer()
     init() {}
 }
 
 /// Where `draw(in:)` paints: the layer's backing store, in the layer's
 /// bounds space (points; `transform` maps them to backing-store pixels),
-/// clipped to `dirtyRect`.
+/// clipped to `dirtyRect`. Valid only during the call.
 public final class DrawingContext {
-    /// The layer's bounds, points.
+    /// The layer's bounds (presentation value), points.
     public let bounds: Rect
     /// The part being redrawn, in bounds space; drawing outside it is
-    /// clipped away.
+    /// clipped away. All of `bounds` after `setNeedsDisplay()`.
     public let dirtyRect: Rect
     /// Backing-store pixels per point.
     public let contentsScale: Double
     /// Bounds space → backing-store pixels.
     public let transform: AffineTransform
-    let canvas: Canvas
-    let rasterizer: PathRasterizer
+    /// The backing store, clipped to the dirty rectangle, for drawing with
+    /// Raster directly (pass `rasterizer` to its path fills).
+    public let canvas: Canvas
+    /// A rasterizer kept by the layer, so drawing each frame reuses its
+    /// buffers.
+    public let rasterizer: PathRasterizer
     unowned(unsafe) let layer: Layer
-    /// The layer's local time when redrawing for an animation of a
-    /// `needsDisplay(forKey:)` property; `nil`: model values.
-    let time: MediaTime?
     /// Set by the default `draw(in:)`: nothing was drawn (no backing store).
     var drewNothing = false
 
     init(bounds: Rect, dirtyRect: Rect, contentsScale: Double, transform: AffineTransform, canvas: Canvas,
-         rasterizer: PathRasterizer, layer: Layer, time: MediaTime?) {
+         rasterizer: PathRasterizer, layer: Layer) {
         self.bounds = bounds; self.dirtyRect = dirtyRect; self.contentsScale = contentsScale
-        self.transform = transform; self.canvas = canvas; self.rasterizer = rasterizer
-        self.layer = layer; self.time = time
+        self.transform = transform; self.canvas = canvas; self.rasterizer = rasterizer; self.layer = layer
     }
 
-    /// The value of the custom property `key` to draw with: the
-    /// presentation value while it is animated (the interpolated value of
-    /// this frame), else the model value.
-    public func value(forKey key: String) -> AnimatableValue? {
-        if let time { return layer.presentationValue(forCustomKey: key, atLocalTime: time) }
-        return layer.value(forCustomKey: key)
-    }
+    /// The custom property `key` as drawn (its presentation value while it
+    /// animates): the same as `layer.value(forKey:)` during drawing.
+    public func value(forKey key: String) -> AnimatableValue? { layer.value(forKey: key) }
 
     /// `value(forKey:)` as a number, `nil` for other kinds.
-    public func scalar(forKey key: String) -> Double? {
-        if case let .scalar(v)? = value(forKey: key) { return v }
-        return nil
-    }
+    public func scalar(forKey key: String) -> Double? { value(forKey: key)?.scalarValue }
 
-    /// Fills `path` (bounds space), anti-aliased.
+    /// Fills `path` (bounds space), anti-aliased, source-over.
     public func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
-        guard color.alpha > 0, let kernel = KernelTable.solidMask(.srcOver, color: color.premultiplied.argb, alpha: 255, family: canvas.family)
+        let argb = color.premultiplied.argb
+        guard color.alpha > 0, let kernel = KernelTable.solidMask(.srcOver, color: argb, alpha: 255, family: canvas.family)
         else { return }
-        let target = canvas.target, argb = color.premultiplied.argb
+        let target = canvas.target
         rasterizer.fill(path, transform: transform, rule: rule, clip: canvas.clip) { y, x, coverage, count in
             kernel(target.row(y) + x, coverage, count, argb, 255)
         }
@@ -93,10 +87,8 @@ public final class DrawingContext {
         let place = AffineTransform(a: rect.width / Double(image.width), b: 0, c: 0, d: rect.height / Double(image.height),
                                     tx: rect.minX, ty: rect.minY).concatenating(transform)
         let paint = ImagePaint(image: image, transform: place, filter: .bilinear, edge: .transparent)
-        let box = BoundingBox(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: rect.maxY)
-        let corners = [transform.apply(PathPoint(x: box.minX, y: box.minY)), transform.apply(PathPoint(x: box.maxX, y: box.maxY))]
-        let area = BoundingBox(minX: Swift.min(corners[0].x, corners[1].x), minY: Swift.min(corners[0].y, corners[1].y),
-                               maxX: Swift.max(corners[0].x, corners[1].x), maxY: Swift.max(corners[0].y, corners[1].y))
+        let a = transform.apply(PathPoint(x: rect.minX, y: rect.minY)), b = transform.apply(PathPoint(x: rect.maxX, y: rect.maxY))
+        let area = BoundingBox(minX: Swift.min(a.x, b.x), minY: Swift.min(a.y, b.y), maxX: Swift.max(a.x, b.x), maxY: Swift.max(a.y, b.y))
         canvas.fill(area.enclosingIntRect.intersection(canvas.clip), paint: paint, operator: .srcOver)
     }
 }
@@ -106,122 +98,149 @@ extension Layer {
     /// at a lower density (and a warning names it).
     public static let maximumBackingStoreSide = 4096
 
-    /// Marks the whole layer for redrawing before it is next shown.
-    public func setNeedsDisplay() {
-        let state = display ?? LayerDisplay()
-        display = state
-        state.dirtyAll = true
-    }
+    /// Asks for the whole backing store to be redrawn (`draw(in:)`) before
+    /// the next frame.
+    public func setNeedsDisplay() { actionState.needsDisplay = true }
 
-    /// Marks `rect` (bounds space) for redrawing; `draw(in:)` gets it (the
-    /// union of what was marked) as its dirty rectangle.
+    /// Asks for `rect` (bounds space) to be redrawn before the next frame;
+    /// `draw(in:)` gets the union of what was marked as its dirty
+    /// rectangle and clip. A non-finite rectangle marks everything.
     public func setNeedsDisplay(in rect: Rect) {
         guard rect.isFinite else { setNeedsDisplay(); return }
-        let state = display ?? LayerDisplay()
-        display = state
+        let store = displayStore
         let r = Rect(x: rect.minX, y: rect.minY, width: rect.maxX - rect.minX, height: rect.maxY - rect.minY)
-        if let d = state.dirty {
+        if let d = store.dirty {
             let x0 = Swift.min(d.minX, r.minX), y0 = Swift.min(d.minY, r.minY)
-            state.dirty = Rect(x: x0, y: y0, width: Swift.max(d.maxX, r.maxX) - x0, height: Swift.max(d.maxY, r.maxY) - y0)
+            store.dirty = Rect(x: x0, y: y0, width: Swift.max(d.maxX, r.maxX) - x0, height: Swift.max(d.maxY, r.maxY) - y0)
         } else {
-            state.dirty = r
+            store.dirty = r
         }
     }
 
-    /// True when part of the layer is marked for redrawing.
-    public var needsDisplay: Bool { display?.isDirty ?? false }
-
-    /// Redraws what is marked, now (the compositor does this before
-    /// drawing the layer).
-    public func displayIfNeeded() {
-        guard let state = display, state.isDirty else { return }
-        redraw(state, time: nil)
-    }
+    /// True when the layer will redraw (some of) its backing store before
+    /// the next frame.
+    public var needsDisplay: Bool { actionState.needsDisplay || actionState.displayStore?.dirty != nil }
 
     /// `draw(in:)` calls so far (tests).
-    public var drawCount: Int { display?.drawCount ?? 0 }
+    public var drawCount: Int { actionState.displayStore?.drawCount ?? 0 }
 
-    /// True when an animation of a property that needs display is attached.
-    func hasAnimationNeedingDisplay() -> Bool {
-        func touches(_ a: Animation) -> Bool {
-            switch a {
-            case let .basic(b): if case let .custom(name) = b.key { return needsDisplay(forKey: name) }
-            case let .keyframe(k): if case let .custom(name) = k.key { return needsDisplay(forKey: name) }
-            case let .group(g): return g.animations.contains(where: touches)
-            }
-            return false
+    /// Redraws this layer and, recursively, every sublayer (and mask) that
+    /// needs it: those marked with `setNeedsDisplay()` (or `in:`), those
+    /// whose bounds size changed with `needsDisplayOnBoundsChange`, and
+    /// those with an animation of a key their class `needsDisplay(forKey:)`
+    /// — every frame while it is on the layer, and once more with the model
+    /// values when it is gone. `time` is global media time (the frame's).
+    /// Called by the compositor before drawing; cheap for layers that draw
+    /// nothing (no allocation, a few checks each).
+    ///
+    /// Threading: it runs app code (`draw(in:)`) and writes `contents`;
+    /// until commits hand the render thread a snapshot, the render loop
+    /// runs it under its scene lock.
+    public func displayIfNeeded(at time: MediaTime, depth: Int = 0) {
+        guard depth < Compositor.maximumDepth else { return }
+        let local = localTime(fromParent: time)
+        let animated = hasAnimationNeedingDisplay()
+        let store = actionState.displayStore
+        var needed = actionState.needsDisplay || animated || store?.dirty != nil || (store?.lastDrawWasAnimated ?? false)
+        if !needed, needsDisplayOnBoundsChange, let store, store.surface != nil,
+           store.drawnBounds.size != PresentationValues(self, at: local).bounds.size {
+            actionState.needsDisplay = true
+            needed = true
         }
-        return animations.contains { touches($0.animation) }
+        if needed { display(atLocalTime: local, animated: animated) }
+        if let mask { mask.displayIfNeeded(at: local, depth: depth + 1) }
+        for sublayer in sublayers { sublayer.displayIfNeeded(at: local, depth: depth + 1) }
     }
 
-    /// The compositor's step: redraw if marked or animated, then show the
-    /// backing store over the bounds.
-    func drawBackingStore(_ d: OwnContentDrawing) {
-        guard let state = display else { return }
-        if hasAnimationNeedingDisplay() {
-            state.dirtyAll = true
-            redraw(state, time: d.localTime)
-            state.lastDrawWasAnimated = true
-        } else if state.lastDrawWasAnimated {
-            state.dirtyAll = true
-            redraw(state, time: nil)
-            state.lastDrawWasAnimated = false
-        } else if needsDisplayOnBoundsChange, state.surface != nil,
-                  state.drawnBounds.size != d.bounds.size {
-            state.dirtyAll = true
-            redraw(state, time: nil)
-        } else if state.isDirty {
-            redraw(state, time: nil)
-        }
-        guard let surface = state.surface else { return }
-        d.draw(surface.view, in: d.bounds)   // stretched when the bounds changed since
+    private func hasAnimationNeedingDisplay() -> Bool {
+        for (_, animation) in animations where animation.touchesKeyNeedingDisplay(Self.self) { return true }
+        return false
     }
 
-    /// Redraws the dirty part of the backing store (all of it when its size
-    /// or scale changed).
-    func redraw(_ state: LayerDisplay, time: MediaTime?) {
-        defer { state.dirty = nil; state.dirtyAll = false }
-        let b = geometry.bounds
-        guard b.isFinite, b.width > 0, b.height > 0 else { state.surface = nil; return }
+    /// Redraws the whole backing store now, at global media time `time`,
+    /// with every custom property at its presentation value.
+    public func display(at time: MediaTime) {
+        actionState.needsDisplay = true
+        display(atLocalTime: convertTime(time, from: nil), animated: hasAnimationNeedingDisplay())
+    }
+
+    var displayStore: LayerDisplayStore {
+        if let s = actionState.displayStore { return s }
+        let s = LayerDisplayStore()
+        actionState.displayStore = s
+        return s
+    }
+
+    private func display(atLocalTime t: MediaTime, animated: Bool) {
+        let store = displayStore
+        var full = actionState.needsDisplay || animated || store.lastDrawWasAnimated
+        let marked = store.dirty
+        actionState.needsDisplay = false
+        store.dirty = nil
+        let bounds = PresentationValues(self, at: t).bounds
+        guard bounds.isFinite, bounds.width > 0, bounds.height > 0 else { return }
         var scale = contentsScale
         if !(scale > 0 && scale.isFinite) {
             Diagnostics.warn(self, "contentsScale", "contentsScale \(scale) is not positive and finite; drawing at 1")
             scale = 1
         }
         let side = Double(Layer.maximumBackingStoreSide)
-        if b.width * scale > side || b.height * scale > side {
+        if bounds.width * scale > side || bounds.height * scale > side {
             Diagnostics.warn(self, "backingStoreSize",
-                             "backing store of \(b.width) × \(b.height) points at scale \(scale) exceeds \(Layer.maximumBackingStoreSide) pixels a side; drawn at a lower density")
-            scale = Swift.min(side / b.width, side / b.height)
+                             "a backing store of \(bounds.width) × \(bounds.height) points at scale \(scale) exceeds \(Layer.maximumBackingStoreSide) pixels a side; drawn at a lower density")
+            scale = Swift.min(side / bounds.width, side / bounds.height)
         }
-        let w = Swift.max(1, Int((b.width * scale).rounded(.up))), h = Swift.max(1, Int((b.height * scale).rounded(.up)))
-        var full = false
-        if state.surface?.width != w || state.surface?.height != h || state.drawnScale != scale || state.drawnBounds != b {
-            state.surface = Surface<ARGB8888>(width: w, height: h)
+        let width = Swift.max(1, Int((bounds.width * scale).rounded(.up))), height = Swift.max(1, Int((bounds.height * scale).rounded(.up)))
+        if store.surface?.width != width || store.surface?.height != height {
+            guard let s = Surface<ARGB8888>(width: width, height: height) else { return }
+            store.surface = s
+            store.contents = LayerContents(s)
             full = true
         }
-        guard let surface = state.surface else { return }
-        state.drawnBounds = b
-        state.drawnScale = scale
-        let toPixels = AffineTransform(a: scale, b: 0, c: 0, d: scale, tx: -b.minX * scale, ty: -b.minY * scale)
-        var dirty = b
-        if !full && !state.dirtyAll, let r = state.dirty {
-            let x0 = Swift.max(r.minX, b.minX), y0 = Swift.max(r.minY, b.minY)
-            dirty = Rect(x: x0, y: y0, width: Swift.min(r.maxX, b.maxX) - x0, height: Swift.min(r.maxY, b.maxY) - y0)
+        if store.drawnBounds != bounds || store.drawnScale != scale { full = true }
+        guard let surface = store.surface else { return }
+        store.drawnBounds = bounds
+        store.drawnScale = scale
+        var dirty = bounds
+        if !full, let r = marked {
+            let x0 = Swift.max(r.minX, bounds.minX), y0 = Swift.max(r.minY, bounds.minY)
+            dirty = Rect(x: x0, y: y0, width: Swift.min(r.maxX, bounds.maxX) - x0, height: Swift.min(r.maxY, bounds.maxY) - y0)
+            guard dirty.width > 0, dirty.height > 0 else { return }
         }
-        guard dirty.width > 0, dirty.height > 0 else { return }
-        let x0 = Int((dirty.minX * scale - b.minX * scale).rounded(.down)), y0 = Int((dirty.minY * scale - b.minY * scale).rounded(.down))
-        let x1 = Int((dirty.maxX * scale - b.minX * scale).rounded(.up)), y1 = Int((dirty.maxY * scale - b.minY * scale).rounded(.up))
+        let toPixels = AffineTransform(a: scale, b: 0, c: 0, d: scale, tx: -bounds.minX * scale, ty: -bounds.minY * scale)
+        let x0 = Int(((dirty.minX - bounds.minX) * scale).rounded(.down)), y0 = Int(((dirty.minY - bounds.minY) * scale).rounded(.down))
+        let x1 = Int(((dirty.maxX - bounds.minX) * scale).rounded(.up)), y1 = Int(((dirty.maxY - bounds.minY) * scale).rounded(.up))
         let clip = IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(surface.view.bounds)
         guard !clip.isEmpty else { return }
         var canvas = Canvas(surface.view)
         canvas.clip(to: clip)
         var y = clip.y
         while y < clip.y + clip.height { (surface.view.row(y) + clip.x).update(repeating: 0, count: clip.width); y += 1 }
-        let context = DrawingContext(bounds: b, dirtyRect: dirty, contentsScale: scale, transform: toPixels, canvas: canvas,
-                                     rasterizer: state.rasterizer, layer: self, time: time)
-        state.drawCount += 1
+        // The presentation values of the custom keys being drawn, reusing
+        // the array's storage from the last frame.
+        var drawValues = actionState.drawValues
+        actionState.drawValues = []
+        drawValues.removeAll(keepingCapacity: true)
+        for (key, _) in actionState.customValues { drawValues.append((key, customPresentationValue(forKey: key, atLocalTime: t) ?? .scalar(0))) }
+        for (_, animation) in animations { animation.forEachCustomKey { name in
+            if !drawValues.contains(where: { $0.key == name }), let v = customPresentationValue(forKey: name, atLocalTime: t) {
+                drawValues.append((name, v))
+            }
+        } }
+        actionState.drawValues = drawValues
+        let context = DrawingContext(bounds: bounds, dirtyRect: dirty, contentsScale: scale, transform: toPixels,
+                                     canvas: canvas, rasterizer: store.rasterizer, layer: self)
+        actionState.isDrawing = true
+        store.drawCount += 1
         draw(in: context)
-        if context.drewNothing { state.surface = nil }
+        actionState.isDrawing = false
+        store.lastDrawWasAnimated = animated
+        if context.drewNothing {
+            if contents === store.contents { contents = nil }
+            store.surface = nil
+            store.contents = nil
+            return
+        }
+        if contents !== store.contents { contents = store.contents }
     }
 }

@@ -28,7 +28,7 @@ extension Layer {
     /// layer's class does not declare).
     public func presentationValue(for key: AnimatableKey, at time: MediaTime) -> AnimatableValue? {
         let local = convertTime(time, from: nil)
-        if case let .custom(name) = key { return presentationValue(forCustomKey: name, atLocalTime: local) }
+        if case let .custom(name) = key { return customPresentationValue(forKey: name, atLocalTime: local) }
         return PresentationValues(self, at: local).value(for: key)
     }
 

@@ -37,7 +37,7 @@ open class Layer {
 
     /// The layer's geometry properties as one value (the accessors below
     /// read and write it; the compositor and hit testing use it whole).
-    public var geometry = LayerGeometry()
+    public var geometry = LayerGeometry() { willSet { willChangeGeometry(to: newValue) } didSet { didChangeValues() } }
 
     /// The layer's own coordinate space: `origin` is the point of that space
     /// shown at the top-left corner (scrolling), `size` its extent, points.
@@ -72,17 +72,17 @@ open class Layer {
     public var contentsScale: Double = 1
 
     /// Multiplied into the layer image, 0…1 (clamped when drawn; NaN → 0).
-    public var opacity: Double = 1
+    public var opacity: Double = 1 { willSet { willChangeValue(forKey: .opacity) } didSet { didChangeValues() } }
     public var isHidden = false
     /// Filled inside the bounds, rounded by `cornerRadius`.
-    public var backgroundColor: Color?
+    public var backgroundColor: Color? { willSet { willChangeValue(forKey: .backgroundColor) } didSet { didChangeValues() } }
 
     // MARK: The layer image (see `Compositor` for how these combine)
 
     /// Radius of the rounded corners of the background, the border and —
     /// with `masksToBounds` — the clip, points. Clamped so neighbouring
     /// corners fit (CSS's rule); ≤ 0 or NaN means square corners.
-    public var cornerRadius: Double = 0
+    public var cornerRadius: Double = 0 { willSet { willChangeValue(forKey: .cornerRadius) } didSet { didChangeValues() } }
     /// The corners `cornerRadius` rounds; `nil` means all four.
     public var maskedCorners: CornerMask?
     /// Clips contents and sublayers (and the shadow) to the bounds, rounded
@@ -90,37 +90,37 @@ open class Layer {
     public var masksToBounds = false
     /// Width of the border, points, drawn inside the bounds above the
     /// contents and the sublayers, following `cornerRadius`. ≤ 0 or NaN: none.
-    public var borderWidth: Double = 0
+    public var borderWidth: Double = 0 { willSet { willChangeValue(forKey: .borderWidth) } didSet { didChangeValues() } }
     /// CA's default is opaque black.
-    public var borderColor: Color = .black
+    public var borderColor: Color = .black { willSet { willChangeValue(forKey: .borderColor) } didSet { didChangeValues() } }
     /// The image drawn above the background, placed by `contentsGravity`.
     public var contents: LayerContents?
     public var contentsGravity: ContentsGravity = .resize
     /// The part of the contents image shown, unit coordinates of the image
     /// (default the whole image).
-    public var contentsRect = Rect(x: 0, y: 0, width: 1, height: 1)
+    public var contentsRect = Rect(x: 0, y: 0, width: 1, height: 1) { willSet { willChangeValue(forKey: .contentsRect) } didSet { didChangeValues() } }
     /// The stretchable centre of the shown part, unit coordinates of it:
     /// with `.resize` the image is drawn nine-part (corners keep their size
     /// in points). The default (0, 0, 1, 1) stretches everything.
-    public var contentsCenter = Rect(x: 0, y: 0, width: 1, height: 1)
+    public var contentsCenter = Rect(x: 0, y: 0, width: 1, height: 1) { willSet { willChangeValue(forKey: .contentsCenter) } didSet { didChangeValues() } }
     /// Filter used when the contents are drawn smaller than their pixels.
     public var minificationFilter: ContentsFilter = .linear
     /// Filter used when the contents are drawn larger than their pixels.
     public var magnificationFilter: ContentsFilter = .linear
     /// CA's default is opaque black.
-    public var shadowColor: Color = .black
+    public var shadowColor: Color = .black { willSet { willChangeValue(forKey: .shadowColor) } didSet { didChangeValues() } }
     /// 0 (CA's default) draws no shadow.
-    public var shadowOpacity: Double = 0
+    public var shadowOpacity: Double = 0 { willSet { willChangeValue(forKey: .shadowOpacity) } didSet { didChangeValues() } }
     /// In the layer's space, points. CA's default (0, −3) is kept literally:
     /// in FBRuntime's y-down spaces it moves the shadow *up*, as on iOS
     /// (on macOS, y-up, the same value moves it down).
-    public var shadowOffset = Size(width: 0, height: -3)
+    public var shadowOffset = Size(width: 0, height: -3) { willSet { willChangeValue(forKey: .shadowOffset) } didSet { didChangeValues() } }
     /// Blur radius, points (σ = radius / 2, the CSS rule; see `BlurPlan`).
-    public var shadowRadius: Double = 3
+    public var shadowRadius: Double = 3 { willSet { willChangeValue(forKey: .shadowRadius) } didSet { didChangeValues() } }
     /// The shape casting the shadow, in the layer's bounds space. `nil`: the
     /// alpha of the layer image casts it, which costs an offscreen pass
     /// every frame; a path is rasterised and blurred once and cached.
-    public var shadowPath: Path?
+    public var shadowPath: Path? { willSet { willChangeValue(forKey: .shadowPath) } didSet { didChangeValues() } }
     /// A layer whose alpha (with its sublayers) masks this layer's image and
     /// shadow. It is laid out in this layer's bounds space and has no
     /// superlayer; this layer's `sublayerTransform` does not apply to it.
@@ -144,13 +144,13 @@ open class Layer {
 
     // MARK: Content drawn by layer subclasses
 
-    /// The model value of an animatable property a layer subclass declares
-    /// (`ShapeLayer.path`, `GradientLayer.colors`, …), by its key path name;
-    /// `nil` for names the class does not know. Subclasses with animatable
-    /// properties override it (and fall back to `super`). The compositor
-    /// reads presentation values of these keys through it: the model value
-    /// with the layer's animations of `.custom(name)` applied.
-    open func value(forCustomKey name: String) -> AnimatableValue? {
+    /// The model value of an animatable property that a layer subclass
+    /// keeps in a stored Swift property (`ShapeLayer.path`,
+    /// `GradientLayer.colors`, …), by its key path name; `nil` for names
+    /// the class does not keep. Subclasses override it (falling back to
+    /// `super`); `value(forKey:)` reads it when `setValue(_:forKey:)` has
+    /// not set the key, and animations of `.custom(name)` start from it.
+    open func storedValue(forKey name: String) -> AnimatableValue? {
         name == "backgroundBlurRadius" ? .scalar(backgroundBlurRadius) : nil
     }
 
@@ -161,26 +161,27 @@ open class Layer {
     /// default) draws no backdrop. Animatable as `.custom("backgroundBlurRadius")`.
     public var backgroundBlurRadius: Double = 0
 
-    /// True for layers that draw content of their own, between the contents
-    /// image and the sublayers: shape and gradient layers, and layers with
-    /// a backing store (`draw(in:)`).
-    var drawsOwnContent: Bool { display != nil }
+    /// True for layer classes that draw content of their own between the
+    /// contents image and the sublayers, every frame, through the layer's
+    /// map (shape, gradient, text, emitter layers).
+    var drawsOwnContent: Bool { false }
 
     /// Draws that content; called by the compositor only when
-    /// `drawsOwnContent`, on the render thread's compositor. The base
-    /// class draws its backing store (see `Layer+Display.swift`).
-    func drawOwnContent(_ drawing: OwnContentDrawing) { drawBackingStore(drawing) }
+    /// `drawsOwnContent`, on the render thread's compositor.
+    func drawOwnContent(_ drawing: OwnContentDrawing) {}
 
     // MARK: Drawing into a backing store
 
-    /// Redraws `context.dirtyRect` of the layer's backing store: override
-    /// in a subclass (as `CALayer.draw(in:)`), or set `drawHandler`. The
+    /// Redraws `context.dirtyRect` of the layer's backing store (CA's
+    /// `draw(in:)`): override in a subclass, or set `drawHandler`. The
     /// context is in the layer's bounds space (points), clipped to the
-    /// dirty rectangle, which is cleared to transparent first. Called only
-    /// after `setNeedsDisplay()` (or every frame while a property for which
-    /// `needsDisplay(forKey:)` is true is animated: read the values drawn
-    /// through `context.value(forKey:)`). The default calls `drawHandler`,
-    /// and without one the layer has no backing store.
+    /// dirty rectangle, which is cleared to transparent first; custom
+    /// properties read through `value(forKey:)` have their presentation
+    /// values while drawing. Called by `displayIfNeeded(at:)` (before each
+    /// frame) only after `setNeedsDisplay()`, or every frame while a
+    /// property for which `needsDisplay(forKey:)` is true is animated. The
+    /// backing store becomes `contents`. The default calls `drawHandler`;
+    /// without one the layer has no backing store.
     open func draw(in context: DrawingContext) {
         if let drawHandler { drawHandler(self, context) } else { context.drewNothing = true }
     }
@@ -188,16 +189,10 @@ open class Layer {
     /// Draws the layer, for layers that draw without a subclass.
     public var drawHandler: ((Layer, DrawingContext) -> Void)?
 
-    /// True for custom properties whose change (or animation) must redraw
-    /// the layer (CA's `needsDisplay(forKey:)`). Default false.
-    open func needsDisplay(forKey key: String) -> Bool { false }
-
     /// Redraw the whole backing store when the bounds size changes
-    /// (otherwise the old drawing is stretched). Default false, as CA.
+    /// (otherwise the old drawing is stretched as `contents`). Default
+    /// false, as CA.
     public var needsDisplayOnBoundsChange = false
-
-    /// The backing store and what must be redrawn in it.
-    var display: LayerDisplay?
 
     /// Where that content may reach beyond the bounds, in bounds space at
     /// the layer's local time `t` (`nil`: within the bounds).
@@ -218,9 +213,43 @@ open class Layer {
     public private(set) unowned(unsafe) var superlayer: Layer?
 
     /// Animations attached to this layer, in the order they were added.
-    public private(set) var animations: [(key: String, animation: Animation)] = []
+    public final internal(set) var animations: [(key: String, animation: Animation)] = [] {
+        didSet { animationsDidChange(from: oldValue) }
+    }
+
+    /// Actions, delegate and the app run loop's bookkeeping of this
+    /// layer's animations (`Layer+Actions.swift`).
+    final var actionState = LayerActionState()
 
     public init(name: String = "layer") { self.name = name }
+
+    // MARK: Overridable hooks (their machinery is in the extensions)
+
+    /// The action for `key` when no delegate and no `actions` entry gives
+    /// one (CA's `defaultAction(forKey:)`). Layer's answer is
+    /// `.implicitAnimation` for every key with an animatable value and
+    /// `nil` for custom keys; subclasses override it per key, `.none`
+    /// turning the implicit animation off.
+    open class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
+        key.valueKind == nil ? nil : .implicitAnimation
+    }
+
+    /// The value a custom animatable property has until it is set (CA's
+    /// `defaultValue(forKey:)`); `nil` for keys the class does not declare.
+    open class func defaultValue(forKey key: String) -> AnimatableValue? { nil }
+
+    /// True for custom properties whose change (or animation) redraws the
+    /// layer's contents through `draw(in:)` (CA's `needsDisplay(forKey:)`).
+    open class func needsDisplay(forKey key: String) -> Bool { false }
+
+    /// A copy of this layer's model properties for `presentation(at:)`
+    /// (CA's `init(layer:)`): no sublayers, no animations. A subclass with
+    /// its own properties overrides it to copy them too.
+    open func makePresentationCopy() -> Layer {
+        let copy = Layer(name: name)
+        copy.copyModelProperties(from: self)
+        return copy
+    }
 
     deinit {
         for sublayer in sublayers { sublayer.superlayer = nil }
@@ -331,6 +360,7 @@ open class Layer {
         if a.timing.beginTime == 0 { a.timing.beginTime = convertTime(time, from: nil) }
         removeAnimation(forKey: key)
         animations.append((key, a))
+        didAddAnimation(forKey: key)
     }
 
     public func add(_ animation: BasicAnimation, forKey key: String, at time: MediaTime) {
@@ -343,6 +373,10 @@ open class Layer {
 
     public func add(_ group: AnimationGroup, forKey key: String, at time: MediaTime) {
         add(.group(group), forKey: key, at: time)
+    }
+
+    public func add(_ animation: SpringAnimation, forKey key: String, at time: MediaTime) {
+        add(.spring(animation), forKey: key, at: time)
     }
 
     /// The animation attached under `key`.

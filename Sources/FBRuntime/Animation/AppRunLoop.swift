@@ -1,0 +1,160 @@
+/// The app thread's side of the runtime: the clock it reads, its
+/// transactions, and the turn that commits them and delivers callbacks.
+///
+/// A turn (`runTurn`) is what Core Animation does when the main run loop
+/// goes round:
+///
+/// 1. the app's work for this turn runs (`body`: input handlers, timers);
+/// 2. the implicit transaction is committed (`flush`): animations added in
+///    it get the commit time as their `beginTime`, and `onCommit` runs — the
+///    point where a render-tree hand-off copies the model tree;
+/// 3. animations are checked against the clock (`processAnimations`): the
+///    ones that began are reported started, the ones whose active duration
+///    has ended are reported stopped and, with `isRemovedOnCompletion`,
+///    removed from the model layer;
+/// 4. callbacks run (`deliverCallbacks`): animation delegates first
+///    (`didStart` before `didStop`), then transaction completion blocks;
+///    changes they make are committed before the turn ends.
+///
+/// `nextEventTime` says when the next animation ends, so an event loop can
+/// sleep until then (or until input) before the next turn.
+///
+/// Threading: everything here is app-thread state. `runTurn` holds `lock`
+/// (see `Transaction.lock()`) for the whole turn.
+public final class AppRunLoop {
+    /// The run loop `Transaction` and the layers' actions use. Replace it
+    /// (on the app thread, before any transaction is open) to drive time
+    /// by hand: `AppRunLoop.current = AppRunLoop(clock: ManualClock())`.
+    nonisolated(unsafe) public static var current = AppRunLoop(clock: MonotonicClock())
+
+    /// What "now" is for implicit animations, commits and end times.
+    public let clock: any Clock
+    /// Called on the app thread at every outermost commit, with the commit
+    /// time (media time, seconds). The render-tree hand-off hooks in here.
+    public var onCommit: ((MediaTime) -> Void)?
+    /// Held for the whole of each turn; `Transaction.lock()` takes it.
+    public let lock = RecursiveLock()
+
+    let transactions = TransactionStack()
+    /// Layers with animations whose start or end is still to be reported.
+    /// Held strongly until then (CA's render tree keeps them too).
+    private var trackedLayers: [Layer] = []
+    /// Animations added in the open transaction that begin at its commit.
+    private var pendingBegins: [(layer: Layer, id: UInt64)] = []
+    private var callbacks: [Callback] = []
+    private var nextAnimationID: UInt64 = 1
+
+    enum Callback {
+        case didStart(any AnimationDelegate, Animation, String, Layer)
+        case didStop(any AnimationDelegate, Animation, String, Layer, Bool)
+    }
+
+    public init(clock: any Clock) { self.clock = clock }
+
+    /// The clock's time.
+    public var now: MediaTime { clock.now }
+
+    /// Nesting depth of open transactions (0: none).
+    public var transactionDepth: Int { transactions.depth }
+
+    // MARK: The turn
+
+    /// One turn of the app's run loop (see the type's description).
+    public func runTurn(_ body: () -> Void = {}) {
+        lock.lock()
+        defer { lock.unlock() }
+        body()
+        flush()
+        processAnimations()
+        deliverCallbacks()
+        flush()
+    }
+
+    /// Commits the implicit transaction if it is the only one open.
+    public func flush() {
+        guard transactions.depth == 1 else { return }
+        transactions.flushImplicitTransaction()
+        if transactions.depth == 0 { didCommit() }
+    }
+
+    /// Closes the innermost transaction; the outermost one commits.
+    func commitTransaction() {
+        guard transactions.depth > 0 else { return }
+        transactions.commit()
+        if transactions.depth == 0 { didCommit() }
+    }
+
+    private func didCommit() {
+        let t = clock.now
+        let begins = pendingBegins
+        pendingBegins.removeAll()
+        for (layer, id) in begins { layer.beginAtCommit(id: id, time: t) }
+        onCommit?(t)
+    }
+
+    /// Reports and removes animations that started or ended by `now`
+    /// (default: the clock's time). See the type's description.
+    public func processAnimations(at now: MediaTime? = nil) {
+        let t = now ?? clock.now
+        // Processing only reports and removes; it never adds animations
+        // (callbacks run later), so `trackedLayers` does not grow here.
+        var still: [Layer] = []
+        for layer in trackedLayers {
+            layer.processTrackedAnimations(at: t, loop: self)
+            if layer.hasTrackedAnimations { still.append(layer) } else { layer.isTrackedByRunLoop = false }
+        }
+        trackedLayers = still
+    }
+
+    /// Runs queued delegate callbacks, then due completion blocks, until
+    /// none are left (callbacks may queue more).
+    public func deliverCallbacks() {
+        var rounds = 0
+        while (!callbacks.isEmpty || transactions.hasDueCompletions) && rounds < 64 {
+            rounds += 1
+            while !callbacks.isEmpty {
+                let batch = callbacks
+                callbacks.removeAll()
+                for callback in batch {
+                    switch callback {
+                    case let .didStart(d, a, key, layer): d.animationDidStart(a, forKey: key, on: layer)
+                    case let .didStop(d, a, key, layer, finished): d.animationDidStop(a, forKey: key, on: layer, finished: finished)
+                    }
+                }
+            }
+            transactions.deliverCompletions()
+        }
+    }
+
+    /// The earliest media time at which a tracked animation ends (so a turn
+    /// then has something to report), or `nil` when none will (none
+    /// tracked, or all infinite or paused).
+    public var nextEventTime: MediaTime? {
+        var best: MediaTime?
+        for layer in trackedLayers {
+            if let t = layer.nextTrackedEndTime(), t < (best ?? .infinity) { best = t }
+        }
+        return best
+    }
+
+    // MARK: Bookkeeping for layers
+
+    func makeAnimationID() -> UInt64 {
+        defer { nextAnimationID &+= 1 }
+        return nextAnimationID
+    }
+
+    func track(_ layer: Layer) {
+        guard !layer.isTrackedByRunLoop else { return }
+        layer.isTrackedByRunLoop = true
+        trackedLayers.append(layer)
+    }
+
+    func beginAtCommit(_ layer: Layer, id: UInt64) { pendingBegins.append((layer, id)) }
+
+    func enqueue(_ callback: Callback) { callbacks.append(callback) }
+
+    func animationEnded(_ ticket: AnimationTicket?) {
+        if let ticket { transactions.finished(ticket) }
+    }
+}

@@ -1,0 +1,112 @@
+import Raster
+
+// Custom animatable properties (CA's @NSManaged properties with
+// `defaultValue(forKey:)` and `needsDisplay(forKey:)`): a subclass declares
+// one by giving it a default value and typed accessors over
+// `value(forKey:)` / `setValue(_:forKey:)`:
+//
+//     final class CurveLayer: Layer {
+//         override class func defaultValue(forKey key: String) -> AnimatableValue? {
+//             key == "lineWidth" ? .scalar(1) : super.defaultValue(forKey: key)
+//         }
+//         override class func needsDisplay(forKey key: String) -> Bool {
+//             key == "lineWidth" || super.needsDisplay(forKey: key)
+//         }
+//         var lineWidth: Double {
+//             get { value(forKey: "lineWidth")?.scalarValue ?? 1 }
+//             set { setValue(.scalar(newValue), forKey: "lineWidth") }
+//         }
+//         override func draw(in context: DrawingContext) { … uses lineWidth … }
+//     }
+//
+// Animations name the property `.custom("lineWidth")` (or
+// `AnimatableKey(path: "lineWidth")`); setting it runs actions like any
+// property (there is no implicit animation by default, as in CA: give one in
+// `actions`, the delegate or `defaultAction(forKey:)`). While an animation
+// of a key that `needsDisplay(forKey:)` is on the layer, the layer redraws
+// every frame with the interpolated value (`displayIfNeeded(at:)`, which the
+// compositor calls before it draws a frame).
+extension Layer {
+    /// The model value of a custom property: the value set, else the
+    /// class's `defaultValue(forKey:)`. While the layer draws
+    /// (`draw(in:)`), the presentation value being drawn.
+    public func value(forKey key: String) -> AnimatableValue? {
+        if actionState.isDrawing, let v = actionState.drawValues.first(where: { $0.key == key })?.value { return v }
+        return modelValue(forKey: key)
+    }
+
+    /// Sets a custom property (`nil` returns it to its default). Runs the
+    /// action for `.custom(key)` like any animatable property, and marks
+    /// the layer as needing display when `needsDisplay(forKey:)` says so.
+    public func setValue(_ value: AnimatableValue?, forKey key: String) {
+        willChangeValue(forKey: .custom(key))
+        actionState.customValues.removeAll { $0.key == key }
+        if let value { actionState.customValues.append((key, value)) }
+        if Self.needsDisplay(forKey: key) { actionState.needsDisplay = true }
+        didChangeValues()
+    }
+
+    /// The value set with `setValue(_:forKey:)`, else a subclass's stored
+    /// property (`storedValue(forKey:)`), else the class default.
+    func modelValue(forKey key: String) -> AnimatableValue? {
+        actionState.customValues.first { $0.key == key }?.value ?? storedValue(forKey: key) ?? Self.defaultValue(forKey: key)
+    }
+
+    /// The presentation value of a custom property at the layer's local
+    /// time `t`: the model value with the animations of that key applied
+    /// in order (CA's sandwich model). No allocation in steady state.
+    func customPresentationValue(forKey name: String, atLocalTime t: MediaTime) -> AnimatableValue? {
+        var v = modelValue(forKey: name)
+        guard !animations.isEmpty else { return v }
+        let key = AnimatableKey.custom(name)
+        let store = displayStore
+        for (_, animation) in animations where animation.touches(key) {
+            store.scratch.removeAll(keepingCapacity: true)
+            let base = v
+            animation.values(at: t, base: { k in k == key ? base : nil }, into: &store.scratch)
+            for entry in store.scratch where entry.key == key {
+                // A value of another kind than the model's is ignored (a
+                // documented clamp: wrong kinds never reach the drawing).
+                if let current = v, !current.isSameKindIgnoringCount(as: entry.value) { continue }
+                v = entry.value
+            }
+        }
+        return v
+    }
+}
+
+extension Animation {
+    /// True when the animation (or a member of the group) drives `key`.
+    func touches(_ key: AnimatableKey) -> Bool {
+        switch self {
+        case let .basic(a): return a.key == key
+        case let .keyframe(a): return a.key == key
+        case let .spring(a): return a.key == key
+        case let .group(g): return g.animations.contains { $0.touches(key) }
+        }
+    }
+
+    func touchesKeyNeedingDisplay(_ layerClass: Layer.Type) -> Bool {
+        var found = false
+        forEachCustomKey { name in if !found && layerClass.needsDisplay(forKey: name) { found = true } }
+        return found
+    }
+
+    func forEachCustomKey(_ body: (String) -> Void) {
+        switch self {
+        case let .basic(a): if case let .custom(n) = a.key { body(n) }
+        case let .keyframe(a): if case let .custom(n) = a.key { body(n) }
+        case let .spring(a): if case let .custom(n) = a.key { body(n) }
+        case let .group(g): for member in g.animations { member.forEachCustomKey(body) }
+        }
+    }
+}
+
+extension AnimatableValue {
+    /// The number of a `.scalar`, else nil.
+    public var scalarValue: Double? { if case let .scalar(v) = self { return v }; return nil }
+    /// The point of a `.point`, else nil.
+    public var pointValue: Point? { if case let .point(v) = self { return v }; return nil }
+    /// The colour of a `.color`, else nil.
+    public var colorValue: Color? { if case let .color(v) = self { return v }; return nil }
+}

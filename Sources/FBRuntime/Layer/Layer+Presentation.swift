@@ -1,0 +1,122 @@
+extension Layer {
+    /// A copy of the layer as it is on screen at `time` (global media time,
+    /// seconds): every animation applied, at each layer's local time (CA's
+    /// `presentation()`). The whole tree is copied, so the copy's
+    /// `superlayer`, `sublayers` and `mask` are presentation layers too;
+    /// `model()` on any of them gives back the layer it shows.
+    ///
+    /// Presentation layers are snapshots: they have no animations, run no
+    /// actions and do not change when the model does. Asked of a
+    /// presentation layer, this returns it unchanged. Subclass properties
+    /// are copied by overriding `makePresentationCopy()`.
+    ///
+    /// Lifetime (no `weak` in Embedded Swift, and a superlayer does not
+    /// retain itself from below): the model root keeps its latest
+    /// presentation tree alive, so the result and its ancestors stay valid
+    /// until the next `presentation` call on the same tree; after that an
+    /// older copy still works but its `superlayer` may be nil. `model()` is
+    /// valid while the model layer exists.
+    /// - Complexity: O(layers in the tree × their animations); allocates
+    ///   the copy (app-side; never call it on the render path).
+    public func presentation(at time: MediaTime) -> Layer {
+        if actionState.model != nil { return self }
+        var root: Layer = self
+        while let parent = root.superlayer { root = parent }
+        var found: Layer?
+        let copy = root.presentationCopy(atParentTime: time, target: self, found: &found, depth: 0)
+        root.actionState.presentationTree = copy
+        return found ?? copy
+    }
+
+    /// `presentation(at:)` at `AppRunLoop.current`'s clock time.
+    public func presentation() -> Layer { presentation(at: AppRunLoop.current.clock.now) }
+
+    /// The model layer a presentation layer shows; a model layer is its own
+    /// model.
+    public func model() -> Layer { actionState.model ?? self }
+
+    /// True for layers made by `presentation(at:)`.
+    public var isPresentationLayer: Bool { actionState.model != nil }
+
+    private func presentationCopy(atParentTime t: MediaTime, target: Layer, found: inout Layer?, depth: Int) -> Layer {
+        let local = localTime(fromParent: t)
+        let copy = makePresentationCopy()
+        copy.actionState.model = self
+        copy.setPresentationValues(PresentationValues(self, at: local))
+        copy.actionState.customValues = customPresentationValues(atLocalTime: local)
+        if self === target { found = copy }
+        guard depth < Compositor.maximumDepth else { return copy }   // documented clamp, as in drawing
+        if let mask { copy.mask = mask.presentationCopy(atParentTime: local, target: target, found: &found, depth: depth + 1) }
+        for sublayer in sublayers {
+            try? copy.addSublayer(sublayer.presentationCopy(atParentTime: local, target: target, found: &found, depth: depth + 1))
+        }
+        return copy
+    }
+
+    /// Every custom property that is set or animated, at its presentation
+    /// value.
+    private func customPresentationValues(atLocalTime t: MediaTime) -> [(key: String, value: AnimatableValue)] {
+        var names = actionState.customValues.map { $0.key }
+        for (_, animation) in animations {
+            animation.forEachCustomKey { name in if !names.contains(name) { names.append(name) } }
+        }
+        var result: [(key: String, value: AnimatableValue)] = []
+        for name in names {
+            if let v = customPresentationValue(forKey: name, atLocalTime: t) { result.append((name, v)) }
+        }
+        return result
+    }
+
+    private func setPresentationValues(_ p: PresentationValues) {
+        geometry = p.geometry
+        opacity = p.opacity
+        backgroundColor = p.backgroundColor
+        cornerRadius = p.cornerRadius
+        borderWidth = p.borderWidth
+        borderColor = p.borderColor
+        contentsRect = p.contentsRect
+        contentsCenter = p.contentsCenter
+        shadowColor = p.shadowColor
+        shadowOpacity = p.shadowOpacity
+        shadowOffset = p.shadowOffset
+        shadowRadius = p.shadowRadius
+        shadowPath = p.shadowPath
+    }
+
+    /// Copies every model property of `other` except the tree (superlayer,
+    /// sublayers, mask), the animations, the delegate and the actions.
+    /// A property added to `Layer` must be added here to show in
+    /// presentation copies.
+    public func copyModelProperties(from other: Layer) {
+        name = other.name
+        geometry = other.geometry
+        contentsScale = other.contentsScale
+        opacity = other.opacity
+        isHidden = other.isHidden
+        backgroundColor = other.backgroundColor
+        cornerRadius = other.cornerRadius
+        maskedCorners = other.maskedCorners
+        masksToBounds = other.masksToBounds
+        borderWidth = other.borderWidth
+        borderColor = other.borderColor
+        contents = other.contents
+        contentsGravity = other.contentsGravity
+        contentsRect = other.contentsRect
+        contentsCenter = other.contentsCenter
+        minificationFilter = other.minificationFilter
+        magnificationFilter = other.magnificationFilter
+        shadowColor = other.shadowColor
+        shadowOpacity = other.shadowOpacity
+        shadowOffset = other.shadowOffset
+        shadowRadius = other.shadowRadius
+        shadowPath = other.shadowPath
+        allowsGroupOpacity = other.allowsGroupOpacity
+        isDoubleSided = other.isDoubleSided
+        isOpaque = other.isOpaque
+        compositingOperator = other.compositingOperator
+        beginTime = other.beginTime
+        speed = other.speed
+        timeOffset = other.timeOffset
+        actionState.customValues = other.actionState.customValues
+    }
+}
