@@ -1,0 +1,272 @@
+import Raster
+
+/// What an `EmitterLayer` emits: a kind of particle with its birth rate,
+/// lifetime, motion, spin, scale and colour, each with a ± range drawn per
+/// particle, and the cells its particles emit in turn (sparks of a
+/// firework). As `CAEmitterCell`; angles in radians, distances in points of
+/// the emitter layer's space, times in seconds of its local time.
+public final class EmitterCell {
+    public var name: String
+    /// Particles per second (times the layer's `birthRate`).
+    public var birthRate = 0.0
+    public var lifetime = 0.0, lifetimeRange = 0.0
+    /// Points per second.
+    public var velocity = 0.0, velocityRange = 0.0
+    /// The direction in the layer's plane, from +x towards +y (on a
+    /// y-down screen −π/2 is up).
+    public var emissionLongitude = 0.0
+    /// The tilt out of the plane; flattened, it shortens the in-plane
+    /// speed by cos(latitude).
+    public var emissionLatitude = 0.0
+    /// The full angle of the cone particles leave in, centred on the
+    /// direction (2π: every way).
+    public var emissionRange = 0.0
+    /// Points per second².
+    public var xAcceleration = 0.0, yAcceleration = 0.0, zAcceleration = 0.0
+    /// Radians per second.
+    public var spin = 0.0, spinRange = 0.0
+    public var scale = 1.0, scaleRange = 0.0, scaleSpeed = 0.0
+    /// Straight colour multiplying the contents (white: unchanged).
+    public var color = Color.white
+    public var redRange = 0.0, greenRange = 0.0, blueRange = 0.0, alphaRange = 0.0
+    /// Change per second.
+    public var redSpeed = 0.0, greenSpeed = 0.0, blueSpeed = 0.0, alphaSpeed = 0.0
+    /// The particle's image, centred on it; `nil` draws nothing (as CA).
+    public var contents: LayerContents?
+    /// Texels per point of `contents`.
+    public var contentsScale = 1.0
+    /// Cells each particle of this cell emits from where it is.
+    public var emitterCells: [EmitterCell] = []
+
+    public init(name: String = "cell") { self.name = name }
+}
+
+/// A particle system, as `CAEmitterLayer`, evaluated in closed form: the
+/// particle born k-th of a cell is born at k / rate seconds of the layer's
+/// local time, with its random values drawn from a generator seeded by
+/// (`seed`, the cell, k), and at age a it is at p₀ + v·a + ½·g·a². So the
+/// same seed gives the same particles, `speed` 0 freezes them and
+/// `timeOffset` scrubs them (the 2008 talk), with no state kept between
+/// frames.
+///
+/// **Shapes and modes** (flattened into the layer's plane: a cuboid acts as
+/// its rectangle, a sphere as its circle; `emitterZPosition` and depth are
+/// not used): `.points` emits from the shape's corners (a line's ends; a
+/// circle's centre), `.outline` from its outline, `.surface` and `.volume`
+/// from inside. `emitterSize` is the rectangle's size, the line's length
+/// (width) and the circle's diameter (width), centred on
+/// `emitterPosition`.
+///
+/// **Drawing**: each particle draws its cell's contents centred on it,
+/// scaled, turned by spin × age and multiplied by its colour, through the
+/// layer's map. `renderMode`: `.unordered` and `.oldestFirst` draw the
+/// oldest first (the newest on top), `.oldestLast` the newest first,
+/// `.backToFront` as `.oldestFirst` (flattened, all depths are equal),
+/// `.additive` adds the particles (`plus`). The particles are not 3-D
+/// (CA's `preservesDepth` is not supported).
+///
+/// **Limits**: at most `maximumParticles` particles are alive; a system
+/// that would have more is thinned (birth rates scaled down) with a
+/// warning naming the layer. Sub-cells nest at most 3 deep. Non-finite or
+/// negative rates and lifetimes emit nothing.
+open class EmitterLayer: Layer {
+    public enum Shape: Sendable { case point, line, rectangle, circle, cuboid, sphere }
+    public enum Mode: Sendable { case points, outline, surface, volume }
+    public enum RenderMode: Sendable { case unordered, oldestFirst, oldestLast, backToFront, additive }
+
+    public var emitterCells: [EmitterCell] = []
+    /// Multiplies every cell's birth rate, lifetime, velocity, scale and spin.
+    public var birthRate = 1.0, lifetime = 1.0, velocity = 1.0, scale = 1.0, spin = 1.0
+    public var emitterPosition = Point.zero
+    public var emitterSize = Size.zero
+    public var emitterShape: Shape = .point
+    public var emitterMode: Mode = .volume
+    public var renderMode: RenderMode = .unordered
+    public var seed: UInt32 = 0
+
+    public static let maximumParticles = 10_000
+
+    /// Particles drawn in the last frame (tests, statistics).
+    public internal(set) var lastParticleCount = 0
+    /// Render-thread scratch, kept between frames.
+    var particles: [Particle] = []
+
+    public override init(name: String = "emitter") { super.init(name: name) }
+
+    override var drawsOwnContent: Bool { !emitterCells.isEmpty }
+
+    /// One living particle at the frame's time.
+    struct Particle {
+        unowned(unsafe) let cell: EmitterCell
+        var x: Double, y: Double
+        var angle: Double
+        var scale: Double
+        var color: Color
+    }
+
+    override func drawOwnContent(_ d: OwnContentDrawing) {
+        particles.removeAll(keepingCapacity: true)
+        let t = d.localTime
+        var budget = 0.0
+        for cell in emitterCells { budget += expectedAlive(cell, depth: 0) }
+        let thinning = budget > Double(EmitterLayer.maximumParticles) ? Double(EmitterLayer.maximumParticles) / budget : 1
+        if thinning < 1 {
+            Diagnostics.warn(self, "particles", "about \(Int(budget)) particles alive exceed \(EmitterLayer.maximumParticles); birth rates thinned")
+        }
+        for (i, cell) in emitterCells.enumerated() {
+            emit(cell, key: UInt64(i + 1), from: nil, until: t, thinning: thinning, depth: 0)
+        }
+        lastParticleCount = particles.count
+        if renderMode == .oldestLast { particles.reverse() }
+        let op: BlendOperator = renderMode == .additive ? .plus : d.operator
+        for p in particles { draw(p, d, operator: op) }
+    }
+
+    /// Particles of `cell` and its sub-cells alive on average.
+    private func expectedAlive(_ cell: EmitterCell, depth: Int) -> Double {
+        let rate = cell.birthRate * birthRate, life = (cell.lifetime + Swift.abs(cell.lifetimeRange)) * lifetime
+        guard rate > 0, rate.isFinite, life > 0, life.isFinite else { return 0 }
+        var n = rate * life
+        if depth < 2 { for sub in cell.emitterCells { n += rate * life * expectedAlive(sub, depth: depth + 1) } }
+        return n
+    }
+
+    /// A parent particle's birth and motion, for sub-cells.
+    struct Origin { var birth: Double; var life: Double; var x: Double, y: Double, vx: Double, vy: Double, ax: Double, ay: Double }
+
+    /// Adds the particles of `cell` alive at `t` (emitted from the layer's
+    /// shape, or from `parent`'s path).
+    private func emit(_ cell: EmitterCell, key: UInt64, from parent: Origin?, until t: Double, thinning: Double, depth: Int) {
+        let rate = cell.birthRate * birthRate * thinning
+        let lifeScale = lifetime
+        guard rate > 0, rate.isFinite, lifeScale > 0, lifeScale.isFinite else { return }
+        let maxLife = (cell.lifetime + Swift.abs(cell.lifetimeRange)) * lifeScale
+        guard maxLife > 0, maxLife.isFinite else { return }
+        let start = parent?.birth ?? 0
+        let end = parent.map { Swift.min(t, $0.birth + $0.life) } ?? t
+        guard end >= start else { return }
+        var first = Int(Swift.max(0, ((t - maxLife - start) * rate).rounded(.up)))
+        let last = Int(((end - start) * rate).rounded(.down))
+        if last - first > EmitterLayer.maximumParticles { first = last - EmitterLayer.maximumParticles }
+        guard first <= last else { return }
+        for k in first...last {
+            let born = start + Double(k) / rate
+            var rng = SplitMix64(seed: mix(UInt64(seed), key, UInt64(k)))
+            func signed() -> Double { rng.unit() * 2 - 1 }
+            let life = (cell.lifetime + signed() * cell.lifetimeRange) * lifeScale
+            let age = t - born
+            guard age >= 0, life > 0, age < life else { continue }
+            // Where it starts.
+            var x0: Double, y0: Double
+            if let parent {
+                let pa = born - parent.birth
+                x0 = parent.x + parent.vx * pa + 0.5 * parent.ax * pa * pa
+                y0 = parent.y + parent.vy * pa + 0.5 * parent.ay * pa * pa
+            } else {
+                (x0, y0) = emissionPoint(&rng)
+            }
+            // How it moves.
+            let speed = (cell.velocity + signed() * cell.velocityRange) * velocity
+            let direction = cell.emissionLongitude + signed() * cell.emissionRange / 2
+            let planar = speed * FloatMath.sinCos(cell.emissionLatitude).cos
+            let (s, c) = FloatMath.sinCos(direction)
+            let vx = planar * c, vy = planar * s
+            let ax = cell.xAcceleration, ay = cell.yAcceleration
+            let x = x0 + vx * age + 0.5 * ax * age * age, y = y0 + vy * age + 0.5 * ay * age * age
+            let spinRate = (cell.spin + signed() * cell.spinRange) * spin
+            let size = (cell.scale + signed() * cell.scaleRange) * scale + cell.scaleSpeed * age
+            let base = cell.color
+            let color = Color(red: clampUnit(base.red + signed() * cell.redRange + cell.redSpeed * age),
+                              green: clampUnit(base.green + signed() * cell.greenRange + cell.greenSpeed * age),
+                              blue: clampUnit(base.blue + signed() * cell.blueRange + cell.blueSpeed * age),
+                              alpha: clampUnit(base.alpha + signed() * cell.alphaRange + cell.alphaSpeed * age))
+            guard x.isFinite, y.isFinite else { continue }
+            if cell.contents != nil, size > 0, color.alpha > 0 {
+                particles.append(Particle(cell: cell, x: x, y: y, angle: spinRate * age, scale: size, color: color))
+            }
+            if depth < 2, !cell.emitterCells.isEmpty {
+                let origin = Origin(birth: born, life: life, x: x0, y: y0, vx: vx, vy: vy, ax: ax, ay: ay)
+                for (i, sub) in cell.emitterCells.enumerated() {
+                    emit(sub, key: mix(key, UInt64(k), UInt64(i + 1)), from: origin, until: t, thinning: thinning, depth: depth + 1)
+                }
+            }
+        }
+    }
+
+    /// A point of the emitter's shape for the mode.
+    private func emissionPoint(_ rng: inout SplitMix64) -> (Double, Double) {
+        let cx = emitterPosition.x, cy = emitterPosition.y
+        let w = emitterSize.width.isFinite ? emitterSize.width : 0, h = emitterSize.height.isFinite ? emitterSize.height : 0
+        switch emitterShape {
+        case .point:
+            return (cx, cy)
+        case .line:
+            if emitterMode == .points { return (cx + (rng.unit() < 0.5 ? -w / 2 : w / 2), cy) }
+            return (cx + (rng.unit() - 0.5) * w, cy)
+        case .rectangle, .cuboid:
+            switch emitterMode {
+            case .points:
+                let corner = rng.below(4)
+                return (cx + (corner & 1 == 0 ? -w / 2 : w / 2), cy + (corner & 2 == 0 ? -h / 2 : h / 2))
+            case .outline:
+                var u = rng.unit() * 2 * (w + h)
+                if u < w { return (cx - w / 2 + u, cy - h / 2) }; u -= w
+                if u < h { return (cx + w / 2, cy - h / 2 + u) }; u -= h
+                if u < w { return (cx + w / 2 - u, cy + h / 2) }; u -= w
+                return (cx - w / 2, cy + h / 2 - u)
+            case .surface, .volume:
+                return (cx + (rng.unit() - 0.5) * w, cy + (rng.unit() - 0.5) * h)
+            }
+        case .circle, .sphere:
+            let r = w / 2
+            switch emitterMode {
+            case .points: return (cx, cy)
+            case .outline:
+                let (s, c) = FloatMath.sinCos(rng.unit() * FloatMath.twoPi)
+                return (cx + r * c, cy + r * s)
+            case .surface, .volume:
+                let (s, c) = FloatMath.sinCos(rng.unit() * FloatMath.twoPi)
+                let d = r * rng.unit().squareRoot()
+                return (cx + d * c, cy + d * s)
+            }
+        }
+    }
+
+    private func draw(_ p: Particle, _ d: OwnContentDrawing, operator op: BlendOperator) {
+        guard let contents = p.cell.contents else { return }
+        let image = contents.image.view
+        let cs = p.cell.contentsScale > 0 && p.cell.contentsScale.isFinite ? p.cell.contentsScale : 1
+        let k = p.scale / cs
+        let (s, c) = FloatMath.sinCos(p.angle)
+        // Texels → layer: centre the image, scale, turn, move to the particle.
+        let hw = Double(image.width) / 2, hh = Double(image.height) / 2
+        let place = AffineTransform(a: k * c, b: k * s, c: -k * s, d: k * c,
+                                    tx: p.x - k * (c * hw - s * hh), ty: p.y - k * (s * hw + c * hh))
+        let texelToTarget = ProjectiveTransform(place).concatenating(d.map)
+        let r = Double(image.width + image.height) * k          // a generous radius around the centre
+        let box = projectedBox(Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r), d.map).enclosingIntRect
+            .intersection(d.canvas.clip)
+        guard !box.isEmpty else { return }
+        let ca = p.color.alpha
+        let tintR = unitToByte(p.color.red * ca), tintG = unitToByte(p.color.green * ca), tintB = unitToByte(p.color.blue * ca)
+        let tintA = unitToByte(ca)
+        let alpha = unitToByte(d.opacity)
+        if texelToTarget.isAffine {
+            let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: .bilinear, edge: .transparent)
+            d.compositor.fillPaint(box, paint: TintedPaint(paint, red: tintR, green: tintG, blue: tintB, alpha: tintA),
+                                   operator: op, alpha: alpha, canvas: d.canvas)
+        } else {
+            let paint = ImagePaint(image: image, projective: texelToTarget, filter: .bilinear, edge: .transparent)
+            d.compositor.fillPaint(box, paint: TintedPaint(paint, red: tintR, green: tintG, blue: tintB, alpha: tintA),
+                                   operator: op, alpha: alpha, canvas: d.canvas)
+        }
+    }
+}
+
+/// A well-mixed 64-bit key from three values (SplitMix64's finaliser).
+func mix(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> UInt64 {
+    var z = a &* 0x9E37_79B9_7F4A_7C15 ^ (b &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9 ^ c &* 0x94D0_49BB_1331_11EB
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+}
