@@ -76,7 +76,8 @@ extension Compositor {
     /// The target pixels drawing `r` with its subtree may touch (a
     /// conservative box): bounds, contents overhang, sublayers (unless
     /// clipped by `masksToBounds`), the shadow, cut by the mask layer.
-    func subtreeBounds(_ r: ResolvedLayer, depth: Int) -> BoundingBox {
+    /// With `sublayers` false: what the layer draws of its own.
+    func subtreeBounds(_ r: ResolvedLayer, depth: Int, sublayers: Bool = true) -> BoundingBox {
         var box = projectedBox(r.bounds, r.toTarget)
         let layer = r.layer
         if !layer.masksToBounds {
@@ -88,7 +89,7 @@ extension Compositor {
                     naturalHeight: r.p.contentsRect.height * Double(contents.height) / cs)
                 if dest.isFinite { box = box.union(projectedBox(dest, r.contentToTarget)) }
             }
-            if depth + 1 < Compositor.maximumDepth {
+            if sublayers && depth + 1 < Compositor.maximumDepth {
                 let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped, time: r.localTime)
                 for sublayer in layer.sublayers {
                     guard let s = resolve(sublayer, in: placement), clampUnit(s.p.opacity) > 0 else { continue }

@@ -8,7 +8,7 @@ public struct FrameStatistics: Equatable, Sendable {
     /// (`isDoubleSided == false`).
     public var layersCulled = 0
     /// Pixels a draw visited, in the target and in offscreen surfaces
-    /// (the clear counts the whole target).
+    /// (the clear counts the damaged pixels no opaque layer covers).
     public var pixelsWritten = 0
     /// The part of `pixelsWritten` that read the destination: translucent
     /// or anti-aliased draws, masks, global alpha, operators other than a
@@ -22,5 +22,11 @@ public struct FrameStatistics: Equatable, Sendable {
     public var shadowsRasterized = 0
     /// Offscreen surfaces allocated this frame (0 in steady state).
     public var surfacesAllocated = 0
+    /// Target pixels redrawn because something changed there (the area of
+    /// `Compositor.damage`; the whole target on a full frame).
+    public var pixelsDamaged = 0
+    /// Layers not drawn because their whole subtree lies under an opaque
+    /// layer drawn above it (counted where the damage reaches them).
+    public var layersOccluded = 0
     public init() {}
 }

@@ -131,8 +131,10 @@ open class Layer {
     public var allowsGroupOpacity = true
     /// `false` hides the layer when its back faces the viewer.
     public var isDoubleSided = true
-    /// A promise that the layer fills its bounds with opaque pixels. The
-    /// compositor does not rely on it yet (it will for occlusion culling).
+    /// A promise that the layer fills its bounds with opaque pixels: what
+    /// lies under it is not drawn (occlusion culling) and its whole-pixel
+    /// background is copied, not blended. A wrong `true` shows stale
+    /// pixels where the layer is not opaque, as in CA.
     public var isOpaque = false
     /// How the layer image combines with what is below it (the analog of
     /// CA's `compositingFilter`), default source-over.

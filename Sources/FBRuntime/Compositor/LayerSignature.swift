@@ -1,0 +1,96 @@
+import Raster
+
+/// A 64-bit digest of everything that decides the pixels of one layer (or
+/// of a subtree drawn as one image): the change detector behind damage
+/// tracking and the `shouldRasterize` cache. Two equal signatures are taken
+/// to mean equal pixels; a collision (about 2⁻⁶⁴ per comparison) would
+/// leave a stale area until its next change.
+///
+/// Doubles are hashed by bit pattern, so 0 and −0 (or two NaNs) may differ:
+/// that costs a redraw, never a missed one.
+struct LayerSignature {
+    private(set) var value: UInt64 = 0x243F_6A88_85A3_08D3
+
+    @inline(__always) mutating func combine(_ v: UInt64) {
+        // A multiply–xorshift step (as in splitmix64's finaliser): every
+        // input bit reaches every output bit.
+        var x = (value ^ v) &* 0x9E37_79B9_7F4A_7C15
+        x ^= x &>> 31
+        x = x &* 0xBF58_476D_1CE4_E5B9
+        value = x ^ (x &>> 29)
+    }
+    @inline(__always) mutating func combine(_ v: Double) { combine(v.bitPattern) }
+    @inline(__always) mutating func combine(_ v: Int) { combine(UInt64(bitPattern: Int64(v))) }
+    @inline(__always) mutating func combine(_ v: Bool) { combine(v ? 1 as UInt64 : 2) }
+
+    mutating func combine(_ r: Rect) { combine(r.minX); combine(r.minY); combine(r.width); combine(r.height) }
+    mutating func combine(_ r: IntRect) { combine(r.x); combine(r.y); combine(r.width); combine(r.height) }
+    mutating func combine(_ c: Color) { combine(c.red); combine(c.green); combine(c.blue); combine(c.alpha) }
+    mutating func combine(_ m: ProjectiveTransform) {
+        combine(m.m00); combine(m.m01); combine(m.m02)
+        combine(m.m10); combine(m.m11); combine(m.m12)
+        combine(m.m20); combine(m.m21); combine(m.m22)
+    }
+    mutating func combine(_ path: Path?) {
+        guard let path else { combine(0 as UInt64); return }
+        combine(path.verbs.count)
+        for v in path.verbs { combine(UInt64(v.rawValue)) }
+        for p in path.points { combine(p.x); combine(p.y) }
+    }
+
+    /// The values that decide how `r` draws its own parts (background,
+    /// contents, border, shadow) and how its image is combined: the map to
+    /// the target, presentation values, the non-animatable properties and
+    /// the opacity inherited from superlayers that do not group.
+    mutating func combine(_ r: Compositor.ResolvedLayer, inheritedOpacity: Double) {
+        let p = r.p, l = r.layer
+        combine(r.toTarget)
+        combine(r.bounds)
+        combine(p.geometry.isGeometryFlipped); combine(r.sublayersFlipped)
+        combine(p.geometry.zPosition)
+        combine(inheritedOpacity); combine(p.opacity)
+        if let c = p.backgroundColor { combine(c) } else { combine(3 as UInt64) }
+        combine(p.cornerRadius); combine(Int(l.maskedCorners?.rawValue ?? 0xFF))
+        combine(l.masksToBounds)
+        combine(p.borderWidth); combine(p.borderColor)
+        combine(l.contents?.serial ?? 0)
+        combine(l.contentsGravity.signatureCode); combine(l.minificationFilter.signatureCode)
+        combine(l.magnificationFilter.signatureCode)
+        combine(p.contentsRect); combine(p.contentsCenter); combine(l.contentsScale)
+        combine(p.shadowColor); combine(p.shadowOpacity); combine(p.shadowRadius)
+        combine(p.shadowOffset.width); combine(p.shadowOffset.height)
+        combine(p.shadowPath)
+        combine(l.isDoubleSided); combine(l.allowsGroupOpacity); combine(l.isOpaque)
+        combine(Int(l.compositingOperator.rawValue))
+        combine(l.mask != nil)
+    }
+}
+
+extension ContentsGravity {
+    var signatureCode: Int {
+        switch self {
+        case .center: return 0
+        case .top: return 1
+        case .bottom: return 2
+        case .left: return 3
+        case .right: return 4
+        case .topLeft: return 5
+        case .topRight: return 6
+        case .bottomLeft: return 7
+        case .bottomRight: return 8
+        case .resize: return 9
+        case .resizeAspect: return 10
+        case .resizeAspectFill: return 11
+        }
+    }
+}
+
+extension ContentsFilter {
+    var signatureCode: Int {
+        switch self {
+        case .nearest: return 0
+        case .linear: return 1
+        case .trilinear: return 2
+        }
+    }
+}
