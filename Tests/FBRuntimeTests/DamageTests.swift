@@ -201,7 +201,7 @@ final class DamageTests: XCTestCase {
             var log: [String] = []
             for step in 0..<60 {
                 let l = all[rng.int(all.count)]
-                let edit = rng.int(17)
+                let edit = rng.int(18)
                 switch edit {
                 case 0: l.position = Point(x: l.position.x + rng.double(-15, 15), y: l.position.y + rng.double(-15, 15))
                 case 1: l.position = Point(x: (l.position.x + Double(rng.int(21) - 10)).rounded(), y: l.position.y.rounded())
@@ -243,6 +243,7 @@ final class DamageTests: XCTestCase {
                     l.borderColor = Color(rgb: 0xF0F0F0)
                 case 14: l.transform = rng.chance(0.3) ? .identity : Transform3D(rotationAngle: rng.double(-0.5, 0.5), x: 0, y: 0, z: 1)
                 case 15: l.compositingOperator = rng.chance(0.5) ? .srcOver : (rng.chance(0.5) ? .multiply : .plus)
+                case 16: l.shouldRasterize.toggle()
                 default: l.zPosition = rng.chance(0.5) ? 0 : rng.double(-2, 2)
                 }
                 log.append("step \(step): edit \(edit) on \(l.name)")

@@ -23,10 +23,24 @@ extension Compositor {
         signature.combine(r, inheritedOpacity: opacity)
         signature.combine(clip)
         signature.combine(parent.flipped)
-        if grouped || clipPass {
+        if grouped || clipPass || layer.shouldRasterize {
             // Drawn offscreen as one image: any change inside changes it all.
             signature.combine(1 as UInt64)
-            foldSubtree(r, into: &signature, depth: depth)
+            if layer.shouldRasterize, let e = rasterPlan(r, depth: depth) {
+                // The bitmap's signature (raster space) and how it is placed.
+                signature.combine(e.currentSignature)
+                signature.combine(e.width); signature.combine(e.height)
+                if let mask = layer.mask {
+                    let maskPlacement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity,
+                                                        flipped: r.sublayersFlipped, time: r.localTime)
+                    if let m = resolve(mask, in: maskPlacement) {
+                        signature.combine(m, inheritedOpacity: 1)
+                        foldSubtree(m, into: &signature, depth: depth + 1)
+                    }
+                }
+            } else {
+                foldSubtree(r, into: &signature, depth: depth)
+            }
             let extent = subtreeBounds(r, depth: depth).enclosingIntRect.insetBy(-1).intersection(clip)
             let i = tracker.append(layer, signature: signature.value, extent: extent, opaqueRect: .zero)
             tracker.endSubtree(of: i)
@@ -50,7 +64,7 @@ extension Compositor {
 
     /// Folds the sublayers and mask of `r`, recursively, into `signature`:
     /// their values and maps, and which of them are drawn, in tree order.
-    func foldSubtree(_ r: ResolvedLayer, into signature: inout LayerSignature, depth: Int) {
+    func foldSubtree(_ r: ResolvedLayer, into signature: inout LayerSignature, depth: Int, includeMask: Bool = true) {
         guard depth + 1 < Compositor.maximumDepth else { return }
         let layer = r.layer
         signature.combine(layer.sublayers.count)
@@ -61,7 +75,7 @@ extension Compositor {
             signature.combine(s, inheritedOpacity: 1)
             foldSubtree(s, into: &signature, depth: depth + 1)
         }
-        if let mask = layer.mask {
+        if includeMask, let mask = layer.mask {
             let maskPlacement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity,
                                                 flipped: r.sublayersFlipped, time: r.localTime)
             if let m = resolve(mask, in: maskPlacement) {

@@ -76,9 +76,17 @@ import Raster
 /// `LayerSignature`), and what an opaque layer hides is not drawn
 /// (`OcclusionMap`).
 ///
+/// **`shouldRasterize`**: the layer image (background, contents, sublayers,
+/// border) is rendered into a bitmap in the layer's own space at
+/// `rasterizationScale × contentsScale × scale` pixels per point and
+/// reused while the subtree's signature (the damage tracker's, taken in
+/// that space) is unchanged; the layer's shadow, mask, opacity (acting as
+/// group opacity) and operator apply when the bitmap is composited through
+/// its map. Bitmaps live in a `RasterizeCache` within
+/// `rasterizeCacheBudget` bytes, least recently used evicted first.
+///
 /// Out of scope (TODO): CATransformLayer-style 3-D rendering contexts with
-/// depth sorting and plane splitting, `shouldRasterize` caching, debug
-/// overlays, backdrop filters.
+/// depth sorting and plane splitting, debug overlays, backdrop filters.
 ///
 /// Layer coordinates are points; `scale` pixels per point. Not thread-safe;
 /// render from one thread (see `Layer`).
@@ -95,6 +103,19 @@ public final class Compositor {
     let colorPool = SurfacePool<ARGB8888>()
     let coveragePool = SurfacePool<A8>()
     let tracker = DamageTracker()
+    let rasterizeCache = RasterizeCache(budgetBytes: 32 << 20)
+    /// Frames rendered (the rasterize cache's clock).
+    var frameNumber: UInt64 = 0
+
+    /// Most bytes the `shouldRasterize` bitmaps may hold together (default
+    /// 32 MiB); beyond it the least recently used are evicted, and a layer
+    /// whose bitmap alone is larger is drawn without caching.
+    public var rasterizeCacheBudget: Int {
+        get { rasterizeCache.budgetBytes }
+        set { rasterizeCache.budgetBytes = Swift.max(0, newValue); _ = rasterizeCache.makeRoomForBudget() }
+    }
+    /// Bytes the rasterize cache holds now.
+    public var rasterizeCacheBytes: Int { rasterizeCache.bytes }
     /// The target of the frame being rendered: draws into it (not into an
     /// offscreen surface) are the ones units and occlusion apply to.
     var frameTarget: UnsafeMutablePointer<UInt32>?
@@ -132,6 +153,7 @@ public final class Compositor {
     public func render(_ root: Layer, at time: MediaTime, into target: PixelView<ARGB8888>,
                        clearColor: PremultipliedColor = .black) {
         statistics = FrameStatistics()
+        frameNumber &+= 1
         var settings = LayerSignature()
         settings.combine(UInt64(clearColor.argb))
         settings.combine(scale)
@@ -161,6 +183,7 @@ public final class Compositor {
             }
         }
         frameTarget = nil
+        rasterizeCache.removeStale(currentFrame: frameNumber, olderThan: Compositor.rasterizeEntryLifetime)
         colorPool.endFrame()
         coveragePool.endFrame()
         statistics.surfacesAllocated = colorPool.allocations + coveragePool.allocations
@@ -210,7 +233,7 @@ public final class Compositor {
             drawGroup(r, shadow: shadow, opacity: layerOpacity, canvas: canvas, depth: depth)
         } else {
             if let shadow { drawPathShadow(r, shadow, alpha: layerOpacity, canvas: canvas) }
-            drawImage(r, opacity: layerOpacity, operator: layer.compositingOperator, canvas: canvas, depth: depth,
+            drawLayerImage(r, opacity: layerOpacity, operator: layer.compositingOperator, canvas: canvas, depth: depth,
                       occludedFrom: unit.map { $0 + 1 })
         }
     }

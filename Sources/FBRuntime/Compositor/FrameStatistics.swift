@@ -28,5 +28,11 @@ public struct FrameStatistics: Equatable, Sendable {
     /// Layers not drawn because their whole subtree lies under an opaque
     /// layer drawn above it (counted where the damage reaches them).
     public var layersOccluded = 0
+    /// `shouldRasterize` layers drawn from their cached bitmap (one per
+    /// layer and frame).
+    public var rasterizeCacheHits = 0
+    /// `shouldRasterize` layers whose bitmap was (re)rendered, or could not
+    /// be cached (over the budget).
+    public var rasterizeCacheMisses = 0
     public init() {}
 }

@@ -42,13 +42,16 @@ struct LayerSignature {
     /// contents, border, shadow) and how its image is combined: the map to
     /// the target, presentation values, the non-animatable properties and
     /// the opacity inherited from superlayers that do not group.
-    mutating func combine(_ r: Compositor.ResolvedLayer, inheritedOpacity: Double) {
+    /// With `imageOnly`, only what the layer image shows (the rasterize
+    /// cache's key): not opacity, shadow, operator or mask, which apply
+    /// when the image is composited.
+    mutating func combine(_ r: Compositor.ResolvedLayer, inheritedOpacity: Double, imageOnly: Bool = false) {
         let p = r.p, l = r.layer
         combine(r.toTarget)
         combine(r.bounds)
         combine(p.geometry.isGeometryFlipped); combine(r.sublayersFlipped)
         combine(p.geometry.zPosition)
-        combine(inheritedOpacity); combine(p.opacity)
+        if !imageOnly { combine(inheritedOpacity); combine(p.opacity) }
         if let c = p.backgroundColor { combine(c) } else { combine(3 as UInt64) }
         combine(p.cornerRadius); combine(Int(l.maskedCorners?.rawValue ?? 0xFF))
         combine(l.masksToBounds)
@@ -57,12 +60,15 @@ struct LayerSignature {
         combine(l.contentsGravity.signatureCode); combine(l.minificationFilter.signatureCode)
         combine(l.magnificationFilter.signatureCode)
         combine(p.contentsRect); combine(p.contentsCenter); combine(l.contentsScale)
+        combine(l.isOpaque)
+        guard !imageOnly else { return }
         combine(p.shadowColor); combine(p.shadowOpacity); combine(p.shadowRadius)
         combine(p.shadowOffset.width); combine(p.shadowOffset.height)
         combine(p.shadowPath)
-        combine(l.isDoubleSided); combine(l.allowsGroupOpacity); combine(l.isOpaque)
+        combine(l.isDoubleSided); combine(l.allowsGroupOpacity)
         combine(Int(l.compositingOperator.rawValue))
         combine(l.mask != nil)
+        combine(l.shouldRasterize); combine(l.rasterizationScale)
     }
 }
 

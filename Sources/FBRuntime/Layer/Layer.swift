@@ -136,6 +136,16 @@ open class Layer {
     /// background is copied, not blended. A wrong `true` shows stale
     /// pixels where the layer is not opaque, as in CA.
     public var isOpaque = false
+    /// Render the layer image (background, contents, sublayers, border)
+    /// once into a bitmap in the layer's own space and reuse it while
+    /// nothing in the subtree changes; moving or transforming the layer
+    /// only re-composites the bitmap (resampled unless the map is a
+    /// whole-pixel translation). Shadow, mask and opacity apply to the
+    /// bitmap, so the opacity acts as group opacity. See `Compositor`.
+    public var shouldRasterize = false
+    /// Bitmap pixels per layer pixel (`contentsScale × Compositor.scale`
+    /// pixels per point) of a rasterized layer; ≤ 0 or NaN counts as 1.
+    public var rasterizationScale: Double = 1
     /// How the layer image combines with what is below it (the analog of
     /// CA's `compositingFilter`), default source-over.
     public var compositingOperator: BlendOperator = .srcOver
