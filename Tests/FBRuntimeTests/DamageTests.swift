@@ -101,10 +101,13 @@ final class DamageTests: XCTestCase {
         XCTAssertEqual(compositor.statistics.pixelsWritten, 0)
         XCTAssertEqual(compositor.statistics.layersDrawn, 0)
         XCTAssertEqual(compositor.statistics.offscreenPasses, 0)
-        // invalidate() forces a full frame.
+        // invalidate() forces a full frame, which finds its offscreen
+        // surfaces still pooled after the idle frame.
         compositor.invalidate()
         compositor.render(root, at: 1, into: target.view)
         XCTAssertEqual(compositor.damage.area, 120 * 80)
+        XCTAssertGreaterThan(compositor.statistics.offscreenPasses, 0)
+        XCTAssertEqual(compositor.statistics.surfacesAllocated, 0)
         // Another target is a full frame too.
         let other = Surface<ARGB8888>(width: 120, height: 80)!
         compositor.render(root, at: 1, into: other.view)

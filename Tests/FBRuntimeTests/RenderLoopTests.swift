@@ -80,6 +80,17 @@ final class RenderLoopTests: XCTestCase {
         // The old and new squares (8×8, 5 apart) with a pixel of margin.
         XCTAssertEqual(display.damages[1], IntRect(x: 3, y: 19, width: 15, height: 10))
         XCTAssertTrue(display.damages[2].isEmpty)
+        // Two changes far apart: two rectangles, copied one by one.
+        let corner = Layer(name: "corner")
+        corner.bounds = Rect(x: 0, y: 0, width: 4, height: 4)
+        corner.position = Point(x: 60, y: 44)
+        corner.backgroundColor = Color(rgb: 0xFF0000)
+        loop.update { root in
+            try! root.addSublayer(corner)
+            square.position.x -= 5
+        }
+        XCTAssertTrue(loop.runOnce())
+        XCTAssertEqual(loop.compositor.damage.rects.count, 2)
         // The presenter copied only the damage, yet the screen is right.
         let reference = Surface<ARGB8888>(width: 64, height: 48)!
         Compositor().render(root, at: 0, into: reference.view)

@@ -184,8 +184,12 @@ public final class Compositor {
         }
         frameTarget = nil
         rasterizeCache.removeStale(currentFrame: frameNumber, olderThan: Compositor.rasterizeEntryLifetime)
-        colorPool.endFrame()
-        coveragePool.endFrame()
+        if !tracker.damage.isEmpty {
+            // A frame that drew nothing says nothing about which pooled
+            // surfaces the scene needs: keep them.
+            colorPool.endFrame()
+            coveragePool.endFrame()
+        }
         statistics.surfacesAllocated = colorPool.allocations + coveragePool.allocations
         colorPool.allocations = 0
         coveragePool.allocations = 0

@@ -231,7 +231,7 @@ public final class RenderLoop {
         // 6. Copy what the compositor redrew into a free scan-out buffer
         //    (the back buffer keeps the rest from earlier frames; the
         //    presenter adds what that buffer missed since it last held one).
-        presenter.prepare(backBuffer.view, damage: compositor.damage.boundingBox)
+        presenter.prepare(backBuffer.view, damage: compositor.damage)
 
         // 7. Hold the flip on a display that would show it at once (the
         //    presenter may learn this only at its first modeset), then flip.

@@ -66,6 +66,7 @@ public final class SimulatedPresenter: FramePresenter {
     /// The frame `prepare` was given (its owner keeps the memory alive).
     private var prepared: PixelView<ARGB8888>?
     private var preparedDamage = IntRect.zero
+    private var preparedPieces: DamageList?
     private var isModeSet = false
 
     public var isFlipPending: Bool { pageFlipState == .waitingForFlip }
@@ -94,6 +95,12 @@ public final class SimulatedPresenter: FramePresenter {
         precondition(frame.width == width && frame.height == height, "SimulatedPresenter: frame size differs")
         prepared = frame
         preparedDamage = damage.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        preparedPieces = nil
+    }
+
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
+        prepare(frame, damage: damage.boundingBox)
+        preparedPieces = damage
     }
 
     public func commit() throws(KMSError) -> PresentOutcome {
@@ -108,7 +115,11 @@ public final class SimulatedPresenter: FramePresenter {
         damages.append(preparedDamage)
         // One scan-out buffer, shown when committed: only the damage is
         // copied, so a damage that misses a change shows on `screen`.
-        ScanoutConversion.copy(frame, into: screen.view, rect: preparedDamage)
+        if let pieces = preparedPieces {
+            for r in pieces.rects { ScanoutConversion.copy(frame, into: screen.view, rect: r.intersection(preparedDamage)) }
+        } else {
+            ScanoutConversion.copy(frame, into: screen.view, rect: preparedDamage)
+        }
         if !isModeSet {
             isModeSet = true
             flipTimes.append(now)
