@@ -2,7 +2,8 @@
 /// `Compositor.render`. Offscreen surfaces count in the pixel figures too.
 public struct FrameStatistics: Equatable, Sendable {
     /// Layers whose image was drawn (mask layers included; hidden,
-    /// transparent, culled and non-finite layers not).
+    /// transparent, culled and non-finite layers not), once per damage
+    /// rectangle they reach; layers outside the damage are not drawn.
     public var layersDrawn = 0
     /// Layers skipped because their back faces the viewer
     /// (`isDoubleSided == false`).
