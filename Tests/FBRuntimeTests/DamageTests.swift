@@ -318,3 +318,36 @@ final class DamageTests: XCTestCase {
         XCTAssertNil(firstDifference(target.view, reference.view))
     }
 }
+
+extension DamageTests {
+    func testInvalidatingARectangleRedrawsIt() throws {
+        let root = layer("root", 0, 0, 40, 30, color: 0x336699)
+        let target = Surface<ARGB8888>(width: 40, height: 30)!
+        let compositor = Compositor()
+        compositor.render(root, at: 0, into: target.view)
+        target.view.row(5).update(repeating: 0xFFFF_FFFF, count: 40)      // someone else draws
+        compositor.invalidate(IntRect(x: -10, y: 4, width: 100, height: 3))
+        compositor.render(root, at: 0, into: target.view)
+        XCTAssertEqual(compositor.damage.rects, [IntRect(x: 0, y: 4, width: 40, height: 3)])
+        XCTAssertNil(firstDifference(target.view, oracle(root, at: 0, width: 40, height: 30).view))
+    }
+
+    func testDamageListMergesOverlapsAndCollapsesBeyondItsCapacity() {
+        let bounds = IntRect(x: 0, y: 0, width: 1000, height: 1000)
+        var list = DamageList()
+        list.add(IntRect(x: 0, y: 0, width: 10, height: 10), within: bounds)
+        list.add(IntRect(x: 5, y: 5, width: 10, height: 10), within: bounds)
+        XCTAssertEqual(list.rects, [IntRect(x: 0, y: 0, width: 15, height: 15)])
+        list.add(IntRect(x: 990, y: 990, width: 20, height: 20), within: bounds)
+        XCTAssertEqual(list.rects.count, 2)
+        XCTAssertEqual(list.rects[1], IntRect(x: 990, y: 990, width: 10, height: 10))
+        for i in 0..<DamageList.maximumCount { list.add(IntRect(x: 100 + 50 * i, y: 500, width: 4, height: 4), within: bounds) }
+        XCTAssertEqual(list.rects, [IntRect(x: 0, y: 0, width: 1000, height: 1000)])
+        // Disjoint rectangles: the area counts each pixel once.
+        var pair = DamageList()
+        pair.add(IntRect(x: 0, y: 0, width: 4, height: 4), within: bounds)
+        pair.add(IntRect(x: 10, y: 0, width: 4, height: 4), within: bounds)
+        XCTAssertEqual(pair.area, 32)
+        XCTAssertEqual(pair.boundingBox, IntRect(x: 0, y: 0, width: 14, height: 4))
+    }
+}

@@ -110,7 +110,7 @@ final class DamageTracker {
     func invalidate() { needsFullFrame = true }
 
     /// The next frame redraws `rect` (target pixels) too.
-    func invalidate(_ rect: IntRect) { pending.add(rect, within: IntRect(x: 0, y: 0, width: Int(Int32.max), height: Int(Int32.max))) }
+    func invalidate(_ rect: IntRect) { pending.add(rect, within: rect) }   // cut to the target at the next frame
 
     /// Starts a frame: last frame's units become `previous`. A new target
     /// (another buffer or size) or changed `settings` (a signature of the
