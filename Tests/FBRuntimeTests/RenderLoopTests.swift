@@ -65,6 +65,40 @@ final class RenderLoopTests: XCTestCase {
         XCTAssertEqual(stats.lateFrames, 1, "the first flip: the modeset showed frame 1 off the vblank grid")
     }
 
+    func testTheLoopPresentsOnlyTheCompositorsDamage() {
+        let (root, square) = scene(animated: false)
+        let display = presenter()
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        loop.renderBudgetNanoseconds = 4_000_000
+        XCTAssertTrue(loop.runOnce())
+        loop.update { _ in square.position.x += 5 }
+        XCTAssertTrue(loop.runOnce())
+        loop.setNeedsRender()                      // a frame with nothing changed
+        XCTAssertTrue(loop.runOnce())
+        XCTAssertEqual(display.damages.count, 3)
+        XCTAssertEqual(display.damages[0], IntRect(x: 0, y: 0, width: 64, height: 48), "the first frame is whole")
+        // The old and new squares (8×8, 5 apart) with a pixel of margin.
+        XCTAssertEqual(display.damages[1], IntRect(x: 3, y: 19, width: 15, height: 10))
+        XCTAssertTrue(display.damages[2].isEmpty)
+        // Two changes far apart: two rectangles, copied one by one.
+        let corner = Layer(name: "corner")
+        corner.bounds = Rect(x: 0, y: 0, width: 4, height: 4)
+        corner.position = Point(x: 60, y: 44)
+        corner.backgroundColor = Color(rgb: 0xFF0000)
+        loop.update { root in
+            try! root.addSublayer(corner)
+            square.position.x -= 5
+        }
+        XCTAssertTrue(loop.runOnce())
+        XCTAssertEqual(loop.compositor.damage.rects.count, 2)
+        // The presenter copied only the damage, yet the screen is right.
+        let reference = Surface<ARGB8888>(width: 64, height: 48)!
+        Compositor().render(root, at: 0, into: reference.view)
+        let expected = Surface<XRGB8888>(width: 64, height: 48)!
+        ScanoutConversion.copy(reference.view, into: expected.view, rect: reference.view.bounds)
+        XCTAssertEqual(pixelChecksum(display.screen.view), pixelChecksum(expected.view))
+    }
+
     func testDisplayWithoutVBlankIsHeldToTheRefreshRate() {
         let (root, _) = scene()
         let display = presenter(paced: false)

@@ -9,7 +9,7 @@ extension Compositor {
         guard visible > 0 else { return }
         canvas.fill(rect, color: color, operator: op)
         statistics.pixelsWritten += visible
-        if !(color.isOpaque && (op == .srcOver || op == .src)) { statistics.pixelsBlended += visible }
+        if !(op == .src || (color.isOpaque && op == .srcOver)) { statistics.pixelsBlended += visible }
     }
 
     /// Fills `path` (layer space) mapped by `map` (layer → target pixels),

@@ -76,7 +76,9 @@ extension Compositor {
     /// The target pixels drawing `r` with its subtree may touch (a
     /// conservative box): bounds, contents overhang, sublayers (unless
     /// clipped by `masksToBounds`), the shadow, cut by the mask layer.
-    func subtreeBounds(_ r: ResolvedLayer, depth: Int) -> BoundingBox {
+    /// With `sublayers` false: what the layer draws of its own. With
+    /// `effects` false: the layer image alone (no own shadow, no mask).
+    func subtreeBounds(_ r: ResolvedLayer, depth: Int, sublayers: Bool = true, effects: Bool = true) -> BoundingBox {
         var box = projectedBox(r.bounds, r.toTarget)
         let layer = r.layer
         if !layer.masksToBounds {
@@ -91,7 +93,7 @@ extension Compositor {
             if layer.drawsOwnContent, let extent = layer.ownContentExtent(at: r.localTime), extent.isFinite {
                 box = box.union(projectedBox(extent, r.toTarget))
             }
-            if depth + 1 < Compositor.maximumDepth {
+            if sublayers && depth + 1 < Compositor.maximumDepth {
                 let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped, time: r.localTime)
                 for sublayer in layer.sublayers {
                     guard let s = resolve(sublayer, in: placement), clampUnit(s.p.opacity) > 0 else { continue }
@@ -99,7 +101,7 @@ extension Compositor {
                 }
             }
         }
-        if let shadow = shadowPlan(r) {
+        if effects, let shadow = shadowPlan(r) {
             let source: BoundingBox
             if let path = shadow.path {
                 let b = path.bounds
@@ -112,7 +114,7 @@ extension Compositor {
             // Under perspective the local scale varies: leave slack.
             box = box.union(source.offsetBy(Double(g.dx), Double(g.dy)).insetBy(-2 * Double(g.margin)))
         }
-        if let mask = layer.mask, depth + 1 < Compositor.maximumDepth {
+        if effects, let mask = layer.mask, depth + 1 < Compositor.maximumDepth {
             let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity, flipped: r.sublayersFlipped, time: r.localTime)
             if let m = resolve(mask, in: placement) {
                 box = box.intersection(subtreeBounds(m, depth: depth + 1))
@@ -169,7 +171,7 @@ extension Compositor {
         if let shadow, !shadow.fromImage, layer.mask != nil {
             drawPathShadow(s, shadow, alpha: 1, canvas: offCanvas)   // the mask cuts it too
         }
-        drawImage(s, opacity: 1, operator: .srcOver, canvas: offCanvas, depth: depth)
+        drawLayerImage(s, opacity: 1, operator: .srcOver, canvas: offCanvas, depth: depth)
         var maskCoverage: PixelView<A8>?
         if let mask = layer.mask {
             guard let m = renderMask(mask, of: s, width: region.width, height: region.height, depth: depth) else { return }

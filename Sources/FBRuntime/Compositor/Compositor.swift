@@ -81,20 +81,60 @@ import Raster
 /// and put back inside the rounded bounds (cut by the mask), faded by the
 /// layer's opacity — see `drawBackdropBlur`.
 ///
-/// Out of scope (TODO): damage tracking, `shouldRasterize`
-/// caching, debug overlays.
+/// **Damage and occlusion** (see `render`): only what changed since the
+/// last frame is cleared and redrawn (`DamageTracker`, signatures from
+/// `LayerSignature`), and what an opaque layer hides is not drawn
+/// (`OcclusionMap`). A transform layer's rendering context and a
+/// replicator are one unit with their whole subtree, whose extent is the
+/// clip (a change inside redraws the screen); while a layer with a
+/// backdrop blur is on screen, any damage redraws the whole frame (the
+/// blur reads what lies behind it).
+///
+/// **`shouldRasterize`**: the layer image (background, contents, sublayers,
+/// border) is rendered into a bitmap in the layer's own space at
+/// `rasterizationScale × contentsScale × scale` pixels per point and
+/// reused while the subtree's signature (the damage tracker's, taken in
+/// that space) is unchanged; the layer's shadow, mask, opacity (acting as
+/// group opacity) and operator apply when the bitmap is composited through
+/// its map. Bitmaps live in a `RasterizeCache` within
+/// `rasterizeCacheBudget` bytes, least recently used evicted first.
+///
+/// Out of scope (TODO): debug overlays.
 ///
 /// Layer coordinates are points; `scale` pixels per point. Not thread-safe;
 /// render from one thread (see `Layer`).
 public final class Compositor {
     public var scale: Double
     public var kernels: KernelFamily
+    /// Skip what opaque layers hide (default). Off, every layer is drawn
+    /// and the whole damage cleared: a debugging aid and the tests' oracle.
+    public var cullsOccludedLayers = true
     public internal(set) var statistics = FrameStatistics()
 
     let rasterizer = PathRasterizer()
+    /// Set by the survey when a layer with a backdrop blur is drawn: any
+    /// damage then redraws the whole frame.
+    var backdropOnScreen = false
     let blur = GaussianBlur()
     let colorPool = SurfacePool<ARGB8888>()
     let coveragePool = SurfacePool<A8>()
+    let tracker = DamageTracker()
+    let rasterizeCache = RasterizeCache(budgetBytes: 32 << 20)
+    /// Frames rendered (the rasterize cache's clock).
+    var frameNumber: UInt64 = 0
+
+    /// Most bytes the `shouldRasterize` bitmaps may hold together (default
+    /// 32 MiB); beyond it the least recently used are evicted, and a layer
+    /// whose bitmap alone is larger is drawn without caching.
+    public var rasterizeCacheBudget: Int {
+        get { rasterizeCache.budgetBytes }
+        set { rasterizeCache.budgetBytes = Swift.max(0, newValue); _ = rasterizeCache.makeRoomForBudget() }
+    }
+    /// Bytes the rasterize cache holds now.
+    public var rasterizeCacheBytes: Int { rasterizeCache.bytes }
+    /// The target of the frame being rendered: draws into it (not into an
+    /// offscreen surface) are the ones units and occlusion apply to.
+    var frameTarget: UnsafeMutablePointer<UInt32>?
     /// The time being rendered.
     var time: MediaTime = 0
 
@@ -104,30 +144,86 @@ public final class Compositor {
     }
 
     /// Renders `root` as it appears at `time` (animations applied) into
-    /// `target`, clearing it to `clearColor` first.
+    /// `target`, redrawing only what changed since the last frame.
+    ///
+    /// **Damage.** The caller keeps `target` between frames (a back buffer
+    /// in cached memory). The compositor remembers what it drew for each
+    /// unit (a layer drawn straight into the target; see `DrawnUnit`) and
+    /// compares: a unit whose signature (presentation values, contents,
+    /// map to the target, inherited opacity and clip) or extent changed,
+    /// that appeared, disappeared or moved below one it used to be above
+    /// damages its old and new extents in target pixels. A change inside a
+    /// layer drawn offscreen (group opacity, a mask, a shadow cast by its
+    /// image, an operator over several parts, a rounded or transformed
+    /// clip) damages that layer's whole extent. The damaged rectangles
+    /// (`damage`) are cleared to `clearColor` and redrawn, every draw
+    /// clipped to them; the rest of `target` is left as it is. The first
+    /// frame, a different target (buffer or size), a change of
+    /// `clearColor`, `scale` or `kernels`, and `invalidate()` make a full
+    /// frame. Pixels changed behind the compositor's back (a contents
+    /// image edited in place) need `LayerContents.contentsDidChange()` or
+    /// `invalidate(_:)`.
+    ///
+    /// **Occlusion.** What lies entirely under the opaque rectangle of a
+    /// unit drawn later (see `opaqueRect`) is neither cleared nor drawn.
     public func render(_ root: Layer, at time: MediaTime, into target: PixelView<ARGB8888>,
                        clearColor: PremultipliedColor = .black) {
         statistics = FrameStatistics()
         root.displayIfNeeded(at: time)   // layers that draw their own contents (custom animated properties)
-        let canvas = Canvas(target, family: kernels)
-        canvas.fill(target.bounds, color: clearColor)
-        if !clearColor.isOpaque {   // fill is source-over: make the clear exact
-            var y = 0
-            while y < target.height { target.row(y).update(repeating: clearColor.argb, count: target.width); y += 1 }
+        frameNumber &+= 1
+        var settings = LayerSignature()
+        settings.combine(UInt64(clearColor.argb))
+        settings.combine(scale)
+        settings.combine(kernels == .simd)
+        settings.combine(cullsOccludedLayers)
+        tracker.beginFrame(target: target, settings: settings.value)
+        let bounds = target.bounds
+        let drawable = scale > 0 && scale.isFinite
+        self.time = time
+        frameTarget = target.base
+        let rootMap = ProjectiveTransform(AffineTransform(scaleX: scale, y: scale))
+        let placement = ParentPlacement(toTarget: rootMap, sublayerSpace: .identity, flipped: false, time: time)
+        if drawable { survey(root, parent: placement, opacity: 1, clip: bounds, depth: 0) }
+        tracker.computeDamage(bounds: bounds)
+        if backdropOnScreen && !tracker.damage.isEmpty { tracker.damageEverything(bounds: bounds) }
+        backdropOnScreen = false
+        statistics.layersOccluded = tracker.markOccluded()
+        statistics.pixelsDamaged = tracker.damage.area
+        for rect in tracker.damage.rects {
+            tracker.occlusion.forEachVisiblePart(of: rect, drawnFrom: 0) { piece in
+                var y = piece.y
+                while y < piece.maxY { (target.row(y) + piece.x).update(repeating: clearColor.argb, count: piece.width); y += 1 }
+                statistics.pixelsWritten += piece.area
+            }
+            if drawable {
+                var canvas = Canvas(target, family: kernels)
+                canvas.clip(to: rect)
+                draw(root, parent: placement, opacity: 1, canvas: canvas, depth: 0)
+            }
         }
-        statistics.pixelsWritten += target.width * target.height
-        if scale > 0 && scale.isFinite {
-            self.time = time
-            let rootMap = ProjectiveTransform(AffineTransform(scaleX: scale, y: scale))
-            draw(root, parent: ParentPlacement(toTarget: rootMap, sublayerSpace: .identity, flipped: false, time: time),
-                 opacity: 1, canvas: canvas, depth: 0)
+        frameTarget = nil
+        rasterizeCache.removeStale(currentFrame: frameNumber, olderThan: Compositor.rasterizeEntryLifetime)
+        if !tracker.damage.isEmpty {
+            // A frame that drew nothing says nothing about which pooled
+            // surfaces the scene needs: keep them.
+            colorPool.endFrame()
+            coveragePool.endFrame()
         }
-        colorPool.endFrame()
-        coveragePool.endFrame()
         statistics.surfacesAllocated = colorPool.allocations + coveragePool.allocations
         colorPool.allocations = 0
         coveragePool.allocations = 0
     }
+
+    /// The rectangles the last `render` redrew, target pixels (disjoint;
+    /// empty when nothing changed). Hand them to the presenter.
+    public var damage: DamageList { tracker.damage }
+
+    /// Makes the next `render` a full frame (after the target's pixels were
+    /// changed by someone else, for instance).
+    public func invalidate() { tracker.invalidate() }
+
+    /// Makes the next `render` redraw `rect` (target pixels) as well.
+    public func invalidate(_ rect: IntRect) { tracker.invalidate(rect) }
 
     /// Nesting deeper than this is not drawn (a documented clamp that keeps
     /// a pathological tree from exhausting the stack: a layer at depth
@@ -143,6 +239,13 @@ public final class Compositor {
     /// Draws `layer` (and its subtree) placed in `parent` onto `canvas`,
     /// with `opacity` inherited from superlayers that do not group.
     func draw(_ layer: Layer, parent: ParentPlacement, opacity: Double, canvas: Canvas, depth: Int) {
+        var unit: Int?
+        if canvas.target.base == frameTarget, let i = tracker.unitIndex(of: layer) {
+            let u = tracker.units[i]
+            // Outside this damage rectangle, or hidden under an opaque unit.
+            if u.occluded || u.subtreeExtent.intersection(canvas.clip).isEmpty { return }
+            unit = i
+        }
         guard depth < Compositor.maximumDepth, let r = resolve(layer, in: parent) else { return }
         let layerOpacity = opacity * clampUnit(r.p.opacity)
         guard layerOpacity > 0 else { return }
@@ -150,43 +253,64 @@ public final class Compositor {
             drawRenderingContext(r, parent: parent, opacity: layerOpacity, canvas: canvas, depth: depth)
             return
         }
-        if !layer.isDoubleSided {
-            // The Jacobian of x ↦ (Ax + b)/w is det(M)/w³ and w > 0 wherever
-            // the layer is visible, so the sign of det(M) is the winding of
-            // the projected bounds everywhere — also for a container with
-            // empty bounds.
-            let m = r.contentToTarget
-            var det = m.m00 * (m.m11 * m.m22 - m.m12 * m.m21) - m.m01 * (m.m10 * m.m22 - m.m12 * m.m20)
-                + m.m02 * (m.m10 * m.m21 - m.m11 * m.m20)
-            if parent.flipped { det = -det }
-            if det < 0 { statistics.layersCulled += 1; return }
-        }
+        if isCulledBackFace(r, parent: parent) { statistics.layersCulled += 1; return }
         statistics.layersDrawn += 1
         if layer.backgroundBlurRadius != 0 || !layer.animations.isEmpty { drawBackdropBlur(r, opacity: layerOpacity, canvas: canvas, depth: depth) }
-        let parts = r.partCount
         let shadow = shadowPlan(r)
-        let op = layer.compositingOperator
+        if needsGroup(r, shadow: shadow) {
+            drawGroup(r, shadow: shadow, opacity: layerOpacity, canvas: canvas, depth: depth)
+        } else {
+            if let shadow { drawPathShadow(r, shadow, alpha: layerOpacity, canvas: canvas) }
+            drawLayerImage(r, opacity: layerOpacity, operator: layer.compositingOperator, canvas: canvas, depth: depth,
+                      occludedFrom: unit.map { $0 + 1 })
+        }
+    }
+
+    /// With `isDoubleSided == false`: the layer's back faces the viewer.
+    func isCulledBackFace(_ r: ResolvedLayer, parent: ParentPlacement) -> Bool {
+        guard !r.layer.isDoubleSided else { return false }
+        // The Jacobian of x ↦ (Ax + b)/w is det(M)/w³ and w > 0 wherever
+        // the layer is visible, so the sign of det(M) is the winding of
+        // the projected bounds everywhere — also for a container with
+        // empty bounds.
+        let m = r.contentToTarget
+        var det = m.m00 * (m.m11 * m.m22 - m.m12 * m.m21) - m.m01 * (m.m10 * m.m22 - m.m12 * m.m20)
+            + m.m02 * (m.m10 * m.m21 - m.m11 * m.m20)
+        if parent.flipped { det = -det }
+        return det < 0
+    }
+
+    /// Whether the layer image is rendered offscreen and combined once.
+    func needsGroup(_ r: ResolvedLayer, shadow: ShadowPlan?) -> Bool {
+        let layer = r.layer
+        let parts = r.partCount
         let groupsOpacity = clampUnit(r.p.opacity) < 1 && layer.allowsGroupOpacity && parts > 1
         // An operator applies to the layer image as a whole: only a lone
         // part of the layer's own can take it directly (sublayers draw with
         // their own operators).
-        let operatorNeedsGroup = op != .srcOver && (parts > 1 || !layer.sublayers.isEmpty)
-        let needsGroup = groupsOpacity || layer.mask != nil || (shadow?.fromImage ?? false) || operatorNeedsGroup
-        if needsGroup {
-            drawGroup(r, shadow: shadow, opacity: layerOpacity, canvas: canvas, depth: depth)
-        } else {
-            if let shadow { drawPathShadow(r, shadow, alpha: layerOpacity, canvas: canvas) }
-            drawImage(r, opacity: layerOpacity, operator: op, canvas: canvas, depth: depth)
-        }
+        let operatorNeedsGroup = layer.compositingOperator != .srcOver && (parts > 1 || !layer.sublayers.isEmpty)
+        return groupsOpacity || layer.mask != nil || (shadow?.fromImage ?? false) || operatorNeedsGroup
     }
 
     /// Background, contents, sublayers (clipped with `masksToBounds`),
-    /// border; each faded by `opacity` and combined with `op`.
-    func drawImage(_ r: ResolvedLayer, opacity: Double, operator op: BlendOperator, canvas: Canvas, depth: Int) {
+    /// border; each faded by `opacity` and combined with `op`. For a unit
+    /// drawn into the target, `occludedFrom` is the position of the first
+    /// unit drawn after its background: a whole-pixel background is not
+    /// filled where their opaque rectangles cover it.
+    func drawImage(_ r: ResolvedLayer, opacity: Double, operator op: BlendOperator, canvas: Canvas, depth: Int,
+                   occludedFrom: Int? = nil) {
         let layer = r.layer
         if let color = r.p.backgroundColor, color.alpha > 0 {
             if let rect = wholePixelRect(r) {
-                fillRect(rect, color: faded(color, opacity), operator: op, canvas: canvas)
+                // `isOpaque` promises opaque pixels: copy, do not blend.
+                let fillOp = layer.isOpaque && opacity >= 1 && op == .srcOver ? BlendOperator.src : op
+                if let from = occludedFrom, canvas.target.base == frameTarget {
+                    tracker.occlusion.forEachVisiblePart(of: rect.intersection(canvas.clip), drawnFrom: from) { piece in
+                        fillRect(piece, color: faded(color, opacity), operator: fillOp, canvas: canvas)
+                    }
+                } else {
+                    fillRect(rect, color: faded(color, opacity), operator: fillOp, canvas: canvas)
+                }
             } else {
                 fillShape(r.backgroundShape, map: r.toTarget, sampleRect: r.bounds,
                           color: faded(color, opacity), rule: .nonZero, operator: op, canvas: canvas)

@@ -2,13 +2,14 @@
 /// `Compositor.render`. Offscreen surfaces count in the pixel figures too.
 public struct FrameStatistics: Equatable, Sendable {
     /// Layers whose image was drawn (mask layers included; hidden,
-    /// transparent, culled and non-finite layers not).
+    /// transparent, culled and non-finite layers not), once per damage
+    /// rectangle they reach; layers outside the damage are not drawn.
     public var layersDrawn = 0
     /// Layers skipped because their back faces the viewer
     /// (`isDoubleSided == false`).
     public var layersCulled = 0
     /// Pixels a draw visited, in the target and in offscreen surfaces
-    /// (the clear counts the whole target).
+    /// (the clear counts the damaged pixels no opaque layer covers).
     public var pixelsWritten = 0
     /// The part of `pixelsWritten` that read the destination: translucent
     /// or anti-aliased draws, masks, global alpha, operators other than a
@@ -22,5 +23,17 @@ public struct FrameStatistics: Equatable, Sendable {
     public var shadowsRasterized = 0
     /// Offscreen surfaces allocated this frame (0 in steady state).
     public var surfacesAllocated = 0
+    /// Target pixels redrawn because something changed there (the area of
+    /// `Compositor.damage`; the whole target on a full frame).
+    public var pixelsDamaged = 0
+    /// Layers not drawn because their whole subtree lies under an opaque
+    /// layer drawn above it (counted where the damage reaches them).
+    public var layersOccluded = 0
+    /// `shouldRasterize` layers drawn from their cached bitmap (one per
+    /// layer and frame).
+    public var rasterizeCacheHits = 0
+    /// `shouldRasterize` layers whose bitmap was (re)rendered, or could not
+    /// be cached (over the budget).
+    public var rasterizeCacheMisses = 0
     public init() {}
 }

@@ -95,6 +95,17 @@ open class EmitterLayer: Layer {
 
     override var drawsOwnContent: Bool { !emitterCells.isEmpty }
 
+    /// Particles fly anywhere: the extent is unbounded (cut to the clip).
+    override func ownContentExtent(at t: MediaTime) -> Rect? {
+        Rect(x: -1e7, y: -1e7, width: 2e7, height: 2e7)
+    }
+
+    /// Particles move with time: an emitter changes every frame it runs.
+    override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
+        s.combine(t); s.combine(emitterCells.count); s.combine(birthRate); s.combine(Int(seed))
+        s.combine(emitterPosition.x); s.combine(emitterPosition.y)
+    }
+
     /// One living particle at the frame's time.
     struct Particle {
         unowned(unsafe) let cell: EmitterCell

@@ -66,6 +66,11 @@ open class GradientLayer: Layer {
 
     override var drawsOwnContent: Bool { true }
 
+    override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
+        s.combine(customKeys: ["colors", "locations", "startPoint", "endPoint"], of: self, at: t)
+        s.combine(type == .axial ? 0 : type == .radial ? 1 : 2)
+    }
+
     override func drawOwnContent(_ d: OwnContentDrawing) {
         guard case let .colors(colors)? = d.value("colors"), !colors.isEmpty else { return }
         var spec = GradientSpec(kind: type, colors: colors, locations: [], start: startPoint, end: endPoint, width: 0, height: 0)

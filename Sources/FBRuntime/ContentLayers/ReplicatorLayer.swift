@@ -64,6 +64,13 @@ open class ReplicatorLayer: Layer {
 
     override var replicator: ReplicatorLayer? { self }
 
+    override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
+        s.combine(customKeys: ["instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset",
+                               "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"], of: self, at: t)
+        s.combine(instanceCount)
+        if instanceDelay != 0 { s.combine(t) }   // delayed instances run animations at other times
+    }
+
     /// The presented replication parameters at the layer's local time `t`.
     func replication(at t: MediaTime) -> Replication {
         func scalar(_ name: String) -> Double {

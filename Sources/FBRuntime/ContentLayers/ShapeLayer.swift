@@ -70,6 +70,16 @@ open class ShapeLayer: Layer {
 
     override var drawsOwnContent: Bool { true }
 
+    override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
+        s.combine(customKeys: ShapeLayer.animatableKeys, of: self, at: t)
+        s.combine(fillRule == .nonZero)
+        s.combine(lineCap == .butt ? 0 : lineCap == .round ? 1 : 2)
+        s.combine(lineJoin == .miter ? 0 : lineJoin == .round ? 1 : 2)
+    }
+
+    static let animatableKeys = ["path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase",
+                                 "lineDashPattern", "strokeStart", "strokeEnd"]
+
     /// The presented path's bounds, widened by the stroke's reach (half the
     /// line width, times the miter limit for miter joins, or √2 for caps
     /// and bevels).

@@ -14,4 +14,5 @@ open class TransformLayer: Layer {
     public override init(name: String = "transform") { super.init(name: name) }
 
     override var isTransformLayer: Bool { true }
+
 }

@@ -33,6 +33,10 @@ public protocol FramePresenter: AnyObject {
     /// size) to a free scan-out buffer, adding whatever that buffer missed
     /// since it last held a frame (free → rendering). Nothing is shown yet.
     func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect)
+    /// The same with the damage as disjoint rectangles (`Compositor.damage`):
+    /// a presenter may copy each instead of their bounding box (the
+    /// default does the bounding box).
+    func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList)
     /// Shows the prepared buffer: a modeset for the first frame, else a
     /// page flip with an event (rendering → queued). Split from `prepare`
     /// so a caller that holds flips until a target time can do the copy
@@ -47,6 +51,10 @@ public protocol FramePresenter: AnyObject {
 }
 
 extension FramePresenter {
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
+        prepare(frame, damage: damage.boundingBox)
+    }
+
     /// `prepare` then `commit`.
     public func present(_ frame: PixelView<ARGB8888>, damage: IntRect) throws(KMSError) -> PresentOutcome {
         prepare(frame, damage: damage)

@@ -89,6 +89,16 @@ public final class KMSPresenter: FramePresenter {
     deinit { close() }
 
     public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
+        prepareBuffer(frame, damage: damage, pieces: nil)
+    }
+
+    /// Copies the buffer's stale area, then each damage rectangle (not
+    /// their bounding box); the other buffers learn the bounding box.
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
+        prepareBuffer(frame, damage: damage.boundingBox, pieces: damage)
+    }
+
+    private func prepareBuffer(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(!isClosed, "KMSPresenter: prepare after close")
         precondition(pageFlipState == .idle, "KMSPresenter: a flip is pending; wait for it before presenting")
         precondition(!bufferStates.contains(.rendering), "KMSPresenter: a prepared frame is not committed yet")
@@ -100,8 +110,14 @@ public final class KMSPresenter: FramePresenter {
         let damage = damage.intersection(full)
 
         bufferStates[index] = .rendering
-        let area = damage.isEmpty ? staleArea[index] : (staleArea[index].isEmpty ? damage : staleArea[index].union(damage))
-        copy(frame, area, into: buffers[index])
+        let stale = staleArea[index]
+        if let pieces, pieces.rects.count > 1, !stale.contains(damage) {
+            copy(frame, stale, into: buffers[index])
+            for r in pieces.rects { copy(frame, r.intersection(full), into: buffers[index]) }
+        } else {
+            let area = damage.isEmpty ? stale : (stale.isEmpty ? damage : stale.union(damage))
+            copy(frame, area, into: buffers[index])
+        }
         staleArea[index] = .zero
         for i in staleArea.indices where i != index && !damage.isEmpty {
             staleArea[i] = staleArea[i].isEmpty ? damage : staleArea[i].union(damage)

@@ -67,6 +67,7 @@ public final class RenderLoop {
 
     // Render-thread state.
     private var thread: Thread?
+    /// Kept between frames: the compositor redraws only its damage.
     private let backBuffer: Surface<ARGB8888>
     /// max(F, T) of the last frame shown; nil before the first frame.
     private var lastPresentation: Int64?
@@ -227,10 +228,10 @@ public final class RenderLoop {
         let renderTime = System.monotonicNanoseconds() - renderStart
         renderEstimate = max(renderTime, renderEstimate - renderEstimate / 8)
 
-        // 6. Copy into a free scan-out buffer.
-        // TODO(compositor issue): pass the compositor's damage once it
-        // tracks it; until then every frame is a full one.
-        presenter.prepare(backBuffer.view, damage: backBuffer.view.bounds)
+        // 6. Copy what the compositor redrew into a free scan-out buffer
+        //    (the back buffer keeps the rest from earlier frames; the
+        //    presenter adds what that buffer missed since it last held one).
+        presenter.prepare(backBuffer.view, damage: compositor.damage)
 
         // 7. Hold the flip on a display that would show it at once (the
         //    presenter may learn this only at its first modeset), then flip.

@@ -55,6 +55,8 @@ public final class SimulatedPresenter: FramePresenter {
     public private(set) var flipTimes: [Int64] = []
     /// Times (ns) at which frames were committed.
     public private(set) var presentTimes: [Int64] = []
+    /// The damage rectangle of each committed frame.
+    public private(set) var damages: [IntRect] = []
     /// The next this many flips fail with `.busy`.
     public var failNextFlipsWithBusy = 0
     /// Leave a flip's event out (the wait times out) when true.
@@ -63,6 +65,8 @@ public final class SimulatedPresenter: FramePresenter {
     private var pendingCompletion: Int64?
     /// The frame `prepare` was given (its owner keeps the memory alive).
     private var prepared: PixelView<ARGB8888>?
+    private var preparedDamage = IntRect.zero
+    private var preparedPieces: DamageList?
     private var isModeSet = false
 
     public var isFlipPending: Bool { pageFlipState == .waitingForFlip }
@@ -90,6 +94,13 @@ public final class SimulatedPresenter: FramePresenter {
         precondition(pageFlipState == .idle, "SimulatedPresenter: a flip is pending; wait for it before presenting")
         precondition(frame.width == width && frame.height == height, "SimulatedPresenter: frame size differs")
         prepared = frame
+        preparedDamage = damage.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        preparedPieces = nil
+    }
+
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
+        prepare(frame, damage: damage.boundingBox)
+        preparedPieces = damage
     }
 
     public func commit() throws(KMSError) -> PresentOutcome {
@@ -101,9 +112,14 @@ public final class SimulatedPresenter: FramePresenter {
             throw KMSError(.busy, "simulated EBUSY")
         }
         presentTimes.append(now)
-        // Whole frames, shown when committed: the simulated screen has no
-        // buffer age to exploit.
-        ScanoutConversion.copy(frame, into: screen.view, rect: screen.view.bounds)
+        damages.append(preparedDamage)
+        // One scan-out buffer, shown when committed: only the damage is
+        // copied, so a damage that misses a change shows on `screen`.
+        if let pieces = preparedPieces {
+            for r in pieces.rects { ScanoutConversion.copy(frame, into: screen.view, rect: r.intersection(preparedDamage)) }
+        } else {
+            ScanoutConversion.copy(frame, into: screen.view, rect: preparedDamage)
+        }
         if !isModeSet {
             isModeSet = true
             flipTimes.append(now)

@@ -241,6 +241,7 @@ extension Layer {
             store.contents = nil
             return
         }
+        store.contents?.contentsDidChange()      // new pixels: the damage tracker must see them
         if contents !== store.contents { contents = store.contents }
     }
 }

@@ -131,9 +131,21 @@ open class Layer {
     public var allowsGroupOpacity = true
     /// `false` hides the layer when its back faces the viewer.
     public var isDoubleSided = true
-    /// A promise that the layer fills its bounds with opaque pixels. The
-    /// compositor does not rely on it yet (it will for occlusion culling).
+    /// A promise that the layer fills its bounds with opaque pixels: what
+    /// lies under it is not drawn (occlusion culling) and its whole-pixel
+    /// background is copied, not blended. A wrong `true` shows stale
+    /// pixels where the layer is not opaque, as in CA.
     public var isOpaque = false
+    /// Render the layer image (background, contents, sublayers, border)
+    /// once into a bitmap in the layer's own space and reuse it while
+    /// nothing in the subtree changes; moving or transforming the layer
+    /// only re-composites the bitmap (resampled unless the map is a
+    /// whole-pixel translation). Shadow, mask and opacity apply to the
+    /// bitmap, so the opacity acts as group opacity. See `Compositor`.
+    public var shouldRasterize = false
+    /// Bitmap pixels per layer pixel (`contentsScale × Compositor.scale`
+    /// pixels per point) of a rasterized layer; ≤ 0 or NaN counts as 1.
+    public var rasterizationScale: Double = 1
     /// How the layer image combines with what is below it (the analog of
     /// CA's `compositingFilter`), default source-over.
     public var compositingOperator: BlendOperator = .srcOver
@@ -169,6 +181,12 @@ open class Layer {
     /// Draws that content; called by the compositor only when
     /// `drawsOwnContent`, on the render thread's compositor.
     func drawOwnContent(_ drawing: OwnContentDrawing) {}
+
+    /// Folds into `signature` everything that decides what the layer's own
+    /// content (`drawOwnContent`), rendering context or replication draws
+    /// at local time `t` besides the common properties, so the damage
+    /// tracker sees it change.
+    func combineContentSignature(into signature: inout LayerSignature, at t: MediaTime) {}
 
     // MARK: Drawing into a backing store
 

@@ -1,11 +1,18 @@
 import Raster
+import Synchronization
+
+/// Hands out `LayerContents.serial` values: unique for the process's life,
+/// so a new contents object at a freed one's address is still new.
+private let contentsSerials = Atomic<UInt64>(0)
 
 /// A layer's contents image (CALayer's `contents`, a CGImage there): a
 /// premultiplied ARGB8888 surface and whether every pixel of it is opaque.
 ///
 /// Ownership: the surface is shared, not copied. Change its pixels only
-/// between frames; the compositor reads them while it renders (and a
-/// trilinear draw builds its mip chain from them each frame).
+/// between frames, and call `contentsDidChange()` after: the compositor
+/// redraws a layer only when something it knows of changed (damage
+/// tracking), and it reads the pixels while it renders (a trilinear draw
+/// builds its mip chain from them each frame).
 public final class LayerContents {
     public let image: Surface<ARGB8888>
     /// Declares every pixel's alpha 255, so an untransformed draw can copy
@@ -13,9 +20,20 @@ public final class LayerContents {
     /// pixels, as CA's `isOpaque` does.
     public let isOpaque: Bool
 
+    /// Identifies this object and the version of its pixels: new for every
+    /// `LayerContents` and after each `contentsDidChange()`, never reused.
+    public private(set) var serial: UInt64
+
     public init(_ image: Surface<ARGB8888>, isOpaque: Bool = false) {
         self.image = image
         self.isOpaque = isOpaque
+        serial = contentsSerials.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Tells the compositor that the image's pixels changed: every layer
+    /// showing it is redrawn next frame.
+    public func contentsDidChange() {
+        serial = contentsSerials.add(1, ordering: .relaxed).newValue
     }
 
     /// Size in pixels.

@@ -1,0 +1,130 @@
+import Raster
+
+// The survey: before drawing, the compositor walks the tree as `draw` will,
+// records each unit (see `DrawnUnit`) with its signature, extent and opaque
+// rectangle, and lets the `DamageTracker` find what changed since the last
+// frame. Only the damaged rectangles are then cleared and drawn.
+
+extension Compositor {
+    /// Records the units `draw(layer, …)` would draw straight into the
+    /// target. Mirrors `draw`'s decisions exactly (same skips, same groups,
+    /// same inherited opacity); `clip` is the pixel clip of the
+    /// `masksToBounds` ancestors (the target's bounds at the root).
+    func survey(_ layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
+        guard depth < Compositor.maximumDepth, let r = resolve(layer, in: parent) else { return }
+        let layerOpacity = opacity * clampUnit(r.p.opacity)
+        guard layerOpacity > 0 else { return }
+        if layer.backgroundBlurRadius != 0 || !layer.animations.isEmpty,
+           let radius = layer.customPresentationValue(forKey: "backgroundBlurRadius", atLocalTime: r.localTime)?.scalarValue,
+           radius > 0 {
+            backdropOnScreen = true
+        }
+        if layer.isTransformLayer || layer.replicator != nil {
+            // Planes in 3-D or replicated instances: one unit with the whole
+            // subtree, over the whole clip.
+            var signature = LayerSignature()
+            signature.combine(r, inheritedOpacity: opacity)
+            signature.combine(clip)
+            signature.combine(3 as UInt64)
+            foldSubtree(r, into: &signature, depth: depth)
+            let i = tracker.append(layer, signature: signature.value, extent: clip, opaqueRect: .zero)
+            tracker.endSubtree(of: i)
+            return
+        }
+        guard !isCulledBackFace(r, parent: parent) else { return }
+        let shadow = shadowPlan(r)
+        let grouped = needsGroup(r, shadow: shadow)
+        let hasInside = layer.contents != nil || layer.drawsOwnContent || !layer.sublayers.isEmpty
+        let pixelClip = layer.masksToBounds && hasInside ? wholePixelRect(r) : nil
+        let clipPass = layer.masksToBounds && hasInside && pixelClip == nil
+        var signature = LayerSignature()
+        signature.combine(r, inheritedOpacity: opacity)
+        signature.combine(clip)
+        signature.combine(parent.flipped)
+        if grouped || clipPass || layer.shouldRasterize {
+            // Drawn offscreen as one image: any change inside changes it all.
+            signature.combine(1 as UInt64)
+            if layer.shouldRasterize, let e = rasterPlan(r, depth: depth) {
+                // The bitmap's signature (raster space) and how it is placed.
+                signature.combine(e.currentSignature)
+                signature.combine(e.width); signature.combine(e.height)
+                if let mask = layer.mask {
+                    let maskPlacement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity,
+                                                        flipped: r.sublayersFlipped, time: r.localTime)
+                    if let m = resolve(mask, in: maskPlacement) {
+                        signature.combine(m, inheritedOpacity: 1)
+                        foldSubtree(m, into: &signature, depth: depth + 1)
+                    }
+                }
+            } else {
+                foldSubtree(r, into: &signature, depth: depth)
+            }
+            let extent = subtreeBounds(r, depth: depth).enclosingIntRect.insetBy(-1).intersection(clip)
+            let i = tracker.append(layer, signature: signature.value, extent: extent, opaqueRect: .zero)
+            tracker.endSubtree(of: i)
+            return
+        }
+        signature.combine(2 as UInt64)
+        let extent = subtreeBounds(r, depth: depth, sublayers: false).enclosingIntRect.insetBy(-1).intersection(clip)
+        let opaque = cullsOccludedLayers ? opaqueRect(r, opacity: layerOpacity).intersection(clip) : .zero
+        let i = tracker.append(layer, signature: signature.value, extent: extent, opaqueRect: opaque)
+        if !layer.sublayers.isEmpty && depth + 1 < Compositor.maximumDepth {
+            var childClip = clip
+            if let pixelClip { childClip = childClip.intersection(pixelClip) }
+            let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace,
+                                            flipped: r.sublayersFlipped, time: r.localTime)
+            forEachSublayerInDrawingOrder(layer) { sublayer in
+                survey(sublayer, parent: placement, opacity: layerOpacity, clip: childClip, depth: depth + 1)
+            }
+        }
+        tracker.endSubtree(of: i)
+    }
+
+    /// Folds the sublayers and mask of `r`, recursively, into `signature`:
+    /// their values and maps, and which of them are drawn, in tree order.
+    func foldSubtree(_ r: ResolvedLayer, into signature: inout LayerSignature, depth: Int, includeMask: Bool = true) {
+        guard depth + 1 < Compositor.maximumDepth else { return }
+        let layer = r.layer
+        signature.combine(layer.sublayers.count)
+        let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace,
+                                        flipped: r.sublayersFlipped, time: r.localTime)
+        for sublayer in layer.sublayers {
+            guard let s = resolve(sublayer, in: placement) else { signature.combine(4 as UInt64); continue }
+            signature.combine(s, inheritedOpacity: 1)
+            foldSubtree(s, into: &signature, depth: depth + 1)
+        }
+        if includeMask, let mask = layer.mask {
+            let maskPlacement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity,
+                                                flipped: r.sublayersFlipped, time: r.localTime)
+            if let m = resolve(mask, in: maskPlacement) {
+                signature.combine(m, inheritedOpacity: 1)
+                foldSubtree(m, into: &signature, depth: depth + 1)
+            } else {
+                signature.combine(5 as UInt64)
+            }
+        }
+    }
+
+    /// The whole target pixels `r` (drawn directly, not offscreen) covers
+    /// with opaque pixels that do not depend on the backdrop: with
+    /// `isOpaque`, or an opaque background without rounded corners; at full
+    /// effective opacity, source-over, no mask, through an axis-aligned
+    /// map (the pixels entirely inside its projected bounds). Empty
+    /// otherwise.
+    func opaqueRect(_ r: ResolvedLayer, opacity: Double) -> IntRect {
+        let layer = r.layer
+        guard opacity >= 1, layer.compositingOperator == .srcOver, layer.mask == nil, r.toTarget.isAxisAligned else {
+            return .zero
+        }
+        let opaqueBackground = (r.p.backgroundColor.map { $0.alpha >= 1 } ?? false) && !r.hasCorners
+        guard layer.isOpaque || opaqueBackground else { return .zero }
+        let box = projectedBox(r.bounds, r.toTarget)
+        guard !box.isEmpty else { return .zero }
+        let limit = 1_073_741_824.0
+        func clamp(_ v: Double) -> Int { Int(Swift.max(-limit, Swift.min(limit, v))) }
+        let x0 = clamp(box.minX.rounded(.up)), y0 = clamp(box.minY.rounded(.up))
+        let x1 = clamp(box.maxX.rounded(.down)), y1 = clamp(box.maxY.rounded(.down))
+        guard x1 > x0, y1 > y0 else { return .zero }
+        return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}

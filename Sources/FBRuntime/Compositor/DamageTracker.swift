@@ -1,0 +1,207 @@
+import Raster
+
+/// A short list of target pixel rectangles that need redrawing. Rectangles
+/// that overlap are merged into their bounding box, so the list never
+/// covers a pixel twice; beyond `maximumCount` rectangles everything
+/// collapses into one bounding box (a few large draws beat many small
+/// traversals of the tree).
+public struct DamageList: Equatable, Sendable {
+    /// Most rectangles kept apart.
+    public static let maximumCount = 8
+    /// Disjoint rectangles in target pixels, inside the target.
+    public private(set) var rects: [IntRect] = []
+
+    public init() { rects.reserveCapacity(DamageList.maximumCount + 1) }
+
+    public var isEmpty: Bool { rects.isEmpty }
+    /// The smallest rectangle holding every damaged pixel (`.zero` if none).
+    public var boundingBox: IntRect {
+        var box = IntRect.zero
+        for r in rects { box = box.union(r) }
+        return box
+    }
+    /// Damaged pixels (the rectangles are disjoint).
+    public var area: Int {
+        var a = 0
+        for r in rects { a += r.area }
+        return a
+    }
+
+    /// Adds `rect` cut to `bounds`.
+    public mutating func add(_ rect: IntRect, within bounds: IntRect) {
+        var r = rect.intersection(bounds)
+        guard !r.isEmpty else { return }
+        var i = 0
+        while i < rects.count {
+            if !rects[i].intersection(r).isEmpty {
+                r = r.union(rects[i])
+                rects.remove(at: i)
+                i = 0                  // the grown rectangle may meet earlier ones
+            } else {
+                i += 1
+            }
+        }
+        rects.append(r)
+        if rects.count > DamageList.maximumCount {
+            let box = boundingBox
+            rects.removeAll(keepingCapacity: true)
+            rects.append(box)
+        }
+    }
+
+    public mutating func removeAll() { rects.removeAll(keepingCapacity: true) }
+}
+
+/// What the compositor drew for one *unit* in one frame. A unit is a layer
+/// drawn straight into the target: its own parts (background, contents,
+/// border, a `shadowPath` shadow), or — when it renders offscreen (group
+/// opacity, a mask, a shadow cast by its image, an operator over several
+/// parts, a rounded or transformed `masksToBounds` clip) — its whole
+/// subtree as one image. Sublayers of a unit that draws only its own parts
+/// are units of their own.
+struct DrawnUnit {
+    let layer: ObjectIdentifier
+    /// `LayerSignature` of what decides the unit's pixels.
+    let signature: UInt64
+    /// Target pixels the unit's drawing may touch (anti-aliasing margin,
+    /// shadow and border included), cut by the clips above it.
+    let extent: IntRect
+    /// Whole target pixels the unit covers with opaque pixels that do not
+    /// depend on what is below (empty if none).
+    let opaqueRect: IntRect
+    /// `extent` joined with the extents of the units in its subtree.
+    var subtreeExtent: IntRect
+    /// One past the last unit of its subtree: units from this index on are
+    /// drawn above the whole subtree.
+    var subtreeEnd: Int
+    /// Hidden under an opaque unit drawn above its whole subtree.
+    var occluded = false
+    /// Bookkeeping of the comparison with the next frame.
+    var matched = false
+}
+
+/// Remembers the units of the last frame and finds what changed: a unit
+/// whose signature or extent changed, that appeared, disappeared, or now
+/// lies below a unit it used to be above, damages its old and new extents.
+///
+/// Storage (two unit arrays, two indexes by layer identity, the damage
+/// list) is kept between frames: no allocation in steady state. A layer is
+/// known by its identity only to pair it with last frame's record; the
+/// signature holds everything else, so a new layer at a freed one's
+/// address is compared by value and still correct.
+final class DamageTracker {
+    private(set) var units: [DrawnUnit] = []
+    private var previous: [DrawnUnit] = []
+    private var index: [ObjectIdentifier: Int] = [:]
+    private var previousIndex: [ObjectIdentifier: Int] = [:]
+    /// The opaque rectangles of this frame's units.
+    private(set) var occlusion = OcclusionMap()
+    private(set) var damage = DamageList()
+    /// Areas invalidated by the caller since the last frame.
+    private var pending = DamageList()
+    private var needsFullFrame = true
+
+    // What a full frame depends on beyond the units.
+    private var targetBase: UnsafeMutablePointer<UInt32>?
+    private var targetSize = (width: 0, height: 0, stride: 0)
+    private var frameSettings: UInt64 = 0
+
+    /// The next frame redraws everything.
+    func invalidate() { needsFullFrame = true }
+
+    /// The next frame redraws `rect` (target pixels) too.
+    func invalidate(_ rect: IntRect) { pending.add(rect, within: rect) }   // cut to the target at the next frame
+
+    /// Starts a frame: last frame's units become `previous`. A new target
+    /// (another buffer or size) or changed `settings` (a signature of the
+    /// clear colour, scale, kernels) forces a full frame.
+    func beginFrame(target: PixelView<ARGB8888>, settings: UInt64) {
+        swap(&units, &previous)
+        swap(&index, &previousIndex)
+        units.removeAll(keepingCapacity: true)
+        index.removeAll(keepingCapacity: true)
+        occlusion.removeAll()
+        damage.removeAll()
+        if targetBase != target.base || targetSize != (target.width, target.height, target.rowStride)
+            || frameSettings != settings {
+            needsFullFrame = true
+            targetBase = target.base
+            targetSize = (target.width, target.height, target.rowStride)
+            frameSettings = settings
+        }
+    }
+
+    /// Records a unit in drawing order; returns its index. Finish it with
+    /// `endSubtree(of:)` after its sublayers' units.
+    func append(_ layer: Layer, signature: UInt64, extent: IntRect, opaqueRect: IntRect) -> Int {
+        let i = units.count
+        units.append(DrawnUnit(layer: ObjectIdentifier(layer), signature: signature, extent: extent,
+                               opaqueRect: opaqueRect, subtreeExtent: extent, subtreeEnd: i + 1))
+        index[ObjectIdentifier(layer)] = i
+        occlusion.add(opaqueRect, position: i)
+        return i
+    }
+
+    func endSubtree(of i: Int) {
+        var box = units[i].extent
+        var j = i + 1
+        while j < units.count { box = box.union(units[j].subtreeExtent); j = units[j].subtreeEnd }   // the sublayers' units
+        units[i].subtreeExtent = box
+        units[i].subtreeEnd = units.count
+    }
+
+    /// The unit `layer` is this frame, if it is one.
+    @inline(__always) func unitIndex(of layer: Layer) -> Int? { index[ObjectIdentifier(layer)] }
+
+    /// Compares this frame's units with the last frame's and fills
+    /// `damage` (cut to `bounds`, the target).
+    func computeDamage(bounds: IntRect) {
+        defer { pending.removeAll() }
+        if needsFullFrame {
+            needsFullFrame = false
+            damage.add(bounds, within: bounds)
+            return
+        }
+        for r in pending.rects { damage.add(r, within: bounds) }
+        var highestPrevious = -1
+        for u in units {
+            guard let p = previousIndex[u.layer] else {
+                damage.add(u.extent, within: bounds)
+                continue
+            }
+            previous[p].matched = true
+            let old = previous[p]
+            // Below a unit it used to be above: the order changed here.
+            if old.signature != u.signature || old.extent != u.extent || p < highestPrevious {
+                damage.add(old.extent, within: bounds)
+                damage.add(u.extent, within: bounds)
+            }
+            if p > highestPrevious { highestPrevious = p }
+        }
+        for old in previous where !old.matched { damage.add(old.extent, within: bounds) }
+    }
+
+    /// Replaces the damage with all of `bounds`.
+    func damageEverything(bounds: IntRect) {
+        damage.removeAll()
+        damage.add(bounds, within: bounds)
+    }
+
+    /// Marks units whose whole subtree lies under an opaque unit drawn
+    /// above it (`occlusion`); returns how many of them the damage reaches.
+    func markOccluded() -> Int {
+        var count = 0
+        guard !occlusion.isEmpty else { return 0 }
+        var i = 0
+        while i < units.count {
+            guard occlusion.covers(units[i].subtreeExtent, drawnFrom: units[i].subtreeEnd) else { i += 1; continue }
+            let e = units[i].subtreeExtent
+            if damage.rects.contains(where: { !$0.intersection(e).isEmpty }) { count += 1 }
+            // Its subtree's units go with it: the draw never reaches them.
+            units[i].occluded = true
+            i = units[i].subtreeEnd
+        }
+        return count
+    }
+}
+
