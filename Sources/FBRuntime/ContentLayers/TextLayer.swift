@@ -65,7 +65,9 @@ open class TextLayer: Layer {
     }
 
     /// The layout of the model values (no animation applied) in the
-    /// current bounds, for measuring. Not cached.
+    /// current bounds, for measuring. Not cached. It shapes with the
+    /// fonts, which are not thread-safe: ask while no frame is being
+    /// rendered (or on the render thread).
     public var layout: TextLayout {
         var runs: [TextLayout.Run] = []
         var sources: [Int] = []

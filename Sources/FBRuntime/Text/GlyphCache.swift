@@ -10,7 +10,8 @@ import Raster
 /// animation needs no new glyph images — one outline per glyph serves
 /// every size. The price is scan-converting each glyph every frame it is
 /// drawn (no hinting either: small sizes are softer than FreeType's hinted
-/// bitmaps); `shouldRasterize` on the layer trades that back for a bitmap.
+/// bitmaps); where that matters, caching the layer's image (CA's
+/// `shouldRasterize`) trades it back for a bitmap.
 ///
 /// The cost of an entry is its outline's storage (16 bytes a point, one a
 /// verb) plus `entryOverhead`; an outline larger than the whole budget is
