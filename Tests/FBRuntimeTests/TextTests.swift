@@ -407,6 +407,20 @@ final class TextTests: XCTestCase {
         let solid = (0..<size).filter { image[$0, row] >> 24 == 255 }
         XCTAssertLessThanOrEqual(partial.count, 2, "\(partial)")
         XCTAssertGreaterThan(solid.count, 5)
+        // On a 2× display the glyphs are drawn at 2× (not a 1× image
+        // scaled up): the same pixels as the layer scaled 2× at 1×.
+        let text = textLayer("Sharp g", size: 12)
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 60, height: 60)
+        root.anchorPoint = .zero
+        try! root.addSublayer(text)
+        let retina = Surface<ARGB8888>(width: size, height: size)!
+        Compositor(scale: 2).render(root, at: 0, into: retina.view, clearColor: .clear)
+        let scaled = textLayer("Sharp g", size: 12)
+        scaled.position = Point(x: 10, y: 10)
+        scaled.transform = Transform3D(scaleX: 2, y: 2, z: 1)
+        XCTAssertEqual(pixelChecksum(retina.view), pixelChecksum(render(scaled).view))
+        XCTAssertNotEqual(pixelChecksum(retina.view), pixelChecksum(render(Layer()).view))
     }
 
     // MARK: Glyph cache
