@@ -252,6 +252,47 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(justified.lines[n - 1].width, left.lines[n - 1].width, accuracy: 1e-9)
     }
 
+    /// Seeded random strings of mixed scripts, marks, newlines, tabs and
+    /// characters DejaVu lacks, in random boxes with every mode: no crash,
+    /// and the layout's invariants hold.
+    func testRandomTextKeepsLayoutInvariants() {
+        let f = font, deva = try! Font(path: TextTests.devanagari)
+        let pool = ["a", "W", "V", "A", " ", " ", "\n", "\t", "ب", "ل", "ا", "م", "क", "ि", "्", "ष", "\u{301}", "1", "…", "😀", "fi", "ffl"]
+        let truncations: [TextTruncation] = [.none, .start, .middle, .end]
+        let alignments: [TextAlignment] = [.natural, .left, .right, .center, .justified]
+        var rng = SplitMix64(seed: 8)
+        var linesChecked = 0
+        for _ in 0..<400 {
+            var runs: [TextLayout.Run] = []
+            for _ in 0..<(1 + rng.below(3)) {
+                var text = ""
+                for _ in 0..<rng.below(30) { text += pool[rng.below(pool.count)] }
+                runs.append(.init(text, font: rng.below(4) == 0 ? deva : f, size: [6, 13, 20, 41][rng.below(4)]))
+            }
+            let width = [Double.infinity, 0, 15, 60, 140][rng.below(5)]
+            let height = [Double.infinity, 10, 40][rng.below(3)]
+            let wrapped = rng.below(2) == 0
+            let truncation = truncations[rng.below(4)]
+            let layout = TextLayout(runs, width: width, height: height, isWrapped: wrapped,
+                                    truncation: truncation, alignment: alignments[rng.below(5)])
+            var next = 0
+            for line in layout.lines {
+                XCTAssertEqual(line.glyphs.lowerBound, next)
+                next = line.glyphs.upperBound
+                XCTAssertTrue(line.x.isFinite && line.width.isFinite && line.baseline.isFinite)
+                let clusters = Set(layout.glyphs[line.glyphs].map(\.cluster))
+                if width.isFinite && (wrapped || truncation != .none) && clusters.count > 1 {
+                    XCTAssertLessThanOrEqual(line.width, width + 1e-6, "\(runs.map(\.string)) in \(width)")
+                    linesChecked += 1
+                }
+            }
+            XCTAssertEqual(next, layout.glyphs.count)
+            for g in layout.glyphs { XCTAssertTrue(g.x.isFinite && g.y.isFinite) }
+            if height.isFinite && layout.lines.count > 1 { XCTAssertLessThanOrEqual(layout.height, height + 1e-6) }
+        }
+        XCTAssertGreaterThan(linesChecked, 200, "the width limit was exercised")
+    }
+
     // MARK: TextLayer
 
     let size = 120
