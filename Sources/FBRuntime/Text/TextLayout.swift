@@ -177,10 +177,8 @@ public struct TextLayout {
             let baseline = l.top + l.ascent
             for item in visual {
                 let advance = item.advance + (item.isSpace ? extraPerSpace : 0)
-                if item.glyph != TextLayout.noGlyph {
-                    glyphs.append(Glyph(font: builder.runs[item.run].font, id: item.glyph, x: pen + item.dx, y: baseline - item.dy,
-                                        scale: builder.scales[item.run], run: item.run, cluster: item.cluster, advance: advance))
-                }
+                glyphs.append(Glyph(font: builder.runs[item.run].font, id: item.glyph, x: pen + item.dx, y: baseline - item.dy,
+                                    scale: builder.scales[item.run], run: item.run, cluster: item.cluster, advance: advance))
                 pen += advance
             }
             lines.append(Line(glyphs: first..<glyphs.count, top: l.top, baseline: baseline, height: l.height,
@@ -189,9 +187,6 @@ public struct TextLayout {
         self.width = boxWidth
         self.height = top
     }
-
-    /// A marker for items that take space but draw nothing.
-    static let noGlyph = UInt32.max
 
     static func limit(_ v: Double) -> Double {
         if v.isNaN || v == .infinity { return .infinity }
