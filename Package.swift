@@ -28,6 +28,10 @@ let package = Package(
                        providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CInput", path: "Sources/CInput", pkgConfig: "libinput",
                        providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        // FreeType (glyph outlines) and HarfBuzz (shaping) for text; the
+        // board links them too.
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+                       providers: [.apt(["libfreetype-dev", "libharfbuzz-dev"])]),
         // Peers for benchmarks and cross-checks in tests (host only).
         .systemLibrary(name: "CPixman", path: "Sources/CPixman", pkgConfig: "pixman-1",
                        providers: [.apt(["libpixman-1-dev"])]),
@@ -40,7 +44,7 @@ let package = Package(
         // Pixel kernels: no OS calls, no C dependencies.
         .target(name: "Raster", path: "Sources/Raster"),
         // Layers, animation, transactions, compositor, render loop, displays.
-        .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CDRM"], path: "Sources/FBRuntime",
+        .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CDRM", "CFreeType"], path: "Sources/FBRuntime",
                 linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]),
         // libinput + libudev.
         .target(name: "Input", dependencies: ["CInput", "CPosix"], path: "Sources/Input"),
@@ -74,6 +78,6 @@ let package = Package(
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
-        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/FBRuntimeTests"),
+        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "TestSupport", "CCairo", "CFreeType"], path: "Tests/FBRuntimeTests"),
     ]
 )

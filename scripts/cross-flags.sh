@@ -17,7 +17,7 @@ cross_swiftpm_args() {
     )
     local d
     for d in "--sysroot=$S" -isystem "$S/usr/include/aarch64-linux-gnu" -isystem "$S/usr/include" \
-             "-I$S/usr/include/libdrm" "-I$S/usr/include/libpng16" \
+             "-I$S/usr/include/libdrm" "-I$S/usr/include/libpng16" "-I$S/usr/include/freetype2" \
              -D__linux__ -D__linux -D__gnu_linux__ -D__unix__ -D__unix -D_GNU_SOURCE; do
         a+=(-Xcc "$d")
     done
@@ -26,6 +26,6 @@ cross_swiftpm_args() {
     done
     # Module-map link lines are ignored in Embedded mode: name every library.
     a+=(-Xlinker "-L$SWIFT_EMBEDDED_LIB" -Xlinker -lswiftUnicodeDataTables)
-    for d in drm input udev png16 z pthread m; do a+=(-Xlinker "-l$d"); done
+    for d in drm input udev png16 z freetype harfbuzz pthread m; do a+=(-Xlinker "-l$d"); done
     printf '%s\n' "${a[@]}"
 }

@@ -35,7 +35,10 @@ ensure_packages() {
 }
 
 # What the host build and the tests need.
-HOST_PACKAGES=(pkg-config libdrm-dev libinput-dev libudev-dev libpng-dev zlib1g-dev libcairo2-dev libpixman-1-dev file)
+# Text: FreeType and HarfBuzz; DejaVu Sans and Lohit Devanagari for the
+# text tests (and DejaVu for the demo's line of text).
+HOST_PACKAGES=(pkg-config libdrm-dev libinput-dev libudev-dev libpng-dev zlib1g-dev libcairo2-dev libpixman-1-dev file
+               libfreetype-dev libharfbuzz-dev fonts-dejavu-core fonts-lohit-deva)
 
 require_swift() {
     command -v swift >/dev/null || die "swift is not on PATH (this project needs Swift 6.1 or newer)"

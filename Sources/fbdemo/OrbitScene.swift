@@ -7,13 +7,19 @@ import Raster
 /// corner), a rounded square with an overlapping sublayer that fades as a
 /// group, and a scrolling strip (its bounds origin animates, which moves
 /// its sublayers) — position, opacity, bounds, transforms and the layer
-/// image at work. Everything depends only on the clock the animations are
-/// evaluated at, so frames are repeatable.
+/// image at work — and a title whose font size breathes, when the font
+/// file is there (`fontPath`; without it the scene has no text, as in the
+/// VM guests, which carry no fonts). Everything depends only on the clock
+/// the animations are evaluated at, so frames are repeatable.
 final class OrbitScene {
     let root = Layer(name: "root")
     private let card = Layer(name: "card")
     private let pulse = Layer(name: "pulse")
     private let strip = Layer(name: "strip")
+    private let title = TextLayer(name: "title")
+    /// DejaVu Sans where Debian's fonts-dejavu-core puts it (on the host,
+    /// in the arm64 sysroot the aarch64 build runs against, on a board).
+    static let fontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     private let width: Double, height: Double
 
     /// The scene with its animations running from `time`.
@@ -80,7 +86,17 @@ final class OrbitScene {
             try! strip.addSublayer(tile)
         }
 
-        for layer in [strip, pulse, card] { try! root.addSublayer(layer) }
+        if let font = try? Font(path: OrbitScene.fontPath) {
+            title.font = font
+            title.string = "FBRuntime"
+            title.fontSize = height * 0.08
+            title.foregroundColor = Color(rgb: 0xE8EEF7)
+            title.alignmentMode = .right
+            title.bounds = Rect(x: 0, y: 0, width: width * 0.6, height: height * 0.15)
+            title.anchorPoint = Point(x: 1, y: 0)
+            title.position = Point(x: width * 0.96, y: height * 0.03)
+        }
+        for layer in [title, strip, pulse, card] { try! root.addSublayer(layer) }
     }
 
     /// Starts the slide, the turn, the pulse and the scroll at `time` (their
@@ -105,5 +121,12 @@ final class OrbitScene {
                                     to: .rect(strip.bounds.offsetBy(dx: height * 0.7, dy: 0)), duration: 0.8)
         scroll.repeatCount = .infinity
         strip.add(scroll, forKey: "scroll", at: time)
+        // The title is laid out again at each frame's size.
+        var breathe = BasicAnimation(key: .custom("fontSize"), from: .scalar(title.fontSize),
+                                     to: .scalar(title.fontSize * 1.25), duration: 1)
+        breathe.autoreverses = true
+        breathe.repeatCount = .infinity
+        breathe.timingFunction = .easeInEaseOut
+        title.add(breathe, forKey: "breathe", at: time)
     }
 }

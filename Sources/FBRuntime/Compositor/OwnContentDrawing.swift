@@ -55,6 +55,29 @@ struct OwnContentDrawing {
                              color: faded(color, opacity), rule: rule, operator: self.operator, canvas: canvas)
     }
 
+    /// Fills `path`, given in a space of its own that `transform` maps into
+    /// the bounds space (a glyph outline in font units placed on a line),
+    /// with `color`: the path is scan-converted through `transform` and the
+    /// layer's map together, at full device resolution.
+    func fill(_ path: Path, transform: AffineTransform, color: Color, rule: FillRule) {
+        guard color.alpha > 0, !path.isEmpty else { return }
+        let b = path.bounds
+        let sample = Rect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY)
+        guard sample.isFinite else { return }
+        let full = ProjectiveTransform(transform).concatenating(map)
+        // Glyphs off the clip (damage, scrolled away) cost nothing (affine
+        // maps; the corners by hand, as the polygon helpers allocate).
+        if full.isAffine {
+            let a = full.affinePart
+            var box = BoundingBox.empty
+            box.add(a.apply(PathPoint(b.minX, b.minY))); box.add(a.apply(PathPoint(b.maxX, b.minY)))
+            box.add(a.apply(PathPoint(b.minX, b.maxY))); box.add(a.apply(PathPoint(b.maxX, b.maxY)))
+            guard !box.isEmpty, !box.enclosingIntRect.intersection(canvas.clip).isEmpty else { return }
+        }
+        compositor.fillShape(path, map: full, sampleRect: sample,
+                             color: faded(color, opacity), rule: rule, operator: self.operator, canvas: canvas)
+    }
+
     /// Draws `image` so that it covers `rect` (bounds space), resampled
     /// bilinearly through the layer's map, edges anti-aliased.
     func draw(_ image: PixelView<ARGB8888>, in rect: Rect, isOpaque: Bool = false) {

@@ -1,0 +1,192 @@
+import Raster
+
+/// A piece of styled text for `TextLayer.attributedString`. A `nil`
+/// attribute takes the layer's (`font`, `fontSize`, `foregroundColor`),
+/// animations of the layer's properties included.
+public struct TextRun {
+    public var string: String
+    public var font: Font?
+    /// Points per em.
+    public var fontSize: Double?
+    public var color: Color?
+
+    public init(_ string: String, font: Font? = nil, fontSize: Double? = nil, color: Color? = nil) {
+        self.string = string; self.font = font; self.fontSize = fontSize; self.color = color
+    }
+}
+
+/// A layer that draws text, as `CATextLayer`: above the contents image and
+/// below the sublayers, laid out in the bounds (points, from the top left)
+/// by `TextLayout`'s rules (shaping, wrapping, truncation, alignment are
+/// documented there).
+///
+/// **Drawing.** Glyph outlines (from `Font`, cached in its `GlyphCache`)
+/// are filled by the compositor's path rasterizer through the layer's full
+/// map every frame, so text is as sharp as the display allows at any scale
+/// or transform; `contentsScale` does not limit it (the outlines are always
+/// drawn at the display's resolution, never below it). Text is not clipped
+/// to the bounds unless `masksToBounds`.
+///
+/// **Animatable** (as `.custom(name)` keys): `fontSize` (the text is laid
+/// out again at the interpolated size each frame the animation runs, so a
+/// frame mid-animation is the static layout at that size) and
+/// `foregroundColor`.
+///
+/// **Bad input.** No font (`font` `nil` and a run without one): that text
+/// is not drawn. NaN, negative or zero sizes draw nothing; sizes above
+/// `TextLayout.maximumFontSize` are clamped. Characters the font lacks are
+/// drawn as its missing-glyph box.
+open class TextLayer: Layer {
+    /// Plain text, in the layer's font, size and colour. Ignored when
+    /// `attributedString` is set.
+    public var string: String = "" { didSet { textVersion &+= 1 } }
+    /// Styled runs, drawn instead of `string` when not `nil`.
+    public var attributedString: [TextRun]? { didSet { textVersion &+= 1 } }
+    public var font: Font? { didSet { textVersion &+= 1 } }
+    /// Points per em. Default 36, as CA.
+    public var fontSize: Double = 36 { willSet { willChangeValue(forKey: .custom("fontSize")) } didSet { didChangeValues() } }
+    /// Default opaque white, as CA.
+    public var foregroundColor: Color = .white { willSet { willChangeValue(forKey: .custom("foregroundColor")) } didSet { didChangeValues() } }
+    public var alignmentMode: TextAlignment = .natural { didSet { textVersion &+= 1 } }
+    /// Break lines to the bounds' width (default off: one line a paragraph).
+    public var isWrapped = false { didSet { textVersion &+= 1 } }
+    public var truncationMode: TextTruncation = .none { didSet { textVersion &+= 1 } }
+
+    let layoutCache = TextLayoutCache()
+    /// Bumped by every change of the text, fonts or layout options (the
+    /// damage tracker's signature).
+    var textVersion: UInt64 = 0
+
+    public override init(name: String = "text") { super.init(name: name) }
+
+    /// `fontSize` and `foregroundColor` animate implicitly when set in a
+    /// displayed tree, as in Core Animation.
+    open override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
+        if case let .custom(name) = key, name == "fontSize" || name == "foregroundColor" { return .implicitAnimation }
+        return super.defaultAction(forKey: key)
+    }
+
+    override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
+        s.combine(customKeys: ["fontSize", "foregroundColor"], of: self, at: t)
+        s.combine(textVersion)
+    }
+
+    open override func storedValue(forKey name: String) -> AnimatableValue? {
+        switch name {
+        case "fontSize": return .scalar(fontSize)
+        case "foregroundColor": return .color(foregroundColor)
+        default: return super.storedValue(forKey: name)
+        }
+    }
+
+    /// The layout of the model values (no animation applied) in the
+    /// current bounds, for measuring. Not cached. It shapes with the
+    /// fonts, which are not thread-safe: ask while no frame is being
+    /// rendered (or on the render thread).
+    public var layout: TextLayout {
+        var runs: [TextLayout.Run] = []
+        var sources: [Int] = []
+        resolveRuns(fontSize: fontSize, into: &runs, sources: &sources)
+        return TextLayout(runs, width: bounds.width, height: bounds.height, isWrapped: isWrapped,
+                          truncation: truncationMode, alignment: alignmentMode)
+    }
+
+    /// The runs to lay out: the ones with a font, with the layer's values
+    /// for what they leave `nil`; `sources[i]` is the index in
+    /// `attributedString` of `runs[i]`.
+    func resolveRuns(fontSize size: Double, into runs: inout [TextLayout.Run], sources: inout [Int]) {
+        runs.removeAll(keepingCapacity: true)
+        sources.removeAll(keepingCapacity: true)
+        if let attributed = attributedString {
+            for (i, r) in attributed.enumerated() {
+                guard let f = r.font ?? font else { continue }
+                runs.append(TextLayout.Run(r.string, font: f, size: r.fontSize ?? size))
+                sources.append(i)
+            }
+        } else if let font {
+            runs.append(TextLayout.Run(string, font: font, size: size))
+            sources.append(0)
+        }
+    }
+
+    override var drawsOwnContent: Bool { true }
+
+    /// The laid-out lines (text may overflow the bounds when not wrapped),
+    /// widened by the font size for glyphs reaching past their advances.
+    override func ownContentExtent(at t: MediaTime) -> Rect? {
+        var size = fontSize
+        if case let .scalar(v)? = customPresentationValue(forKey: "fontSize", atLocalTime: t) { size = v }
+        let layout = layoutCache.layout(for: self, fontSize: size, bounds: PresentationValues(self, at: t).bounds)
+        guard let first = layout.lines.first else { return nil }
+        var x0 = first.x, y0 = first.top, x1 = first.x + first.width, y1 = first.top + first.height
+        for line in layout.lines {
+            x0 = Swift.min(x0, line.x); y0 = Swift.min(y0, line.top)
+            x1 = Swift.max(x1, line.x + line.width); y1 = Swift.max(y1, line.top + line.height)
+        }
+        let m = size.isFinite ? Swift.min(Swift.max(size, 0), TextLayout.maximumFontSize) : 0
+        return Rect(x: x0 - m, y: y0 - m, width: x1 - x0 + 2 * m, height: y1 - y0 + 2 * m)
+    }
+
+    override func drawOwnContent(_ d: OwnContentDrawing) {
+        var size = fontSize
+        if case let .scalar(v)? = d.value("fontSize") { size = v }
+        var color = foregroundColor
+        if case let .color(v)? = d.value("foregroundColor") { color = v }
+        let layout = layoutCache.layout(for: self, fontSize: size, bounds: d.bounds)
+        let attributed = attributedString
+        for g in layout.glyphs {
+            var c = color
+            if let attributed {
+                let source = layoutCache.sources[g.run]
+                if source < attributed.count, let own = attributed[source].color { c = own }
+            }
+            let outline = g.font.outline(of: g.id)
+            // Font units (y up) → bounds space (y down) at the pen position.
+            d.fill(outline, transform: AffineTransform(a: g.scale, b: 0, c: 0, d: -g.scale, tx: g.x, ty: g.y),
+                   color: c, rule: .nonZero)
+        }
+    }
+}
+
+/// The last layout of a `TextLayer` and what it was made from; laid out
+/// again only when one of them changes (a `fontSize` animation changes
+/// the size every frame). Render thread state.
+final class TextLayoutCache {
+    private(set) var layout = TextLayout()
+    private var runs: [TextLayout.Run] = []
+    private(set) var sources: [Int] = []
+    private var width = Double.nan, height = Double.nan
+    private var isWrapped = false
+    private var truncation = TextTruncation.none
+    private var alignment = TextAlignment.natural
+    private var scratchRuns: [TextLayout.Run] = []
+    private var scratchSources: [Int] = []
+    /// Layouts made (cache misses), for tests.
+    private(set) var misses = 0
+
+    func layout(for layer: TextLayer, fontSize: Double, bounds: Rect) -> TextLayout {
+        layer.resolveRuns(fontSize: fontSize, into: &scratchRuns, sources: &scratchSources)
+        if misses > 0, bounds.width == width, bounds.height == height, layer.isWrapped == isWrapped,
+           layer.truncationMode == truncation, layer.alignmentMode == alignment, scratchSources == sources,
+           same(scratchRuns, runs) {
+            return layout
+        }
+        swap(&runs, &scratchRuns)
+        swap(&sources, &scratchSources)
+        width = bounds.width; height = bounds.height
+        isWrapped = layer.isWrapped; truncation = layer.truncationMode; alignment = layer.alignmentMode
+        layout = TextLayout(runs, width: width, height: height, isWrapped: isWrapped, truncation: truncation,
+                            alignment: alignment)
+        misses += 1
+        return layout
+    }
+
+    private func same(_ a: [TextLayout.Run], _ b: [TextLayout.Run]) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in a.indices {
+            guard a[i].font === b[i].font, a[i].size == b[i].size || (a[i].size.isNaN && b[i].size.isNaN),
+                  a[i].string == b[i].string else { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,177 @@
+import CFreeType
+import Raster
+import Synchronization
+
+/// Why a font could not be loaded.
+public struct FontError: Error, CustomStringConvertible, Equatable {
+    public enum Kind: Equatable, Sendable {
+        /// No file at the path (or it cannot be opened).
+        case cannotOpen
+        /// The file is not a font FreeType knows, or is damaged.
+        case notAFont
+        /// FreeType itself could not be started.
+        case library
+    }
+    public let kind: Kind
+    public let path: String
+    /// FreeType's error code.
+    public let code: Int32
+
+    public var description: String {
+        switch kind {
+        case .cannotOpen: return "font \(path): cannot open the file (FreeType error \(code))"
+        case .notAFont: return "font \(path): not a font file or a damaged one (FreeType error \(code))"
+        case .library: return "font \(path): FreeType did not start (error \(code))"
+        }
+    }
+}
+
+/// Unique ids for fonts, so a glyph cache shared between fonts never mixes
+/// them up (an address could be reused after a font is freed).
+private let nextFontID = Atomic<Int>(1)
+
+/// A font face loaded from a file (TrueType, OpenType, anything FreeType
+/// reads; the first face of a collection).
+///
+/// Metrics are in **font units** (`unitsPerEm` of them to the em, y up);
+/// at a size of `s` points one unit is `s / unitsPerEm` points. Text is
+/// shaped by HarfBuzz with the font's own OpenType tables at the em scale
+/// (no hinting), so positions scale linearly with the size and shaping
+/// does not depend on it. Glyph outlines come from FreeType unhinted and
+/// unscaled and are kept in `glyphCache`.
+///
+/// Threading: a `Font` is not thread-safe (FreeType faces and HarfBuzz
+/// buffers are not). Once it is given to layers, only the render thread
+/// uses it.
+public final class Font {
+    /// The file the font was loaded from.
+    public let path: String
+    /// Font units per em (2048 for DejaVu Sans).
+    public let unitsPerEm: Int
+    /// Above the baseline, font units (positive).
+    public let ascender: Int
+    /// Below the baseline, font units (negative or zero).
+    public let descender: Int
+    /// Baseline to baseline, font units (ascender − descender + line gap).
+    public let lineHeight: Int
+    /// The family name the file gives ("DejaVu Sans"), empty when none.
+    public let familyName: String
+    /// Where this font's outlines are cached (may be shared with other fonts).
+    public let glyphCache: GlyphCache
+    /// Distinguishes this font in a shared glyph cache.
+    let id: Int
+
+    private var library: FT_Library?
+    let face: FT_Face
+    /// HarfBuzz's font over the same face, at the em scale.
+    let hbFont: OpaquePointer
+    /// Reused by every shaping call.
+    let hbBuffer: OpaquePointer
+
+    /// Loads the first face of the font file at `path`.
+    ///
+    /// - Throws: `FontError` naming the path: `.cannotOpen` for a missing
+    ///   or unreadable file, `.notAFont` for anything FreeType cannot
+    ///   read as a scalable font.
+    public init(path: String, glyphCache: GlyphCache = GlyphCache()) throws(FontError) {
+        self.path = path
+        self.glyphCache = glyphCache
+        var lib: FT_Library?
+        let e0 = FT_Init_FreeType(&lib)
+        guard e0 == 0, let lib else { throw FontError(kind: .library, path: path, code: e0) }
+        var f: FT_Face?
+        let e1 = path.withCString { FT_New_Face(lib, $0, 0, &f) }
+        guard e1 == 0, let f else {
+            FT_Done_FreeType(lib)
+            // 0x01 cannot_open_resource; the rest is about the contents.
+            throw FontError(kind: e1 == 1 ? .cannotOpen : .notAFont, path: path, code: e1)
+        }
+        // Bitmap-only faces have no outlines to draw from.
+        guard f.pointee.units_per_EM > 0, f.pointee.num_glyphs > 0,
+              (f.pointee.face_flags & Int(FT_FACE_FLAG_SCALABLE)) != 0 else {
+            FT_Done_Face(f); FT_Done_FreeType(lib)
+            throw FontError(kind: .notAFont, path: path, code: 0)
+        }
+        library = lib
+        face = f
+        let hbFace = hb_ft_face_create_referenced(f)
+        hbFont = hb_font_create(hbFace)
+        hb_face_destroy(hbFace)
+        hbBuffer = hb_buffer_create()
+        unitsPerEm = Int(f.pointee.units_per_EM)
+        ascender = Int(f.pointee.ascender)
+        descender = Swift.min(0, Int(f.pointee.descender))
+        lineHeight = Swift.max(Int(f.pointee.height), ascender - descender)
+        if let name = f.pointee.family_name { familyName = String(cString: name) } else { familyName = "" }
+        id = nextFontID.add(1, ordering: .relaxed).oldValue
+    }
+
+    deinit {
+        hb_buffer_destroy(hbBuffer)
+        hb_font_destroy(hbFont)
+        FT_Done_Face(face)
+        if let library { FT_Done_FreeType(library) }
+    }
+
+    /// The glyph for `scalar` in the font's character map, or 0 (`.notdef`,
+    /// drawn as the font's missing-glyph box) when the font lacks it.
+    public func glyph(for scalar: Unicode.Scalar) -> UInt32 {
+        var g: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(hbFont, scalar.value, &g) != 0 ? g : 0
+    }
+
+    /// The horizontal advance of `glyph`, font units.
+    public func advance(of glyph: UInt32) -> Int {
+        Int(hb_font_get_glyph_h_advance(hbFont, glyph))
+    }
+
+    /// The outline of `glyph` in font units, y up, origin on the baseline
+    /// at the pen position; empty for glyphs without one (the space) and
+    /// for ids the font does not have. Through `glyphCache`.
+    public func outline(of glyph: UInt32) -> Path {
+        glyphCache.outline(fontID: id, glyph: glyph) { loadOutline(glyph) }
+    }
+
+    /// Reads `glyph`'s outline from FreeType (`FT_Outline_Decompose`).
+    func loadOutline(_ glyph: UInt32) -> Path {
+        guard glyph < UInt32(face.pointee.num_glyphs),
+              FT_Load_Glyph(face, glyph, fbr_ft_load_unscaled()) == 0,
+              let slot = face.pointee.glyph, fbr_ft_glyph_is_outline(slot) != 0 else { return Path() }
+        var funcs = FT_Outline_Funcs(
+            move_to: { to, user in
+                guard let to, let user else { return 1 }
+                let path = user.assumingMemoryBound(to: Path.self)
+                path.pointee.close()
+                path.pointee.move(to: PathPoint(Double(to.pointee.x), Double(to.pointee.y)))
+                return 0
+            },
+            line_to: { to, user in
+                guard let to, let user else { return 1 }
+                user.assumingMemoryBound(to: Path.self).pointee.line(to: PathPoint(Double(to.pointee.x), Double(to.pointee.y)))
+                return 0
+            },
+            conic_to: { c, to, user in
+                guard let c, let to, let user else { return 1 }
+                user.assumingMemoryBound(to: Path.self).pointee.quad(
+                    to: PathPoint(Double(to.pointee.x), Double(to.pointee.y)),
+                    control: PathPoint(Double(c.pointee.x), Double(c.pointee.y)))
+                return 0
+            },
+            cubic_to: { c1, c2, to, user in
+                guard let c1, let c2, let to, let user else { return 1 }
+                user.assumingMemoryBound(to: Path.self).pointee.cubic(
+                    to: PathPoint(Double(to.pointee.x), Double(to.pointee.y)),
+                    control1: PathPoint(Double(c1.pointee.x), Double(c1.pointee.y)),
+                    control2: PathPoint(Double(c2.pointee.x), Double(c2.pointee.y)))
+                return 0
+            },
+            shift: 0, delta: 0)
+        var path = Path()
+        let error = withUnsafeMutablePointer(to: &path) { p in
+            FT_Outline_Decompose(&slot.pointee.outline, &funcs, UnsafeMutableRawPointer(p))
+        }
+        guard error == 0 else { return Path() }
+        path.close()
+        return path
+    }
+}

@@ -1,0 +1,471 @@
+import CFreeType
+import Raster
+
+/// Where a line that is too wide for its width is cut, with an ellipsis
+/// ("…") in place of the text left out (as `CATextLayer.truncationMode`).
+public enum TextTruncation: Sendable {
+    case none, start, middle, end
+}
+
+/// How lines sit between the left and right edges of the layout width (as
+/// `CATextLayer.alignmentMode`). `natural` is left for left-to-right
+/// paragraphs and right for right-to-left ones; `justified` stretches the
+/// spaces of every line but the last of a paragraph to the full width.
+public enum TextAlignment: Sendable {
+    case natural, left, right, center, justified
+}
+
+/// Text laid out in lines: glyphs shaped by HarfBuzz, broken into lines,
+/// truncated and aligned, with positions in **layout space** — points, the
+/// origin at the top left of the layout box, y down (a layer's bounds
+/// space when a `TextLayer` draws it).
+///
+/// **Rules.**
+/// - Paragraphs end at "\n"; a tab or "\r" counts as a space.
+/// - Each paragraph is split into runs of one script (HarfBuzz's Unicode
+///   script property; punctuation and spaces join the script before them)
+///   and of one `Run`, each shaped separately by HarfBuzz with its font
+///   (kerning, ligatures, Arabic joining, Indic reordering all apply inside
+///   such a piece, not across pieces).
+/// - Direction: a piece of a right-to-left script is laid out right to
+///   left; a paragraph takes the direction of its first piece, and its
+///   pieces are ordered in that direction. This is not the full Unicode
+///   bidirectional algorithm (digits inside Arabic text come out reversed,
+///   for one).
+/// - Wrapping (`isWrapped`, finite `width`): lines break after spaces; a
+///   word wider than the width on its own is broken between clusters.
+///   Spaces at the end of a line take no width. Without wrapping a
+///   paragraph is one line.
+/// - Lines that would end below `height` (finite) are left out, but the
+///   first line always stays. Truncation applies to every line wider than
+///   `width`, and, when lines were left out, to the end of the last line
+///   kept. A cut never splits a cluster.
+/// - Line height is the largest `Font.lineHeight` of the fonts in the line
+///   at their sizes; the baseline sits the largest ascender below the top.
+///
+/// **Clamps.** A size that is NaN, negative or 0 lays out nothing for its
+/// run; sizes above `maximumFontSize` are clamped to it. A NaN or infinite
+/// width or height means no limit; a negative one is 0.
+public struct TextLayout {
+    /// One piece of styled text.
+    public struct Run {
+        public var string: String
+        public var font: Font
+        /// Points per em.
+        public var size: Double
+        public init(_ string: String, font: Font, size: Double) {
+            self.string = string; self.font = font; self.size = size
+        }
+    }
+
+    /// A glyph in its place.
+    public struct Glyph {
+        public var font: Font
+        /// The glyph id in `font` (0: the font lacks the character).
+        public var id: UInt32
+        /// The pen origin on the baseline, layout space (points).
+        public var x: Double
+        public var y: Double
+        /// Points per font unit (`size / unitsPerEm`).
+        public var scale: Double
+        /// The index of the `Run` the glyph comes from.
+        public var run: Int
+        /// The UTF-8 offset of the glyph's cluster in the runs' strings
+        /// taken together.
+        public var cluster: Int
+        /// The width it takes on the line, points (justification included).
+        public var advance: Double
+    }
+
+    /// One line of glyphs.
+    public struct Line {
+        /// Its glyphs in `glyphs`, left to right on screen.
+        public var glyphs: Range<Int>
+        /// Layout space, points.
+        public var top: Double
+        public var baseline: Double
+        public var height: Double
+        /// Left edge of the first glyph's advance and the width of all the
+        /// advances (trailing spaces excluded), points.
+        public var x: Double
+        public var width: Double
+        /// An ellipsis was put in.
+        public var isTruncated: Bool
+    }
+
+    /// The largest size laid out, points per em.
+    public static let maximumFontSize = 4096.0
+
+    public private(set) var glyphs: [Glyph] = []
+    public private(set) var lines: [Line] = []
+    /// The box the lines take: the widest line (or the width when
+    /// justified) by the bottom of the last line, points.
+    public private(set) var width = 0.0
+    public private(set) var height = 0.0
+
+    public init() {}
+
+    /// Lays out `runs` in a box `width` by `height` points.
+    ///
+    /// - Complexity: O(n) in the number of UTF-8 bytes and glyphs, plus
+    ///   HarfBuzz's shaping.
+    public init(_ runs: [Run], width: Double = .infinity, height: Double = .infinity, isWrapped: Bool = false,
+                truncation: TextTruncation = .none, alignment: TextAlignment = .natural) {
+        let maxWidth = TextLayout.limit(width), maxHeight = TextLayout.limit(height)
+        var builder = Builder(runs: runs)
+        guard !builder.text.isEmpty else { return }
+        var logicalLines: [LogicalLine] = []
+        var p0 = 0
+        let n = builder.text.count
+        var linesLeftOut = false
+        var top = 0.0
+        paragraphs: while p0 <= n {
+            var p1 = p0
+            while p1 < n && builder.text[p1] != 0x0A { p1 += 1 }
+            let items = builder.shapeParagraph(p0..<p1)
+            var lines = builder.breakLines(items, maxWidth: isWrapped ? maxWidth : .infinity)
+            if lines.isEmpty { lines = [[]] }
+            let defaultRun = builder.run(at: p0)
+            for (k, line) in lines.enumerated() {
+                var l = LogicalLine(items: line, endsParagraph: k == lines.count - 1, run: defaultRun)
+                l.measure(builder.runs)
+                if top + l.height > maxHeight + 1e-9 && !logicalLines.isEmpty {
+                    linesLeftOut = true
+                    break paragraphs
+                }
+                l.top = top
+                top += l.height
+                logicalLines.append(l)
+            }
+            p0 = p1 + 1
+        }
+        // Truncation.
+        if truncation != .none {
+            for i in logicalLines.indices {
+                let forced = linesLeftOut && i == logicalLines.count - 1
+                if logicalLines[i].width > maxWidth + 1e-9 || forced {
+                    logicalLines[i].truncate(forced && logicalLines[i].width <= maxWidth + 1e-9 ? .end : truncation,
+                                             maxWidth: maxWidth, runs: builder.runs)
+                }
+            }
+        }
+        // Alignment and positions.
+        var boxWidth = 0.0
+        for l in logicalLines { boxWidth = Swift.max(boxWidth, l.width) }
+        let alignWidth = maxWidth.isFinite ? maxWidth : boxWidth
+        if alignment == .justified && maxWidth.isFinite { boxWidth = Swift.max(boxWidth, maxWidth) }
+        for l in logicalLines {
+            let visual = l.visualOrder()
+            var extraPerSpace = 0.0
+            var x0: Double
+            let rtl = l.items.first?.rtl ?? false
+            switch alignment {
+            case .left: x0 = 0
+            case .right: x0 = alignWidth - l.width
+            case .center: x0 = (alignWidth - l.width) / 2
+            case .natural: x0 = rtl ? alignWidth - l.width : 0
+            case .justified:
+                x0 = rtl ? alignWidth - l.width : 0
+                let spaces = l.items.reduce(0) { $0 + ($1.isSpace ? 1 : 0) }
+                if !l.endsParagraph, spaces > 0, maxWidth.isFinite, alignWidth > l.width {
+                    extraPerSpace = (alignWidth - l.width) / Double(spaces)
+                    x0 = 0
+                }
+            }
+            let first = glyphs.count
+            var pen = x0
+            let baseline = l.top + l.ascent
+            for item in visual {
+                let advance = item.advance + (item.isSpace ? extraPerSpace : 0)
+                glyphs.append(Glyph(font: builder.runs[item.run].font, id: item.glyph, x: pen + item.dx, y: baseline - item.dy,
+                                    scale: builder.scales[item.run], run: item.run, cluster: item.cluster, advance: advance))
+                pen += advance
+            }
+            lines.append(Line(glyphs: first..<glyphs.count, top: l.top, baseline: baseline, height: l.height,
+                              x: x0, width: pen - x0, isTruncated: l.isTruncated))
+        }
+        self.width = boxWidth
+        self.height = top
+    }
+
+    static func limit(_ v: Double) -> Double {
+        if v.isNaN || v == .infinity { return .infinity }
+        return Swift.max(0, v)
+    }
+}
+
+/// A shaped glyph in logical order, before placement. Lengths in points.
+struct TextItem {
+    var glyph: UInt32
+    var cluster: Int
+    var advance: Double
+    var dx: Double
+    var dy: Double
+    var run: Int
+    var rtl: Bool
+    var isSpace: Bool
+}
+
+/// A line in logical order.
+struct LogicalLine {
+    var items: [TextItem]
+    var endsParagraph: Bool
+    /// The run whose font sizes an empty line.
+    var run: Int
+    var top = 0.0
+    var ascent = 0.0
+    var height = 0.0
+    /// Advances without the trailing spaces.
+    var width = 0.0
+    var isTruncated = false
+
+    init(items: [TextItem], endsParagraph: Bool, run: Int) {
+        self.items = items; self.endsParagraph = endsParagraph; self.run = run
+    }
+
+    mutating func measure(_ runs: [TextLayout.Run]) {
+        while let last = items.last, last.isSpace { items.removeLast() }
+        width = 0
+        for i in items { width += i.advance }
+        ascent = 0; height = 0
+        func include(_ r: Int) {
+            guard r >= 0, r < runs.count else { return }
+            let f = runs[r].font
+            let s = TextLayout.clampSize(runs[r].size) / Double(f.unitsPerEm)
+            ascent = Swift.max(ascent, Double(f.ascender) * s)
+            height = Swift.max(height, Double(f.lineHeight) * s)
+        }
+        if items.isEmpty { include(run) }
+        var previous = -1
+        for i in items where i.run != previous { include(i.run); previous = i.run }
+    }
+
+    /// Cuts the line to `maxWidth` with an ellipsis at the start, the
+    /// middle or the end. A cut falls between clusters.
+    mutating func truncate(_ mode: TextTruncation, maxWidth: Double, runs: [TextLayout.Run]) {
+        guard mode != .none, !items.isEmpty else { return }
+        let n = items.count
+        func ellipsis(near i: Int) -> [TextItem] {
+            let item = items[Swift.min(Swift.max(i, 0), n - 1)]
+            let font = runs[item.run].font
+            let s = TextLayout.clampSize(runs[item.run].size) / Double(font.unitsPerEm)
+            var g = font.glyph(for: "\u{2026}"), copies = 1
+            if g == 0 { g = font.glyph(for: "."); copies = 3 }
+            let e = TextItem(glyph: g, cluster: item.cluster, advance: Double(font.advance(of: g)) * s, dx: 0, dy: 0,
+                             run: item.run, rtl: item.rtl, isSpace: false)
+            return Array(repeating: e, count: copies)
+        }
+        func isBoundary(_ k: Int) -> Bool { k <= 0 || k >= n || items[k].cluster != items[k - 1].cluster }
+        /// The longest prefix no wider than `w`: its length.
+        func prefix(_ w: Double) -> Int {
+            var k = 0, sum = 0.0
+            while k < n && sum + items[k].advance <= w + 1e-9 { sum += items[k].advance; k += 1 }
+            while !isBoundary(k) { k -= 1 }
+            while k > 0 && items[k - 1].isSpace { k -= 1 }
+            return k
+        }
+        /// The longest suffix no wider than `w`: where it starts.
+        func suffix(_ w: Double, notBefore limit: Int) -> Int {
+            var k = n, sum = 0.0
+            while k > limit && sum + items[k - 1].advance <= w + 1e-9 { sum += items[k - 1].advance; k -= 1 }
+            while !isBoundary(k) { k += 1 }
+            while k < n && items[k].isSpace { k += 1 }
+            return k
+        }
+        func widthOf(_ r: Range<Int>) -> Double { var w = 0.0; for i in r { w += items[i].advance }; return w }
+        var result: [TextItem] = []
+        switch mode {
+        case .end:
+            let e = ellipsis(near: n - 1)
+            let k = prefix(maxWidth - e.reduce(0) { $0 + $1.advance })
+            result = Array(items[0..<k]) + (k > 0 ? ellipsis(near: k - 1) : e)
+        case .start:
+            let e = ellipsis(near: 0)
+            let k = suffix(maxWidth - e.reduce(0) { $0 + $1.advance }, notBefore: 0)
+            result = (k < n ? ellipsis(near: k) : e) + Array(items[k..<n])
+        case .middle:
+            let e = ellipsis(near: n / 2)
+            let room = maxWidth - e.reduce(0) { $0 + $1.advance }
+            let a = prefix(room / 2)
+            let b = suffix(room - widthOf(0..<a), notBefore: a)
+            result = Array(items[0..<a]) + e + Array(items[b..<n])
+        case .none:
+            return
+        }
+        // Only an ellipsis wider than the whole width can overflow: then nothing.
+        if result.reduce(0, { $0 + $1.advance }) > maxWidth + 1e-9 { result = [] }
+        items = result
+        isTruncated = true
+        width = 0
+        for i in items { width += i.advance }
+    }
+
+    /// The items left to right on screen: right-to-left pieces reversed
+    /// (HarfBuzz's visual order for them), and the pieces themselves
+    /// reversed in a right-to-left paragraph.
+    func visualOrder() -> [TextItem] {
+        guard let first = items.first else { return [] }
+        var v = items
+        let baseRTL = first.rtl
+        if baseRTL { v.reverse() }
+        // Reverse every maximal stretch running against the base direction.
+        var i = 0
+        while i < v.count {
+            guard v[i].rtl != baseRTL else { i += 1; continue }
+            var j = i
+            while j < v.count && v[j].rtl != baseRTL { j += 1 }
+            v[i..<j].reverse()
+            i = j
+        }
+        return v
+    }
+}
+
+extension TextLayout {
+    /// NaN, negative and 0 → 0 (nothing drawn); above the maximum → the
+    /// maximum.
+    static func clampSize(_ s: Double) -> Double {
+        guard s > 0 else { return 0 }
+        return Swift.min(s, maximumFontSize)
+    }
+}
+
+/// The text of all runs as one UTF-8 array, and the shaping of it.
+struct Builder {
+    var runs: [TextLayout.Run]
+    var text: [UInt8] = []
+    /// Where each run starts in `text` (one more entry: the end).
+    var starts: [Int] = []
+    /// Points per font unit of each run (0 for a run with no size).
+    var scales: [Double] = []
+
+    init(runs: [TextLayout.Run]) {
+        self.runs = runs
+        for r in runs {
+            starts.append(text.count)
+            let s = TextLayout.clampSize(r.size)
+            scales.append(s / Double(r.font.unitsPerEm))
+            // A run of size 0 lays out nothing: its text is dropped.
+            if s > 0 {
+                for b in r.string.utf8 { text.append(b == 0x09 || b == 0x0D ? 0x20 : b) }
+            }
+        }
+        starts.append(text.count)
+    }
+
+    /// The run holding byte `offset` (the last run at the end).
+    func run(at offset: Int) -> Int {
+        var r = 0
+        while r + 1 < runs.count && starts[r + 1] <= offset && starts[r + 1] < text.count { r += 1 }
+        return r
+    }
+
+    /// Decodes the scalar starting at `i` (the text is valid UTF-8: it
+    /// comes from Swift strings).
+    func scalar(at i: Int) -> (value: UInt32, length: Int) {
+        let b0 = UInt32(text[i])
+        if b0 < 0x80 { return (b0, 1) }
+        if b0 < 0xE0 { return ((b0 & 0x1F) << 6 | UInt32(text[i + 1] & 0x3F), 2) }
+        if b0 < 0xF0 { return ((b0 & 0x0F) << 12 | UInt32(text[i + 1] & 0x3F) << 6 | UInt32(text[i + 2] & 0x3F), 3) }
+        return ((b0 & 0x07) << 18 | UInt32(text[i + 1] & 0x3F) << 12 | UInt32(text[i + 2] & 0x3F) << 6 | UInt32(text[i + 3] & 0x3F), 4)
+    }
+
+    /// The paragraph `range` shaped piece by piece (one script, one run),
+    /// in logical order.
+    mutating func shapeParagraph(_ range: Range<Int>) -> [TextItem] {
+        var items: [TextItem] = []
+        guard !range.isEmpty else { return items }
+        let funcs = hb_unicode_funcs_get_default()
+        // Pieces: split where the script or the run changes.
+        var pieceStart = range.lowerBound
+        var pieceScript = HB_SCRIPT_COMMON
+        var pieceRun = run(at: range.lowerBound)
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let (cp, len) = scalar(at: i)
+            let r = run(at: i)
+            var script = hb_unicode_script(funcs, cp)
+            if script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED || script == HB_SCRIPT_UNKNOWN { script = pieceScript }
+            if r != pieceRun || (script != pieceScript && pieceScript != HB_SCRIPT_COMMON) {
+                shape(range, piece: pieceStart..<i, script: pieceScript, run: pieceRun, into: &items)
+                pieceStart = i
+                pieceRun = r
+            }
+            pieceScript = script
+            i += len
+        }
+        shape(range, piece: pieceStart..<range.upperBound, script: pieceScript, run: pieceRun, into: &items)
+        return items
+    }
+
+    /// Shapes `piece` of `paragraph` (the rest of the paragraph is context
+    /// for HarfBuzz) with `run`'s font.
+    func shape(_ paragraph: Range<Int>, piece: Range<Int>, script: hb_script_t, run r: Int, into items: inout [TextItem]) {
+        guard !piece.isEmpty else { return }
+        let font = runs[r].font
+        let scale = scales[r]
+        let buffer = font.hbBuffer
+        hb_buffer_clear_contents(buffer)
+        text.withUnsafeBufferPointer { bytes in
+            let base = UnsafeRawPointer(bytes.baseAddress! + paragraph.lowerBound).assumingMemoryBound(to: CChar.self)
+            hb_buffer_add_utf8(buffer, base, Int32(paragraph.count), UInt32(piece.lowerBound - paragraph.lowerBound),
+                               Int32(piece.count))
+        }
+        let s = script == HB_SCRIPT_COMMON ? HB_SCRIPT_LATIN : script
+        hb_buffer_set_script(buffer, s)
+        hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(s))
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(font.hbFont, buffer, nil, 0)
+        let rtl = fbr_hb_direction_is_backward(hb_buffer_get_direction(buffer)) != 0
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+              let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return }
+        let first = items.count
+        for k in 0..<Int(count) {
+            let cluster = paragraph.lowerBound + Int(infos[k].cluster)
+            let p = positions[k]
+            items.append(TextItem(glyph: infos[k].codepoint, cluster: cluster, advance: Double(p.x_advance) * scale,
+                                  dx: Double(p.x_offset) * scale, dy: Double(p.y_offset) * scale,
+                                  run: r, rtl: rtl, isSpace: cluster < text.count && text[cluster] == 0x20))
+        }
+        // HarfBuzz gives right-to-left text in visual order: back to logical.
+        if rtl { items[first...].reverse() }
+    }
+
+    /// Greedy line breaking of one paragraph's items at `maxWidth`.
+    func breakLines(_ items: [TextItem], maxWidth: Double) -> [[TextItem]] {
+        var lines: [[TextItem]] = []
+        let n = items.count
+        var start = 0
+        while start < n {
+            var width = 0.0
+            var lastBreak = -1
+            var j = start
+            var end = n
+            while j < n {
+                let item = items[j]
+                if !item.isSpace && width + item.advance > maxWidth + 1e-9 && j > start {
+                    if lastBreak > start {
+                        end = lastBreak
+                    } else {
+                        // One word wider than the line: break between clusters.
+                        var k = j
+                        while k > start && items[k].cluster == items[k - 1].cluster { k -= 1 }
+                        if k == start {
+                            k = start + 1
+                            while k < n && items[k].cluster == items[start].cluster { k += 1 }
+                        }
+                        end = k
+                    }
+                    break
+                }
+                width += item.advance
+                if item.isSpace && (j + 1 == n || !items[j + 1].isSpace) { lastBreak = j + 1 }
+                j += 1
+            }
+            lines.append(Array(items[start..<end]))
+            start = end
+        }
+        return lines
+    }
+}
