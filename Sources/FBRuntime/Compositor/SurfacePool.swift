@@ -16,9 +16,14 @@ final class SurfacePool<Format: PixelFormat> {
     /// beyond `RasterLimits`.
     func acquire(width: Int, height: Int) -> PixelView<Format>? {
         guard width > 0, height > 0 else { return nil }
+        // Index loops, not `for in` or `…(where:)`: those allocate in
+        // unoptimised builds, and the zero-allocation test runs in debug.
         var best = -1
-        for i in free.indices where free[i].width >= width && free[i].height >= height {
-            if best < 0 || free[i].width * free[i].height < free[best].width * free[best].height { best = i }
+        var i = 0
+        while i < free.count {
+            if free[i].width >= width && free[i].height >= height
+                && (best < 0 || free[i].width * free[i].height < free[best].width * free[best].height) { best = i }
+            i += 1
         }
         let surface: Surface<Format>
         if best >= 0 {
@@ -40,15 +45,27 @@ final class SurfacePool<Format: PixelFormat> {
 
     /// Returns the surface behind `view` (from `acquire`) to the pool.
     func release(_ view: PixelView<Format>) {
-        guard let i = inUse.lastIndex(where: { $0.pixels == view.base }) else { return }
+        var i = inUse.count - 1
+        while i >= 0 && inUse[i].pixels != view.base { i -= 1 }
+        guard i >= 0 else { return }
         let s = inUse.remove(at: i)
         free.append(s)
-        if !usedThisFrame.contains(where: { $0 === s }) { usedThisFrame.append(s) }
+        if index(of: s, in: usedThisFrame) == nil { usedThisFrame.append(s) }
+    }
+
+    private func index(of s: Surface<Format>, in list: [Surface<Format>]) -> Int? {
+        var i = 0
+        while i < list.count { if list[i] === s { return i }; i += 1 }
+        return nil
     }
 
     /// Frees the surfaces no draw used since the last call.
     func endFrame() {
-        free.removeAll { s in !usedThisFrame.contains { $0 === s } }
+        var i = free.count - 1
+        while i >= 0 {
+            if index(of: free[i], in: usedThisFrame) == nil { free.remove(at: i) }
+            i -= 1
+        }
         usedThisFrame.removeAll(keepingCapacity: true)
     }
 }

@@ -4,14 +4,30 @@ import Raster
 /// premultiplied ARGB8888 surface and whether every pixel of it is opaque.
 ///
 /// Ownership: the surface is shared, not copied. Change its pixels only
-/// between frames; the compositor reads them while it renders (and a
-/// trilinear draw builds its mip chain from them each frame).
+/// between frames, and call `imageDidChange()` after: the compositor reads
+/// them while it renders, and keeps the mip chain of trilinear draws
+/// (built at the first one) until told they changed.
 public final class LayerContents {
     public let image: Surface<ARGB8888>
     /// Declares every pixel's alpha 255, so an untransformed draw can copy
     /// instead of blend. A wrong `true` shows garbage behind translucent
     /// pixels, as CA's `isOpaque` does.
     public let isOpaque: Bool
+    /// The mip chain of `image` for trilinear minification; built by the
+    /// first trilinear draw, dropped by `imageDidChange()`.
+    private var mipMaps: MipMaps?
+
+    /// Call after changing the image's pixels: the cached mip chain is
+    /// rebuilt at the next trilinear draw.
+    public func imageDidChange() { mipMaps = nil }
+
+    /// The cached mip chain, built now if there is none.
+    var mipMapsForDrawing: MipMaps {
+        if let m = mipMaps { return m }
+        let m = MipMaps(image.view)
+        mipMaps = m
+        return m
+    }
 
     public init(_ image: Surface<ARGB8888>, isOpaque: Bool = false) {
         self.image = image
