@@ -14,7 +14,9 @@ import Raster
 fbr_line_buffer_stdout()
 
 let width = Int(BenchScene.width), height = Int(BenchScene.height)
-let warmUpFrames = 30
+/// 2 s of scene time: every turning layer passes 45°, so the surface pool
+/// holds the largest passes the scene needs before measuring starts.
+let warmUpFrames = 120
 /// `FBR_BENCH_FRAMES=N` measures N frames per case (default 300).
 let measuredFrames = getenv("FBR_BENCH_FRAMES").flatMap { Int(String(cString: $0)) }.map { max(10, $0) } ?? 300
 /// `FBR_ALLOC_TRACE=1` prints a backtrace of each allocation in the first
