@@ -140,6 +140,29 @@ final class DebugOverlayTests: XCTestCase {
         XCTAssertLessThan((depth2 >> 8) & 0xFF, (depth1 >> 8) & 0xFF)
     }
 
+    /// A nine-part image under a rotation is stretched in an intermediate
+    /// surface first: a pass, tinted where it is drawn.
+    func testNinePartUnderATransformIsAPass() throws {
+        func frame(_ overlays: DebugOverlays) throws -> Surface<ARGB8888> {
+            let root = layer(0, 0, 60, 60, color: Color(rgb: 0x202830))
+            let panel = layer(30, 30, 36, 30)
+            panel.anchorPoint = Point(x: 0.5, y: 0.5)
+            panel.contents = picture()
+            panel.contentsCenter = Rect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
+            panel.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1)
+            root.addOverlayTestSublayer(panel)
+            let surface = try XCTUnwrap(Surface<ARGB8888>(width: 60, height: 60))
+            let compositor = Compositor()
+            compositor.debugOverlays = overlays
+            compositor.render(root, at: 0, into: surface.view)
+            XCTAssertEqual(compositor.statistics.offscreenPasses, 1)
+            return surface
+        }
+        let plain = try frame([]), tinted = try frame(.offscreen)
+        assertClose(tinted.view[30, 30], over(tint(1, 0.85, 0), plain.view[30, 30]), "nine-part intermediate", tolerance: 2)
+        XCTAssertEqual(tinted.view[2, 2], plain.view[2, 2])
+    }
+
     func testMisalignedImages() throws {
         let plain = try render([]), tinted = try render(.misaligned)
         let result = compareWithGolden(tinted.view, name: "overlay-misaligned", tolerance: 2)

@@ -55,7 +55,8 @@ extension Compositor {
 
     /// Shades `paint` over `rect` and composites it with `op` and global
     /// `alpha` (`Canvas.fill(_:paint:operator:alpha:)`), counting the pixels.
-    /// `misalignedTint`: the misaligned-images overlay for contents.
+    /// `misalignedTint`: an overlay tint for this draw alone (misaligned
+    /// contents, a nine-part intermediate's offscreen tint).
     func fillPaint<P: Paint>(_ rect: IntRect, paint: P, operator op: BlendOperator, alpha: UInt8, canvas: Canvas,
                              misalignedTint: PremultipliedColor? = nil) {
         var r = rect.intersection(canvas.clip)
@@ -198,12 +199,14 @@ extension Compositor {
         let texelToTarget = ProjectiveTransform(place).concatenating(m)
         let magnifies = texelToTarget.areaScale(at: Point(x: Double(w) / 2, y: Double(h) / 2)) >= 1
         let filter = (magnifies ? r.layer.magnificationFilter : r.layer.minificationFilter).imageFilter
+        // The intermediate is a pass one level deeper than the draw.
+        let passTint = debugOverlays.contains(.offscreen) ? OverlayTint.offscreen(depth: overlayState.offscreenDepth + 1) : nil
         if texelToTarget.isAffine {
             let paint = ImagePaint(image: temp, transform: texelToTarget.affinePart, filter: filter, edge: .transparent)
-            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas)
+            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas, misalignedTint: passTint)
         } else {
             let paint = ImagePaint(image: temp, projective: texelToTarget, filter: filter, edge: .transparent)
-            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas)
+            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas, misalignedTint: passTint)
         }
     }
 }

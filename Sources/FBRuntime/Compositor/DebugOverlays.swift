@@ -21,15 +21,17 @@ public struct DebugOverlays: OptionSet, Sendable {
     /// source-over) and red when it blended with it (translucency,
     /// anti-aliased or rounded edges, masks, operators).
     public static let blended = DebugOverlays(rawValue: 1 << 0)
-    /// Offscreen passes: the result of each pass (group opacity, rounded or
-    /// transformed clips, masks, shadows cast by the layer image, nine-part
-    /// images under a transform) is tinted yellow where it is composited,
-    /// a darker yellow for each pass nested inside another.
+    /// Offscreen passes: the result of each pass is tinted yellow where it
+    /// is composited, a darker yellow for each pass nested inside another:
+    /// group opacity, a mask layer and a shadow cast by the layer image (all
+    /// three the group's pass: its composite is tinted, the shadow is not),
+    /// rounded or transformed clips, nine-part images under a transform.
     public static let offscreen = DebugOverlays(rawValue: 1 << 1)
     /// Misaligned images: layer contents drawn at their own size but off the
     /// pixel grid (a fractional position, a rotation) are tinted magenta;
     /// contents drawn scaled, yellow. Contents on whole pixels at 1:1 are
-    /// left alone.
+    /// left alone. Nine-part contents (`contentsCenter`) are not judged
+    /// (they are stretched by design).
     public static let misaligned = DebugOverlays(rawValue: 1 << 2)
     /// Flash redrawn regions. Pending: it needs the compositor's damage
     /// tracking, and has no effect yet.
