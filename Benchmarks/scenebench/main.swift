@@ -19,6 +19,9 @@ let width = Int(BenchScene.width), height = Int(BenchScene.height)
 let warmUpFrames = 120
 /// `FBR_BENCH_FRAMES=N` measures N frames per case (default 300).
 let measuredFrames = getenv("FBR_BENCH_FRAMES").flatMap { Int(String(cString: $0)) }.map { max(10, $0) } ?? 300
+/// `FBR_BENCH_ONLY=full|small|peer` runs one case (for `perf record`).
+let only: String? = getenv("FBR_BENCH_ONLY").map { String(cString: $0) }
+func wanted(_ name: String) -> Bool { only == nil || only == name }
 /// `FBR_ALLOC_TRACE=1` prints a backtrace of each allocation in the first
 /// measured frame of each case (stderr), to find where they come from.
 let traceAllocations = getenv("FBR_ALLOC_TRACE").map { String(cString: $0) == "1" } ?? false
@@ -124,50 +127,56 @@ _ = "out/bench".withCString { mkdir($0, 0o755) }
 
 // Full motion: 200 layers, all moving.
 let moving = BenchScene(shadows: true, animated: true, at: startTime)
-let compositor = Compositor()
-let full = measure(moving.root, compositor)
-report("200 layers moving: ms per frame p50", full.p50, "ms")
-report("200 layers moving: ms per frame p99", full.p99, "ms", target: 8)
-report("200 layers moving: pixels written per frame", Double(full.pixelsWritten), "px", digits: 0)
-report("200 layers moving: pixels blended per frame", Double(full.pixelsBlended), "px", digits: 0)
-report("200 layers moving: offscreen passes per frame", Double(full.offscreenPasses), "", digits: 0)
-report("200 layers moving: heap allocations per frame", full.allocationsMean, "", target: 0)
-report("200 layers moving: heap allocations, worst frame", Double(full.allocationsMax), "", digits: 0, target: 0)
-try? PNG.write(frame.view, to: "out/bench/scene-ours.png")
+if wanted("full") {
+    let compositor = Compositor()
+    let full = measure(moving.root, compositor)
+    report("200 layers moving: ms per frame p50", full.p50, "ms")
+    report("200 layers moving: ms per frame p99", full.p99, "ms", target: 8)
+    report("200 layers moving: pixels written per frame", Double(full.pixelsWritten), "px", digits: 0)
+    report("200 layers moving: pixels blended per frame", Double(full.pixelsBlended), "px", digits: 0)
+    report("200 layers moving: offscreen passes per frame", Double(full.offscreenPasses), "", digits: 0)
+    report("200 layers moving: heap allocations per frame", full.allocationsMean, "", target: 0)
+    report("200 layers moving: heap allocations, worst frame", Double(full.allocationsMax), "", digits: 0, target: 0)
+    try? PNG.write(frame.view, to: "out/bench/scene-ours.png")
+}
 
 // One small layer moving over the scene at rest.
-let still = BenchScene(shadows: true, animated: false, at: startTime)
-_ = addSmallMover(to: still, at: startTime)
-let smallCompositor = Compositor()
-let small = measure(still.root, smallCompositor)
-report("one 64×64 layer moving: ms per frame p50", small.p50, "ms")
-report("one 64×64 layer moving: ms per frame p99", small.p99, "ms", target: 0.5)
-report("one 64×64 layer moving: pixels written per frame", Double(small.pixelsWritten), "px", digits: 0)
-report("one 64×64 layer moving: heap allocations per frame", small.allocationsMean, "", target: 0)
+if wanted("small") {
+    let still = BenchScene(shadows: true, animated: false, at: startTime)
+    _ = addSmallMover(to: still, at: startTime)
+    let smallCompositor = Compositor()
+    let small = measure(still.root, smallCompositor)
+    report("one 64×64 layer moving: ms per frame p50", small.p50, "ms")
+    report("one 64×64 layer moving: ms per frame p99", small.p99, "ms", target: 0.5)
+    report("one 64×64 layer moving: pixels written per frame", Double(small.pixelsWritten), "px", digits: 0)
+    report("one 64×64 layer moving: heap allocations per frame", small.allocationsMean, "", target: 0)
+}
 
 // The peer: the scene without shadows, ours and cairo's, at the same times.
-let plain = BenchScene(shadows: false, animated: true, at: startTime)
-let plainCompositor = Compositor()
-let oursPlain = measure(plain.root, plainCompositor)
-let peer = CairoPeer(target: frame)
-var cairoTimes: [Double] = []
-do {
-    var t = startTime
-    for i in 0..<(warmUpFrames + measuredFrames) {
-        peer.prepare(plain.root, at: t)
-        let t0 = fbr_monotonic_ns()
-        peer.draw()
-        let t1 = fbr_monotonic_ns()
-        if i >= warmUpFrames { cairoTimes.append(Double(t1 - t0) / 1e6) }
-        t += frameInterval
+if wanted("peer") {
+    let plain = BenchScene(shadows: false, animated: true, at: startTime)
+    let plainCompositor = Compositor()
+    let oursPlain = measure(plain.root, plainCompositor)
+    let peer = CairoPeer(target: frame)
+    var cairoTimes: [Double] = []
+    do {
+        var t = startTime
+        for i in 0..<(warmUpFrames + measuredFrames) {
+            peer.prepare(plain.root, at: t)
+            let t0 = fbr_monotonic_ns()
+            peer.draw()
+            let t1 = fbr_monotonic_ns()
+            if i >= warmUpFrames { cairoTimes.append(Double(t1 - t0) / 1e6) }
+            t += frameInterval
+        }
+        try? PNG.write(frame.view, to: "out/bench/scene-cairo.png")
     }
-    try? PNG.write(frame.view, to: "out/bench/scene-cairo.png")
+    let cairoSorted = cairoTimes.sorted()
+    let cairoP50 = percentile(cairoSorted, 0.5)
+    report("no shadows, 200 layers moving: ours p50", oursPlain.p50, "ms")
+    report("no shadows, 200 layers moving: cairo p50 (drawing only)", cairoP50, "ms")
+    report("no shadows: ratio cairo / ours (p50, > 1: we are faster)", cairoP50 / oursPlain.p50, "×")
 }
-let cairoSorted = cairoTimes.sorted()
-let cairoP50 = percentile(cairoSorted, 0.5)
-report("no shadows, 200 layers moving: ours p50", oursPlain.p50, "ms")
-report("no shadows, 200 layers moving: cairo p50 (drawing only)", cairoP50, "ms")
-report("no shadows: ratio cairo / ours (p50, > 1: we are faster)", cairoP50 / oursPlain.p50, "×")
 
 // MARK: JSON
 var json = "{\n  \"width\": \(width),\n  \"height\": \(height),\n  \"layers\": \(moving.layerCount),\n"
