@@ -68,6 +68,12 @@ let package = Package(
         // Benchmarks against the peers (host only): scripts/bench.
         .executableTarget(name: "rasterbench", dependencies: ["Raster", "CPixman", "CCairo", "CPosix", "TestSupport"],
                           path: "Benchmarks/rasterbench"),
+        // A malloc hook counting heap allocations (host only): the scene
+        // benchmark and the zero-allocation tests link it.
+        .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
+        .executableTarget(name: "scenebench",
+                          dependencies: ["FBRuntime", "Raster", "ImageIO", "CCairo", "CPosix", "TestSupport", "MallocCounter"],
+                          path: "Benchmarks/scenebench"),
 
         // libFuzzer targets (host only): scripts/fuzz builds this with
         // -sanitize=fuzzer,address; libFuzzer supplies main.
@@ -78,6 +84,6 @@ let package = Package(
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
-        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "TestSupport", "CCairo", "CFreeType"], path: "Tests/FBRuntimeTests"),
+        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "TestSupport", "CCairo", "CFreeType", "MallocCounter"], path: "Tests/FBRuntimeTests"),
     ]
 )

@@ -16,6 +16,9 @@
 // Otherwise the run is headless: frames are rendered at 60 Hz of simulated
 // time and written as PNG files.
 //
+// FBR_DEBUG=blended,offscreen,misaligned (any of them, or all) turns on the
+// compositor's debug overlays (see DebugOverlays).
+//
 // For scripts/vm-test (KMS only):
 //   --screendump NAME  once the first frame is on screen, ask the host for a
 //                      screendump (READY-FOR-SCREENDUMP NAME) and wait.
@@ -103,6 +106,20 @@ func parseOptions(_ arguments: [String]) -> Options {
     return options
 }
 
+/// The overlays `FBR_DEBUG` names (the environment belongs to the program,
+/// not to the library); unknown names are reported and ignored.
+func debugOverlaysFromEnvironment() -> DebugOverlays {
+    guard let text = System.environment("FBR_DEBUG") else { return [] }
+    let (overlays, unknown) = DebugOverlays.parse(text)
+    for name in unknown {
+        fbr_write_stderr("fbdemo: FBR_DEBUG: unknown overlay '\(name)' (have: blended, offscreen, misaligned, redrawn, all)\n")
+    }
+    if overlays.contains(.redrawn) {
+        fbr_write_stderr("fbdemo: FBR_DEBUG: 'redrawn' needs damage tracking, which the compositor does not do yet\n")
+    }
+    return overlays
+}
+
 /// Pads `n` with zeros to `width` digits.
 func zeroPadded(_ n: Int, _ width: Int) -> String {
     var s = String(n)
@@ -128,6 +145,7 @@ func run() {
     }
     let scene = OrbitScene(width: Double(options.width), height: Double(options.height), at: display.clock.now)
     let compositor = Compositor()
+    compositor.debugOverlays = debugOverlaysFromEnvironment()
 
     do {
         try System.makeDirectories(options.outDirectory)
@@ -181,6 +199,7 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
 
     let scene = OrbitScene(width: Double(output.width), height: Double(output.height))
     let loop = RenderLoop(root: scene.root, presenter: presenter)
+    loop.compositor.debugOverlays = debugOverlaysFromEnvironment()   // before the render thread starts
     if options.framesGiven { loop.frameLimit = options.frames }
     var handshakeError: KMSError?
     if let name = options.screendump {

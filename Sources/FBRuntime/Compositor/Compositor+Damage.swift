@@ -88,7 +88,11 @@ extension Compositor {
         signature.combine(layer.sublayers.count)
         let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace,
                                         flipped: r.sublayersFlipped, time: r.localTime)
-        for sublayer in layer.sublayers {
+        let sublayers = layer.sublayers
+        var i = 0
+        while i < sublayers.count {
+            let sublayer = sublayers[i]
+            i += 1
             guard let s = resolve(sublayer, in: placement) else { signature.combine(4 as UInt64); continue }
             signature.combine(s, inheritedOpacity: 1)
             foldSubtree(s, into: &signature, depth: depth + 1)

@@ -9,7 +9,9 @@ extension Compositor {
         guard visible > 0 else { return }
         canvas.fill(rect, color: color, operator: op)
         statistics.pixelsWritten += visible
-        if !(op == .src || (color.isOpaque && op == .srcOver)) { statistics.pixelsBlended += visible }
+        let blended = !(op == .src || (color.isOpaque && op == .srcOver))
+        if blended { statistics.pixelsBlended += visible }
+        if let tint = blendedTint(canvas, blended: blended) { canvas.fill(rect, color: tint) }
     }
 
     /// Fills `path` (layer space) mapped by `map` (layer → target pixels),
@@ -31,6 +33,13 @@ extension Compositor {
         }
         statistics.pixelsWritten += written
         statistics.pixelsBlended += written
+        if let tint = blendedTint(canvas, blended: true),
+           let tintKernel = KernelTable.solidMask(.srcOver, color: tint.argb, alpha: 255, family: kernels) {
+            rasterizer.fill(devicePath, transform: affine ? map.affinePart : .identity, rule: rule, clip: canvas.clip) {
+                y, x, coverage, count in
+                tintKernel(target.row(y) + x, coverage, count, tint.argb, 255)
+            }
+        }
     }
 
     /// Writes the coverage of `path` mapped by `map` into `mask` (all of it:
@@ -46,13 +55,19 @@ extension Compositor {
 
     /// Shades `paint` over `rect` and composites it with `op` and global
     /// `alpha` (`Canvas.fill(_:paint:operator:alpha:)`), counting the pixels.
-    func fillPaint<P: Paint>(_ rect: IntRect, paint: P, operator op: BlendOperator, alpha: UInt8, canvas: Canvas) {
+    /// `misalignedTint`: an overlay tint for this draw alone (misaligned
+    /// contents, a nine-part intermediate's offscreen tint).
+    func fillPaint<P: Paint>(_ rect: IntRect, paint: P, operator op: BlendOperator, alpha: UInt8, canvas: Canvas,
+                             misalignedTint: PremultipliedColor? = nil) {
         var r = rect.intersection(canvas.clip)
         if !paint.isOpaque && op.transparentSourceIsNoOp, let bounds = paint.paintedBounds { r = r.intersection(bounds) }
         guard !r.isEmpty else { return }
         canvas.fill(r, paint: paint, operator: op, alpha: alpha)
         statistics.pixelsWritten += r.area
-        if !(paint.isOpaque && alpha == 255 && (op == .srcOver || op == .src)) { statistics.pixelsBlended += r.area }
+        let blended = !(paint.isOpaque && alpha == 255 && (op == .srcOver || op == .src))
+        if blended { statistics.pixelsBlended += r.area }
+        if let t = blendedTint(canvas, blended: blended) { tint(r, paint: paint, with: t, alpha: alpha, canvas: canvas) }
+        if let t = misalignedTint { tint(r, paint: paint, with: t, alpha: alpha, canvas: canvas) }
     }
 
     /// Composites `image` at (`x`, `y`) of `canvas`, through `mask` when
@@ -67,6 +82,9 @@ extension Compositor {
         }
         statistics.pixelsWritten += visible
         statistics.pixelsBlended += visible
+        if let t = blendedTint(canvas, blended: true) {
+            tintComposite(image, x: x, y: y, mask: mask, tint: t, alpha: alpha, canvas: canvas)
+        }
     }
 
     // MARK: Contents
@@ -129,14 +147,16 @@ extension Compositor {
         let texelToTarget = ProjectiveTransform(place).concatenating(r.contentToTarget)
         let magnifies = texelToTarget.areaScale(at: Point(x: rx + rw / 2, y: ry + rh / 2)) >= 1
         let filter = (magnifies ? r.layer.magnificationFilter : r.layer.minificationFilter).imageFilter
+        let mipMaps = filter == .trilinear ? contents.mipMapsForDrawing : nil
+        let misaligned = misalignedTint(texelToTarget)
         if texelToTarget.isAffine {
             let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: filter, edge: .transparent,
-                                   contentsRect: unit, imageIsOpaque: contents.isOpaque)
-            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas)
+                                   contentsRect: unit, imageIsOpaque: contents.isOpaque, mipMaps: mipMaps)
+            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas, misalignedTint: misaligned)
         } else {
             let paint = ImagePaint(image: image, projective: texelToTarget, filter: filter, edge: .transparent,
-                                   contentsRect: unit)
-            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas)
+                                   contentsRect: unit, mipMaps: mipMaps)
+            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas, misalignedTint: misaligned)
         }
     }
 
@@ -179,12 +199,14 @@ extension Compositor {
         let texelToTarget = ProjectiveTransform(place).concatenating(m)
         let magnifies = texelToTarget.areaScale(at: Point(x: Double(w) / 2, y: Double(h) / 2)) >= 1
         let filter = (magnifies ? r.layer.magnificationFilter : r.layer.minificationFilter).imageFilter
+        // The intermediate is a pass one level deeper than the draw.
+        let passTint = debugOverlays.contains(.offscreen) ? OverlayTint.offscreen(depth: overlayState.offscreenDepth + 1) : nil
         if texelToTarget.isAffine {
             let paint = ImagePaint(image: temp, transform: texelToTarget.affinePart, filter: filter, edge: .transparent)
-            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas)
+            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas, misalignedTint: passTint)
         } else {
             let paint = ImagePaint(image: temp, projective: texelToTarget, filter: filter, edge: .transparent)
-            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas)
+            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas, misalignedTint: passTint)
         }
     }
 }

@@ -48,9 +48,41 @@ extension Rect {
 /// The bounding box of `rect` mapped by `m`, with the part behind the eye cut
 /// off; empty when nothing is in front or a value is not finite.
 func projectedBox(_ rect: Rect, _ m: ProjectiveTransform) -> BoundingBox {
+    // The usual case, without the polygon's arrays: all four corners in
+    // front of the eye, so nothing is clipped and the box is that of the
+    // corners (the same values `ProjectedPolygon` gives).
+    if rect.isFinite && m.isFinite {
+        var box = CornerBox(m)          // a struct, not a closure: no boxed captures in debug builds
+        box.add(rect.minX, rect.minY); box.add(rect.maxX, rect.minY)
+        box.add(rect.maxX, rect.maxY); box.add(rect.minX, rect.maxY)
+        if !box.finite { return .empty }
+        if box.inFront {
+            let r = Rect(x: box.x0, y: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0)
+            guard r.isFinite, !r.isNull else { return .empty }
+            return BoundingBox(minX: r.minX, minY: r.minY, maxX: r.maxX, maxY: r.maxY)
+        }
+    }
     let r = ProjectedPolygon(rect).mapped(by: m).boundingBox
     guard r.isFinite, !r.isNull else { return .empty }
     return BoundingBox(minX: r.minX, minY: r.minY, maxX: r.maxX, maxY: r.maxY)
+}
+
+/// The box of points projected by `m`, noting a point behind the eye or
+/// projected to a non-finite place.
+private struct CornerBox {
+    let m: ProjectiveTransform
+    var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+    var inFront = true, finite = true
+    init(_ m: ProjectiveTransform) { self.m = m }
+
+    mutating func add(_ x: Double, _ y: Double) {
+        let w = m.m20 * x + m.m21 * y + m.m22
+        guard w >= ProjectedPolygon.nearW else { inFront = false; return }
+        let px = (m.m00 * x + m.m01 * y + m.m02) / w, py = (m.m10 * x + m.m11 * y + m.m12) / w
+        guard px.isFinite, py.isFinite else { finite = false; return }
+        x0 = Swift.min(x0, px); x1 = Swift.max(x1, px)
+        y0 = Swift.min(y0, py); y1 = Swift.max(y1, py)
+    }
 }
 
 extension BoundingBox {

@@ -95,8 +95,11 @@ extension Compositor {
             }
             if sublayers && depth + 1 < Compositor.maximumDepth {
                 let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped, time: r.localTime)
-                for sublayer in layer.sublayers {
-                    guard let s = resolve(sublayer, in: placement), clampUnit(s.p.opacity) > 0 else { continue }
+                let sublayers = layer.sublayers
+                var k = 0
+                while k < sublayers.count {       // not `for in`: see forEachSublayerInDrawingOrder
+                    defer { k += 1 }
+                    guard let s = resolve(sublayers[k], in: placement), clampUnit(s.p.opacity) > 0 else { continue }
                     box = box.union(subtreeBounds(s, depth: depth + 1))
                 }
             }
@@ -139,9 +142,12 @@ extension Compositor {
         defer { coveragePool.release(coverage) }
         statistics.offscreenPasses += 1
         let s = r.shifted(x: region.x, y: region.y)
+        overlayState.offscreenDepth += 1
         drawContentsAndSublayers(s, opacity: opacity, operator: .srcOver, canvas: Canvas(off, family: kernels), depth: depth)
-        rasterizeCoverage(s.backgroundShape, map: s.toTarget, sampleRect: s.bounds, into: coverage)
+        rasterizeCoverage(roundedBounds(s), map: s.toTarget, sampleRect: s.bounds, into: coverage)
         composite(off, x: region.x, y: region.y, mask: coverage, operator: op, alpha: 255, canvas: canvas)
+        offscreenTint(off, x: region.x, y: region.y, mask: coverage, alpha: 255, canvas: canvas)
+        overlayState.offscreenDepth -= 1
     }
 
     /// The whole layer image offscreen, then shadow (from its alpha),
@@ -166,6 +172,8 @@ extension Compositor {
         }
         defer { colorPool.release(off) }
         statistics.offscreenPasses += 1
+        overlayState.offscreenDepth += 1
+        defer { overlayState.offscreenDepth -= 1 }
         let s = r.shifted(x: region.x, y: region.y)
         let offCanvas = Canvas(off, family: kernels)
         if let shadow, !shadow.fromImage, layer.mask != nil {
@@ -188,6 +196,7 @@ extension Compositor {
         }
         composite(off, x: region.x, y: region.y, mask: maskCoverage, operator: layer.compositingOperator,
                   alpha: alpha, canvas: canvas)
+        offscreenTint(off, x: region.x, y: region.y, mask: maskCoverage, alpha: alpha, canvas: canvas)
     }
 
     /// The alpha of `mask` (laid out in the bounds space of `r`, which is

@@ -99,7 +99,16 @@ import Raster
 /// its map. Bitmaps live in a `RasterizeCache` within
 /// `rasterizeCacheBudget` bytes, least recently used evicted first.
 ///
-/// Out of scope (TODO): debug overlays.
+/// **Debug overlays** (`debugOverlays`) tint blended draws, offscreen
+/// passes and misaligned contents; see `DebugOverlays`.
+///
+/// **Allocation.** In steady state (the same scene, or one whose surfaces
+/// and lists do not outgrow an earlier frame's) a frame allocates nothing
+/// on the heap: surfaces come from pools, paths, sort orders and animation
+/// values from `CompositorScratch`, mip chains are cached on the contents
+/// and shadow images on the layer. Perspective-projected shapes still
+/// build their polygon per draw, and 3-D rendering contexts their plane
+/// lists (TODO).
 ///
 /// Layer coordinates are points; `scale` pixels per point. Not thread-safe;
 /// render from one thread (see `Layer`).
@@ -137,6 +146,13 @@ public final class Compositor {
     var frameTarget: UnsafeMutablePointer<UInt32>?
     /// The time being rendered.
     var time: MediaTime = 0
+    /// Storage kept between frames so a steady scene renders without heap
+    /// allocation (see `CompositorScratch`).
+    var scratch = CompositorScratch()
+    /// Tints painted over what is drawn, for debugging (none by default;
+    /// see `DebugOverlays`). Takes effect at the next `render`.
+    public var debugOverlays: DebugOverlays = []
+    var overlayState = DebugOverlayState()
 
     public init(scale: Double = 1, kernels: KernelFamily = .simd) {
         self.scale = scale
@@ -169,6 +185,7 @@ public final class Compositor {
     public func render(_ root: Layer, at time: MediaTime, into target: PixelView<ARGB8888>,
                        clearColor: PremultipliedColor = .black) {
         statistics = FrameStatistics()
+        overlayState = DebugOverlayState(frameBase: target.base)
         root.displayIfNeeded(at: time)   // layers that draw their own contents (custom animated properties)
         frameNumber &+= 1
         var settings = LayerSignature()
@@ -176,6 +193,7 @@ public final class Compositor {
         settings.combine(scale)
         settings.combine(kernels == .simd)
         settings.combine(cullsOccludedLayers)
+        settings.combine(UInt64(debugOverlays.rawValue))   // overlays on or off: a full frame
         tracker.beginFrame(target: target, settings: settings.value)
         let bounds = target.bounds
         let drawable = scale > 0 && scale.isFinite
@@ -189,7 +207,10 @@ public final class Compositor {
         backdropOnScreen = false
         statistics.layersOccluded = tracker.markOccluded()
         statistics.pixelsDamaged = tracker.damage.area
-        for rect in tracker.damage.rects {
+        var damageIndex = 0   // an index loop: `for … in` allocates in debug builds
+        while damageIndex < tracker.damage.rects.count {
+            let rect = tracker.damage.rects[damageIndex]
+            damageIndex += 1
             tracker.occlusion.forEachVisiblePart(of: rect, drawnFrom: 0) { piece in
                 var y = piece.y
                 while y < piece.maxY { (target.row(y) + piece.x).update(repeating: clearColor.argb, count: piece.width); y += 1 }
@@ -312,7 +333,7 @@ public final class Compositor {
                     fillRect(rect, color: faded(color, opacity), operator: fillOp, canvas: canvas)
                 }
             } else {
-                fillShape(r.backgroundShape, map: r.toTarget, sampleRect: r.bounds,
+                fillShape(roundedBounds(r), map: r.toTarget, sampleRect: r.bounds,
                           color: faded(color, opacity), rule: .nonZero, operator: op, canvas: canvas)
             }
         }
@@ -330,7 +351,7 @@ public final class Compositor {
         }
         let width = r.p.borderWidth
         if width > 0, r.p.borderColor.alpha > 0 {
-            fillShape(r.borderShape(width: width), map: r.toTarget, sampleRect: r.bounds,
+            fillShape(borderRing(r, width: width), map: r.toTarget, sampleRect: r.bounds,
                       color: faded(r.p.borderColor, opacity), rule: .evenOdd, operator: op, canvas: canvas)
         }
     }
@@ -351,23 +372,43 @@ public final class Compositor {
     }
 
     /// Calls `body` with the sublayers sorted by `zPosition` (NaN counts as
-    /// 0), back to front; equal depths keep their order in the tree.
-    /// Allocates only when the order differs from the tree's.
+    /// 0), back to front; equal depths keep their order in the tree. An
+    /// order that differs from the tree's is sorted in `scratch.drawingOrder`
+    /// (a stack shared by the nested calls), so it allocates only when the
+    /// storage grows.
     func forEachSublayerInDrawingOrder(_ layer: Layer, _ body: (Layer) -> Void) {
         let sublayers = layer.sublayers
         func z(_ l: Layer) -> Double { l.zPosition.isNaN ? 0 : l.zPosition }
         var sorted = true
         var i = 1
         while i < sublayers.count { if z(sublayers[i]) < z(sublayers[i - 1]) { sorted = false; break }; i += 1 }
+        // Index loops throughout: `for … in` over an array allocates in
+        // unoptimised builds (a generic iterator), and the zero-allocation
+        // test runs in debug builds too.
         if sorted {
-            for s in sublayers { body(s) }
+            var k = 0
+            while k < sublayers.count { body(sublayers[k]); k += 1 }
             return
         }
-        let order = sublayers.indices.sorted { a, b in
-            let za = z(sublayers[a]), zb = z(sublayers[b])
-            return za < zb || (za == zb && a < b)
+        // Stable insertion sort of indices on top of the stack: sublayer
+        // lists are short, and it needs no buffer of its own.
+        let base = scratch.drawingOrder.count
+        var k = 0
+        while k < sublayers.count {
+            defer { k += 1 }
+            let zk = z(sublayers[k])
+            scratch.drawingOrder.append(k)
+            var j = scratch.drawingOrder.count - 1
+            while j > base && z(sublayers[scratch.drawingOrder[j - 1]]) > zk {
+                scratch.drawingOrder[j] = scratch.drawingOrder[j - 1]
+                j -= 1
+            }
+            scratch.drawingOrder[j] = k
         }
-        for k in order { body(sublayers[k]) }
+        // Nested calls push above `base + count` and pop before returning.
+        k = base
+        while k < base + sublayers.count { body(sublayers[scratch.drawingOrder[k]]); k += 1 }
+        scratch.drawingOrder.removeSubrange(base...)
     }
 
     // MARK: Resolving a layer
@@ -460,7 +501,7 @@ public final class Compositor {
     func resolve(_ layer: Layer, in parent: ParentPlacement) -> ResolvedLayer? {
         guard !layer.isHidden else { return nil }
         let localTime = layer.localTime(fromParent: parent.time)
-        let p = PresentationValues(layer, at: localTime)
+        let p = PresentationValues(layer, at: localTime, scratch: &scratch.animationValues)
         let geometry = p.geometry
         guard geometry.bounds.isFinite else { return nil }
         var toSuperlayer = geometry.toSuperlayer

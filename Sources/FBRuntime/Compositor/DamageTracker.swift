@@ -17,13 +17,15 @@ public struct DamageList: Equatable, Sendable {
     /// The smallest rectangle holding every damaged pixel (`.zero` if none).
     public var boundingBox: IntRect {
         var box = IntRect.zero
-        for r in rects { box = box.union(r) }
+        var i = 0
+        while i < rects.count { box = box.union(rects[i]); i += 1 }
         return box
     }
     /// Damaged pixels (the rectangles are disjoint).
     public var area: Int {
         var a = 0
-        for r in rects { a += r.area }
+        var i = 0
+        while i < rects.count { a += rects[i].area; i += 1 }
         return a
     }
 
@@ -162,9 +164,14 @@ final class DamageTracker {
             damage.add(bounds, within: bounds)
             return
         }
-        for r in pending.rects { damage.add(r, within: bounds) }
+        // Index loops: `for … in` allocates an iterator in debug builds.
+        var k = 0
+        while k < pending.rects.count { damage.add(pending.rects[k], within: bounds); k += 1 }
         var highestPrevious = -1
-        for u in units {
+        k = 0
+        while k < units.count {
+            let u = units[k]
+            k += 1
             guard let p = previousIndex[u.layer] else {
                 damage.add(u.extent, within: bounds)
                 continue
@@ -178,7 +185,11 @@ final class DamageTracker {
             }
             if p > highestPrevious { highestPrevious = p }
         }
-        for old in previous where !old.matched { damage.add(old.extent, within: bounds) }
+        k = 0
+        while k < previous.count {
+            if !previous[k].matched { damage.add(previous[k].extent, within: bounds) }
+            k += 1
+        }
     }
 
     /// Replaces the damage with all of `bounds`.

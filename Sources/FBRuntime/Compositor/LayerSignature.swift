@@ -34,8 +34,13 @@ struct LayerSignature {
     mutating func combine(_ path: Path?) {
         guard let path else { combine(0 as UInt64); return }
         combine(path.verbs.count)
-        for v in path.verbs { combine(UInt64(v.rawValue)) }
-        for p in path.points { combine(p.x); combine(p.y) }
+        // Index loops: `for … in` allocates an iterator in debug builds
+        // (the zero-allocation test runs there).
+        let verbs = path.verbs, points = path.points
+        var i = 0
+        while i < verbs.count { combine(UInt64(verbs[i].rawValue)); i += 1 }
+        i = 0
+        while i < points.count { combine(points[i].x); combine(points[i].y); i += 1 }
     }
 
     /// The values that decide how `r` draws its own parts (background,
@@ -124,6 +129,7 @@ extension LayerSignature {
     /// Folds the presentation values of a layer's custom properties `names`
     /// at its local time `t`.
     mutating func combine(customKeys names: [String], of layer: Layer, at t: MediaTime) {
-        for name in names { combine(layer.customPresentationValue(forKey: name, atLocalTime: t)) }
+        var i = 0
+        while i < names.count { combine(layer.customPresentationValue(forKey: names[i], atLocalTime: t)); i += 1 }
     }
 }

@@ -29,13 +29,27 @@ struct PresentationValues {
     var anchorPoint: Point { get { geometry.anchorPoint } set { geometry.anchorPoint = newValue } }
 
     init(_ layer: Layer, at time: MediaTime) {
+        var values: [(key: AnimatableKey, value: AnimatableValue)] = []
+        self.init(layer, at: time, scratch: &values)
+    }
+
+    /// The same, collecting each animation's values in `values` (emptied
+    /// first, its capacity kept): the compositor passes storage it keeps
+    /// between frames, so evaluating animations does not allocate.
+    init(_ layer: Layer, at time: MediaTime, scratch values: inout [(key: AnimatableKey, value: AnimatableValue)]) {
         self.init(modelOf: layer)
         guard !layer.animations.isEmpty else { return }
-        var values: [(key: AnimatableKey, value: AnimatableValue)] = []
-        for (_, animation) in layer.animations {
+        // Index loops: a `for … in` over an array goes through a generic
+        // iterator in unoptimised builds, which allocates (the
+        // zero-allocation test runs in debug builds too).
+        let animations = layer.animations
+        var a = 0
+        while a < animations.count {
             values.removeAll(keepingCapacity: true)
-            animation.values(at: time, base: { key in self.value(for: key) }, into: &values)
-            for (key, value) in values { apply(value, to: key) }
+            animations[a].animation.values(at: time, base: { key in self.value(for: key) }, into: &values)
+            var k = 0
+            while k < values.count { apply(values[k].value, to: values[k].key); k += 1 }
+            a += 1
         }
     }
 

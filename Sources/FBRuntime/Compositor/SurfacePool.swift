@@ -3,26 +3,42 @@ import Raster
 /// Offscreen surfaces kept between frames so a steady scene does not
 /// allocate: `acquire` hands out the smallest free surface at least as large
 /// as asked (a view of its top-left part, cleared), `release` returns it.
-/// Surfaces are allocated in steps of 64 pixels to help reuse. Surfaces not
-/// used during a frame are freed at its end (`endFrame`).
+/// Surfaces are allocated in steps of 64 pixels to help reuse. A surface no
+/// draw used for `retainedFrames` frames is freed (`endFrame`), so a scene
+/// whose passes change size as layers turn or scale settles at the largest
+/// sizes it needs instead of freeing and reallocating them every few frames.
+///
+/// Index loops, not `for in` or `…(where:)`: those allocate in unoptimised
+/// builds, and the zero-allocation test runs in debug builds.
 final class SurfacePool<Format: PixelFormat> {
-    private var free: [Surface<Format>] = []
-    private var usedThisFrame: [Surface<Format>] = []
+    private struct Entry {
+        let surface: Surface<Format>
+        /// The frame that last released it.
+        var lastUsed: Int
+    }
+    private var free: [Entry] = []
     private var inUse: [Surface<Format>] = []
+    private var frame = 0
     /// Surfaces allocated since the counter was last read.
     var allocations = 0
+    /// Frames an unused surface is kept (about two seconds at 60 Hz).
+    static var retainedFrames: Int { 120 }
 
     /// A cleared `width × height` view, or `nil` when the size is empty or
     /// beyond `RasterLimits`.
     func acquire(width: Int, height: Int) -> PixelView<Format>? {
         guard width > 0, height > 0 else { return nil }
         var best = -1
-        for i in free.indices where free[i].width >= width && free[i].height >= height {
-            if best < 0 || free[i].width * free[i].height < free[best].width * free[best].height { best = i }
+        var i = 0
+        while i < free.count {
+            let s = free[i].surface
+            if s.width >= width && s.height >= height
+                && (best < 0 || s.width * s.height < free[best].surface.width * free[best].surface.height) { best = i }
+            i += 1
         }
         let surface: Surface<Format>
         if best >= 0 {
-            surface = free.remove(at: best)
+            surface = free.remove(at: best).surface
         } else {
             func rounded(_ v: Int) -> Int { Swift.min((v + 63) & ~63, RasterLimits.maxDimension) }
             guard let s = Surface<Format>(width: rounded(width), height: rounded(height))
@@ -40,15 +56,19 @@ final class SurfacePool<Format: PixelFormat> {
 
     /// Returns the surface behind `view` (from `acquire`) to the pool.
     func release(_ view: PixelView<Format>) {
-        guard let i = inUse.lastIndex(where: { $0.pixels == view.base }) else { return }
-        let s = inUse.remove(at: i)
-        free.append(s)
-        if !usedThisFrame.contains(where: { $0 === s }) { usedThisFrame.append(s) }
+        var i = inUse.count - 1
+        while i >= 0 && inUse[i].pixels != view.base { i -= 1 }
+        guard i >= 0 else { return }
+        free.append(Entry(surface: inUse.remove(at: i), lastUsed: frame))
     }
 
-    /// Frees the surfaces no draw used since the last call.
+    /// Ends a frame: frees the surfaces unused for `retainedFrames` frames.
     func endFrame() {
-        free.removeAll { s in !usedThisFrame.contains { $0 === s } }
-        usedThisFrame.removeAll(keepingCapacity: true)
+        var i = free.count - 1
+        while i >= 0 {
+            if frame - free[i].lastUsed >= SurfacePool.retainedFrames { free.remove(at: i) }
+            i -= 1
+        }
+        frame += 1
     }
 }

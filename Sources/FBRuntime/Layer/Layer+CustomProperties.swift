@@ -60,13 +60,23 @@ extension Layer {
         guard !animations.isEmpty else { return v }
         let key = AnimatableKey.custom(name)
         let store = displayStore
-        for (_, animation) in animations where animation.touches(key) {
+        // Index loops: `for … in` allocates an iterator in debug builds.
+        let list = animations
+        var i = 0
+        while i < list.count {
+            let animation = list[i].animation
+            i += 1
+            guard animation.touches(key) else { continue }
             store.scratch.removeAll(keepingCapacity: true)
             let base = v
             animation.values(at: t, base: { k in k == key ? base : nil }, into: &store.scratch)
-            for entry in store.scratch where entry.key == key {
+            var j = 0
+            while j < store.scratch.count {
+                let entry = store.scratch[j]
+                j += 1
                 // A value of another kind than the model's is ignored (a
                 // documented clamp: wrong kinds never reach the drawing).
+                guard entry.key == key else { continue }
                 if let current = v, !current.isSameKindIgnoringCount(as: entry.value) { continue }
                 v = entry.value
             }

@@ -149,11 +149,15 @@ extension Layer {
         }
         if needed { display(atLocalTime: local, animated: animated) }
         if let mask { mask.displayIfNeeded(at: local, depth: depth + 1) }
-        for sublayer in sublayers { sublayer.displayIfNeeded(at: local, depth: depth + 1) }
+        let children = sublayers
+        var i = 0
+        while i < children.count { children[i].displayIfNeeded(at: local, depth: depth + 1); i += 1 }
     }
 
     private func hasAnimationNeedingDisplay() -> Bool {
-        for (_, animation) in animations where animation.touchesKeyNeedingDisplay(Self.self) { return true }
+        let list = animations
+        var i = 0
+        while i < list.count { if list[i].animation.touchesKeyNeedingDisplay(Self.self) { return true }; i += 1 }
         return false
     }
 

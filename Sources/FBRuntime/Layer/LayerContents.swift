@@ -11,14 +11,25 @@ private let contentsSerials = Atomic<UInt64>(0)
 /// Ownership: the surface is shared, not copied. Change its pixels only
 /// between frames, and call `contentsDidChange()` after: the compositor
 /// redraws a layer only when something it knows of changed (damage
-/// tracking), and it reads the pixels while it renders (a trilinear draw
-/// builds its mip chain from them each frame).
+/// tracking), reads the pixels while it renders, and keeps the mip chain
+/// of trilinear draws (built at the first one) until told they changed.
 public final class LayerContents {
     public let image: Surface<ARGB8888>
     /// Declares every pixel's alpha 255, so an untransformed draw can copy
     /// instead of blend. A wrong `true` shows garbage behind translucent
     /// pixels, as CA's `isOpaque` does.
     public let isOpaque: Bool
+    /// The mip chain of `image` for trilinear minification; built by the
+    /// first trilinear draw, dropped by `contentsDidChange()`.
+    private var mipMaps: MipMaps?
+
+    /// The cached mip chain, built now if there is none.
+    var mipMapsForDrawing: MipMaps {
+        if let m = mipMaps { return m }
+        let m = MipMaps(image.view)
+        mipMaps = m
+        return m
+    }
 
     /// Identifies this object and the version of its pixels: new for every
     /// `LayerContents` and after each `contentsDidChange()`, never reused.
@@ -31,9 +42,11 @@ public final class LayerContents {
     }
 
     /// Tells the compositor that the image's pixels changed: every layer
-    /// showing it is redrawn next frame.
+    /// showing it is redrawn next frame, and the mip chain is rebuilt at
+    /// the next trilinear draw.
     public func contentsDidChange() {
         serial = contentsSerials.add(1, ordering: .relaxed).newValue
+        mipMaps = nil
     }
 
     /// Size in pixels.

@@ -116,6 +116,20 @@ extension KernelTable {
     public static func imageMask(_ op: BlendOperator, alpha: UInt32, sourceIsOpaque: Bool, family: KernelFamily) -> ImageMaskKernel? {
         let alpha = Swift.min(alpha, 255)
         if alpha == 0 || op == .dst { return nil }
+        if family == .simd && op == .srcOver {
+            // The visitor's closures, written for the concrete operator: the
+            // generic ones capture the operator's metadata, a heap
+            // allocation per draw wherever they are not specialised.
+            typealias Op = CompositeFormulas.SrcOver
+            switch (alpha == 255, sourceIsOpaque && Op.opaqueSourceReplaces) {
+            case (true, true):
+                return { d, s, m, n, _ in SIMDKernels.composite(Op.self, d, n, source: OpaqueSource(ImageSource(s)), coverage: MaskCoverage(m)) }
+            case (true, false):
+                return { d, s, m, n, _ in SIMDKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: MaskCoverage(m)) }
+            case (false, _):
+                return { d, s, m, n, a in SIMDKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: MaskAlphaCoverage(m, alpha: a)) }
+            }
+        }
         return op.visit(ImageMaskPicker(family: family, fullAlpha: alpha == 255, opaque: sourceIsOpaque))
     }
 }
@@ -243,6 +257,10 @@ struct ImageMaskPicker: FormulaVisitor {
     let fullAlpha: Bool
     let opaque: Bool
 
+    // Inlined into `visit`, where `Op` is concrete: otherwise the optimizer
+    // left `vector` generic here and each returned closure captured `Op`'s
+    // metadata, a heap allocation per draw.
+    @inline(__always)
     func vector<Op: VectorCompositeFormula>(_ op: Op.Type) -> ImageMaskKernel {
         guard family == .simd else { return scalar(op) }
         switch (fullAlpha, opaque && Op.opaqueSourceReplaces) {
@@ -255,6 +273,7 @@ struct ImageMaskPicker: FormulaVisitor {
         }
     }
 
+    @inline(__always)
     func scalar<Op: CompositeFormula>(_ op: Op.Type) -> ImageMaskKernel {
         if fullAlpha { return { d, s, m, n, _ in ScalarKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: MaskCoverage(m)) } }
         return { d, s, m, n, a in ScalarKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: MaskAlphaCoverage(m, alpha: a)) }

@@ -6,7 +6,8 @@ public enum ImageFilter: Sendable {
     /// (`kCAFilterLinear`).
     case bilinear
     /// Bilinear in the two mip levels around the transform's scale, blended
-    /// (`kCAFilterTrilinear`). The mip chain is built once, in `init`.
+    /// (`kCAFilterTrilinear`). The mip chain comes from `init` (a `MipMaps`
+    /// the caller keeps between draws, or one built there).
     case trilinear
 }
 
@@ -21,17 +22,19 @@ public enum ImageFilter: Sendable {
 ///
 /// **Ownership.** The paint reads the image's memory at every `shade` and
 /// does not own it: the caller keeps the memory alive and unchanged while the
-/// paint is in use (with `.trilinear`, changes made after `init` are not in
-/// the cached mip chain). The mip chain is owned by the paint.
+/// paint is in use (with `.trilinear`, changes made after the mip chain was
+/// built are not in it). The paint is a value; it shares the mip chain
+/// (`MipMaps`, a class) it was given or built.
 ///
 /// **Bad input** paints nothing (every pixel transparent): an empty image, an
 /// image wider or taller than `RasterLimits.maxDimension` (16.16 positions
 /// cannot address it; a 100000×1 strip is refused, not misread), a
 /// non-finite or singular transform, a non-finite or empty `contentsRect`.
 ///
-/// - Complexity: `init` is O(1), or O(pixels) with `.trilinear` (the mip
-///   chain, ⅓ of the image's memory); `shade` is O(count) with no allocation.
-public final class ImagePaint: Paint {
+/// - Complexity: `init` is O(1) and allocates nothing, or with `.trilinear`
+///   and no `MipMaps` given O(pixels) (the mip chain, ⅓ of the image's
+///   memory); `shade` is O(count) with no allocation.
+public struct ImagePaint: Paint {
     @usableFromInline
     enum Mapping {
         case nothing
@@ -44,10 +47,16 @@ public final class ImagePaint: Paint {
     @usableFromInline let mapping: Mapping
     public let filter: ImageFilter
     public let edge: ImageEdge
-    /// Level 0 is the image itself, limited to the source region; with
-    /// `.trilinear`, level k is 2ᵏ times smaller (2×2 box filter, ceil sizes).
-    @usableFromInline let levels: [SampleSource]
-    let mipStorage: UnsafeMutablePointer<UInt32>?
+    /// Level 0: the image itself, limited to the source region.
+    @usableFromInline let level0: SampleSource
+    /// With `.trilinear`: levels 1…, level k 2ᵏ times smaller (2×2 box
+    /// filter, ceil sizes); `nil` otherwise.
+    let mipMaps: MipMaps?
+    /// The source region in level-0 texels (levels k ≥ 1 are limited to it
+    /// scaled by 2⁻ᵏ, rounded outward).
+    let region: IntRect
+    /// 1 + the levels of `mipMaps`.
+    let levelCount: Int
     /// For affine trilinear: the level and the 0…255 weight of the next one.
     let affineLOD: (level: Int, fraction: UInt32)
     public let isOpaque: Bool
@@ -58,18 +67,23 @@ public final class ImagePaint: Paint {
     /// An image under an affine `transform` (image pixels → destination).
     /// `imageIsOpaque` declares every texel opaque; the paint is opaque only
     /// if also `edge == .clamp`.
-    public convenience init(image: PixelView<ARGB8888>, transform: AffineTransform, filter: ImageFilter = .bilinear,
-                            edge: ImageEdge = .transparent, contentsRect: PaintRect = .unit, imageIsOpaque: Bool = false) {
+    /// `mipMaps`, used with `.trilinear`, is the chain of this image kept by
+    /// the caller between draws (`MipMaps(image)`); without it, or when it
+    /// was built for an image of another size, the paint builds its own.
+    public init(image: PixelView<ARGB8888>, transform: AffineTransform, filter: ImageFilter = .bilinear,
+                edge: ImageEdge = .transparent, contentsRect: PaintRect = .unit, imageIsOpaque: Bool = false,
+                mipMaps: MipMaps? = nil) {
         let m: Mapping = transform.inverted().map { .affine($0) } ?? .nothing
-        self.init(image: image, mapping: m, filter: filter, edge: edge, contentsRect: contentsRect, imageIsOpaque: imageIsOpaque)
+        self.init(image: image, mapping: m, filter: filter, edge: edge, contentsRect: contentsRect, imageIsOpaque: imageIsOpaque,
+                  mipMaps: mipMaps)
     }
 
     /// An image under a projective `transform` (image pixels → destination),
     /// sampled perspective-correctly (one division per pixel). Parts of the
     /// image behind the eye (W ≤ 0) are not drawn. With `.trilinear` the
     /// level is chosen per pixel.
-    public convenience init(image: PixelView<ARGB8888>, projective transform: ProjectiveTransform, filter: ImageFilter = .bilinear,
-                            edge: ImageEdge = .transparent, contentsRect: PaintRect = .unit) {
+    public init(image: PixelView<ARGB8888>, projective transform: ProjectiveTransform, filter: ImageFilter = .bilinear,
+                edge: ImageEdge = .transparent, contentsRect: PaintRect = .unit, mipMaps: MipMaps? = nil) {
         let m: Mapping
         if transform.isAffine {
             let a = AffineTransform(a: transform.m00, b: transform.m10, c: transform.m01, d: transform.m11, tx: transform.m02, ty: transform.m12)
@@ -77,7 +91,8 @@ public final class ImagePaint: Paint {
         } else {
             m = transform.inverted().map { .projective($0) } ?? .nothing
         }
-        self.init(image: image, mapping: m, filter: filter, edge: edge, contentsRect: contentsRect, imageIsOpaque: false)
+        self.init(image: image, mapping: m, filter: filter, edge: edge, contentsRect: contentsRect, imageIsOpaque: false,
+                  mipMaps: mipMaps)
     }
 
     /// Layer contents: the `contentsRect` part of `image` stretched onto
@@ -96,14 +111,16 @@ public final class ImagePaint: Paint {
     }
 
     init(image: PixelView<ARGB8888>, mapping: Mapping, filter: ImageFilter, edge: ImageEdge,
-         contentsRect: PaintRect, imageIsOpaque: Bool) {
+         contentsRect: PaintRect, imageIsOpaque: Bool, mipMaps given: MipMaps?) {
         self.filter = filter
         self.edge = edge
         let region = ImagePaint.sourceRegion(image, contentsRect)
         guard let region, !ImagePaint.isNothing(mapping) else {
             self.mapping = .nothing
-            levels = []
-            mipStorage = nil
+            level0 = SampleSource(base: UnsafePointer(image.base), rowStride: 0, x0: 0, y0: 0, x1: 0, y1: 0)
+            mipMaps = nil
+            self.region = .zero
+            levelCount = 1
             affineLOD = (0, 0)
             isOpaque = false
             paintedBounds = .zero
@@ -111,18 +128,19 @@ public final class ImagePaint: Paint {
         }
         let m = mapping
         self.mapping = m
-        let level0 = SampleSource(image).limited(x0: Int32(region.x), y0: Int32(region.y),
-                                                 x1: Int32(region.maxX), y1: Int32(region.maxY))
+        level0 = SampleSource(image).limited(x0: Int32(region.x), y0: Int32(region.y),
+                                             x1: Int32(region.maxX), y1: Int32(region.maxY))
+        self.region = region
         if filter == .trilinear {
-            let (storage, chain) = MipChain.build(image, region: region)
-            mipStorage = storage
-            levels = [level0] + chain
+            let chain = given.flatMap { $0.width == image.width && $0.height == image.height ? $0 : nil } ?? MipMaps(image)
+            mipMaps = chain
+            levelCount = 1 + chain.levels.count
         } else {
-            mipStorage = nil
-            levels = [level0]
+            mipMaps = nil
+            levelCount = 1
         }
         if case let .affine(inv) = m, filter == .trilinear {
-            affineLOD = ImagePaint.levelOfDetail(dudx: inv.a, dvdx: inv.b, dudy: inv.c, dvdy: inv.d, levels: levels.count)
+            affineLOD = ImagePaint.levelOfDetail(dudx: inv.a, dvdx: inv.b, dudy: inv.c, dvdy: inv.d, levels: levelCount)
         } else {
             affineLOD = (0, 0)
         }
@@ -152,11 +170,12 @@ public final class ImagePaint: Paint {
         guard let forward = inv.inverted() else { return nil }
         let xs = (Double(region.x) - margin, Double(region.maxX) + margin)
         let ys = (Double(region.y) - margin, Double(region.maxY) + margin)
-        var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
-        for (px, py) in [(xs.0, ys.0), (xs.1, ys.0), (xs.0, ys.1), (xs.1, ys.1)] {
-            let q = forward.apply(x: px, y: py)
-            lo = (Swift.min(lo.x, q.x), Swift.min(lo.y, q.y)); hi = (Swift.max(hi.x, q.x), Swift.max(hi.y, q.y))
-        }
+        // The four corners written out: a loop over an array literal, or a
+        // local function updating `lo`/`hi`, allocates in debug builds.
+        let q0 = forward.apply(x: xs.0, y: ys.0), q1 = forward.apply(x: xs.1, y: ys.0)
+        let q2 = forward.apply(x: xs.0, y: ys.1), q3 = forward.apply(x: xs.1, y: ys.1)
+        let lo = (x: Swift.min(Swift.min(q0.x, q1.x), Swift.min(q2.x, q3.x)), y: Swift.min(Swift.min(q0.y, q1.y), Swift.min(q2.y, q3.y)))
+        let hi = (x: Swift.max(Swift.max(q0.x, q1.x), Swift.max(q2.x, q3.x)), y: Swift.max(Swift.max(q0.y, q1.y), Swift.max(q2.y, q3.y)))
         let limit = Double(1 << 40)
         guard lo.x > -limit, lo.y > -limit, hi.x < limit, hi.y < limit else { return nil }
         let x0 = Int(FloatMath.floor(lo.x)) - 2, y0 = Int(FloatMath.floor(lo.y)) - 2
@@ -164,7 +183,11 @@ public final class ImagePaint: Paint {
         return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    deinit { mipStorage?.deallocate() }
+    /// Level `l` limited to the source region (0 ≤ l < `levelCount`).
+    @inline(__always)
+    func level(_ l: Int) -> SampleSource {
+        l == 0 ? level0 : mipMaps.unsafelyUnwrapped.level(l, region: region)
+    }
 
     static func isNothing(_ m: Mapping) -> Bool {
         if case .nothing = m { return true }
@@ -212,18 +235,18 @@ public final class ImagePaint: Paint {
             let step = (x: inv.a, y: inv.b)
             switch filter {
             case .nearest:
-                ImageSampler.affineRow(levels[0], filter: .nearest, edge: edge, start: p, step: step, count: count, into: span, family: family)
+                ImageSampler.affineRow(level0, filter: .nearest, edge: edge, start: p, step: step, count: count, into: span, family: family)
             case .bilinear:
-                ImageSampler.affineRow(levels[0], filter: .bilinear, edge: edge, start: p, step: step, count: count, into: span, family: family)
+                ImageSampler.affineRow(level0, filter: .bilinear, edge: edge, start: p, step: step, count: count, into: span, family: family)
             case .trilinear:
                 shadeAffineTrilinear(p, step, count, span, family)
             }
         case .projective(let inv):
             switch filter {
             case .nearest:
-                ImageSampler.projectiveRow(levels[0], filter: .nearest, edge: edge, inverse: inv, x: x, y: y, scale: 1, count: count, into: span)
+                ImageSampler.projectiveRow(level0, filter: .nearest, edge: edge, inverse: inv, x: x, y: y, scale: 1, count: count, into: span)
             case .bilinear:
-                ImageSampler.projectiveRow(levels[0], filter: .bilinear, edge: edge, inverse: inv, x: x, y: y, scale: 1, count: count, into: span)
+                ImageSampler.projectiveRow(level0, filter: .bilinear, edge: edge, inverse: inv, x: x, y: y, scale: 1, count: count, into: span)
             case .trilinear:
                 switch edge {
                 case .transparent: shadeProjectiveTrilinear(TransparentEdge.self, inv, x, y, count, span)
@@ -240,7 +263,7 @@ public final class ImagePaint: Paint {
                               _ span: UnsafeMutablePointer<UInt32>, _ family: KernelFamily) {
         let (l, f) = affineLOD
         let s0 = levelScale(l)
-        ImageSampler.affineRow(levels[l], filter: .bilinear, edge: edge, start: (p.x * s0, p.y * s0),
+        ImageSampler.affineRow(level(l), filter: .bilinear, edge: edge, start: (p.x * s0, p.y * s0),
                                step: (step.x * s0, step.y * s0), count: count, into: span, family: family)
         if f == 0 { return }
         let s1 = levelScale(l + 1)
@@ -251,7 +274,7 @@ public final class ImagePaint: Paint {
             while i < count {
                 let n = Swift.min(chunk, count - i)
                 let di = Double(i)
-                ImageSampler.affineRow(levels[l + 1], filter: .bilinear, edge: edge,
+                ImageSampler.affineRow(level(l + 1), filter: .bilinear, edge: edge,
                                        start: ((p.x + di * step.x) * s1, (p.y + di * step.y) * s1),
                                        step: (step.x * s1, step.y * s1), count: n, into: tmp, family: family)
                 var k = 0
@@ -277,7 +300,7 @@ public final class ImagePaint: Paint {
         let X0 = m.m00 * px + m.m01 * py + m.m02
         let Y0 = m.m10 * px + m.m11 * py + m.m12
         let W0 = m.m20 * px + m.m21 * py + m.m22
-        let n = levels.count
+        let n = levelCount
         var i = 0
         while i < count {
             let di = Double(i)
@@ -289,18 +312,51 @@ public final class ImagePaint: Paint {
             let (l, f) = ImagePaint.levelOfDetail(dudx: (m.m00 - u * m.m20) * r, dvdx: (m.m10 - v * m.m20) * r,
                                                   dudy: (m.m01 - u * m.m21) * r, dvdy: (m.m11 - v * m.m21) * r, levels: n)
             let s0 = levelScale(l)
-            let a = ImageSampler.bilinear(E.self, levels[l], Fixed16(ImageSampler.clampToBox(u * s0 - ImageSampler.bilinearShift)).raw,
+            let a = ImageSampler.bilinear(E.self, level(l), Fixed16(ImageSampler.clampToBox(u * s0 - ImageSampler.bilinearShift)).raw,
                                           Fixed16(ImageSampler.clampToBox(v * s0 - ImageSampler.bilinearShift)).raw)
             if f == 0 {
                 span[i] = a
             } else {
                 let s1 = s0 * 0.5
-                let b = ImageSampler.bilinear(E.self, levels[l + 1], Fixed16(ImageSampler.clampToBox(u * s1 - ImageSampler.bilinearShift)).raw,
+                let b = ImageSampler.bilinear(E.self, level(l + 1), Fixed16(ImageSampler.clampToBox(u * s1 - ImageSampler.bilinearShift)).raw,
                                               Fixed16(ImageSampler.clampToBox(v * s1 - ImageSampler.bilinearShift)).raw)
                 span[i] = ImageSampler.lerp(a, b, f)
             }
             i &+= 1
         }
+    }
+}
+
+/// The mip chain of one image (levels 1… down to 1×1, whole), built once
+/// and shared by the `ImagePaint`s that draw the image, so a trilinear draw
+/// repeated every frame does not rebuild it. Rebuild it when the image's
+/// pixels change.
+public final class MipMaps {
+    /// Level 0's size, pixels.
+    public let width: Int, height: Int
+    let storage: UnsafeMutablePointer<UInt32>?
+    /// Levels 1…, each whole (not limited to a region).
+    let levels: [SampleSource]
+
+    /// Builds the chain of `image` (see `MipChain`).
+    /// - Complexity: O(width·height), one allocation of about ⅓ of the image.
+    public init(_ image: PixelView<ARGB8888>) {
+        width = image.width
+        height = image.height
+        (storage, levels) = MipChain.build(image, region: image.bounds)
+    }
+
+    deinit { storage?.deallocate() }
+
+    /// Level `k` (≥ 1) limited to `region` (level-0 texels) scaled by 2⁻ᵏ,
+    /// rounded outward: what `MipChain.build` gives for that region.
+    @inline(__always)
+    func level(_ k: Int, region: IntRect) -> SampleSource {
+        let whole = levels[k - 1]
+        let one = 1 << k
+        let x1 = Swift.min(Int32(truncatingIfNeeded: (region.maxX + one - 1) >> k), whole.x1)
+        let y1 = Swift.min(Int32(truncatingIfNeeded: (region.maxY + one - 1) >> k), whole.y1)
+        return whole.limited(x0: Int32(truncatingIfNeeded: region.x >> k), y0: Int32(truncatingIfNeeded: region.y >> k), x1: x1, y1: y1)
     }
 }
 

@@ -75,9 +75,13 @@ extension Path {
         let w = r.x1 - r.x0, h = r.y1 - r.y0
         func clean(_ v: Double) -> Double { v > 0 ? (v.isFinite ? v : .greatestFiniteMagnitude) : 0 }
         var tl = clean(radii.topLeft), tr = clean(radii.topRight), br = clean(radii.bottomRight), bl = clean(radii.bottomLeft)
+        // Written out: a local function updating `f` would box it (a heap
+        // allocation) in debug builds, and rounded rects are built per frame.
         var f = 1.0
-        func limit(_ side: Double, _ sum: Double) { if sum > side { f = min(f, side / sum) } }
-        limit(w, tl + tr); limit(w, bl + br); limit(h, tl + bl); limit(h, tr + br)
+        if tl + tr > w { f = min(f, w / (tl + tr)) }
+        if bl + br > w { f = min(f, w / (bl + br)) }
+        if tl + bl > h { f = min(f, h / (tl + bl)) }
+        if tr + br > h { f = min(f, h / (tr + br)) }
         if f < 1 { tl *= f; tr *= f; br *= f; bl *= f }
         let k = 1 - Path.quarterCircleKappa
         move(to: PathPoint(r.x0 + tl, r.y0))

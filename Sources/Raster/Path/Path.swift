@@ -46,6 +46,13 @@ public struct Path: Equatable, Sendable {
         return true
     }
 
+    /// The last verb. (`verbs.last` goes through a generic accessor that
+    /// allocates in unoptimised builds; paths are built in the render path,
+    /// whose zero-allocation test runs in debug builds.)
+    @usableFromInline var lastVerb: PathVerb? {
+        verbs.isEmpty ? nil : verbs[verbs.count - 1]
+    }
+
     /// The point the next segment starts from.
     public var currentPoint: PathPoint? {
         guard let last = verbs.last else { return nil }
@@ -53,7 +60,7 @@ public struct Path: Equatable, Sendable {
     }
 
     public mutating func move(to p: PathPoint) {
-        if verbs.last == .move {
+        if lastVerb == .move {
             points[points.count - 1] = p
         } else {
             verbs.append(.move); points.append(p)
@@ -85,12 +92,22 @@ public struct Path: Equatable, Sendable {
     /// when no subpath is open.
     public mutating func close() {
         guard subpathStart != nil else { return }
-        if verbs.last == .move {            // a lone move: nothing to close
+        if lastVerb == .move {            // a lone move: nothing to close
             verbs.removeLast(); points.removeLast()
         } else {
             verbs.append(.close)
         }
         subpathStart = nil
+    }
+
+    /// Empties the path. With `keepingCapacity`, the verb and point storage
+    /// is kept, so a path rebuilt every frame in the same variable does not
+    /// allocate (once no copy of it is alive).
+    public mutating func removeAll(keepingCapacity: Bool = false) {
+        verbs.removeAll(keepingCapacity: keepingCapacity)
+        points.removeAll(keepingCapacity: keepingCapacity)
+        subpathStart = nil
+        lastMove = .zero
     }
 
     /// Appends all of `other`'s subpaths.
@@ -125,7 +142,8 @@ public struct Path: Equatable, Sendable {
     /// - Complexity: O(number of points).
     public var bounds: BoundingBox {
         var b = BoundingBox.empty
-        for p in points where p.isFinite { b.add(p) }
+        var i = 0          // an index loop: `for … in` allocates in debug builds
+        while i < points.count { if points[i].isFinite { b.add(points[i]) }; i += 1 }
         return b
     }
 

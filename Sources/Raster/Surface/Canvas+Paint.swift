@@ -56,6 +56,9 @@ extension Canvas {
         }
     }
 
-    /// The longest piece of a row a paint shades at once.
-    public static let paintChunk = 512
+    /// The longest piece of a row a paint shades at once. 256 pixels are
+    /// 1 KiB, the most `withUnsafeTemporaryAllocation` puts on the stack:
+    /// a longer span fell back to the heap (an allocation per wide draw,
+    /// which the zero-allocation frame of issue 4 cannot have).
+    public static let paintChunk = 256
 }

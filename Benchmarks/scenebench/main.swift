@@ -1,0 +1,199 @@
+// scenebench: the compositor on a 1920×1080 scene of 200 moving layers,
+// and on one 64×64 layer moving over the same scene at rest; one thread.
+// Prints ms per frame (p50, p99), pixels written per frame (the
+// compositor's FrameStatistics) and heap allocations per frame (the
+// MallocCounter hook), each against its target, then cairo drawing the
+// comparable scene (no shadows) as a peer. Rows go to out/bench/scene.json.
+// Run through `scripts/bench scene` (release build).
+import CPosix
+import FBRuntime
+import ImageIO
+import MallocCounter
+import Raster
+
+fbr_line_buffer_stdout()
+
+let width = Int(BenchScene.width), height = Int(BenchScene.height)
+/// 2 s of scene time: every turning layer passes 45°, so the surface pool
+/// holds the largest passes the scene needs before measuring starts.
+let warmUpFrames = 120
+/// `FBR_BENCH_FRAMES=N` measures N frames per case (default 300).
+let measuredFrames = getenv("FBR_BENCH_FRAMES").flatMap { Int(String(cString: $0)) }.map { max(10, $0) } ?? 300
+/// `FBR_BENCH_ONLY=full|small|peer` runs one case (for `perf record`).
+let only: String? = getenv("FBR_BENCH_ONLY").map { String(cString: $0) }
+func wanted(_ name: String) -> Bool { only == nil || only == name }
+/// `FBR_ALLOC_TRACE=1` prints a backtrace of each allocation in the first
+/// measured frame of each case (stderr), to find where they come from.
+let traceAllocations = getenv("FBR_ALLOC_TRACE").map { String(cString: $0) == "1" } ?? false
+let frameInterval = 1.0 / 60
+let startTime: MediaTime = 1
+
+guard let frame = Surface<ARGB8888>(width: width, height: height) else { fatalError("cannot allocate the frame") }
+
+/// One frame as the render loop draws it. The single-layer case only meets
+/// its target once the compositor renders just the damaged region: when
+/// damage tracking lands, this is the one line to change (a damage-aware
+/// render call); until then every frame is a full frame.
+func renderFrame(_ compositor: Compositor, _ root: Layer, at time: MediaTime, into target: PixelView<ARGB8888>) {
+    compositor.render(root, at: time, into: target)
+}
+
+struct Measurement {
+    var p50 = 0.0, p99 = 0.0, mean = 0.0
+    var pixelsWritten = 0, pixelsBlended = 0, offscreenPasses = 0
+    /// Allocations per measured frame: mean and worst frame.
+    var allocationsMean = 0.0, allocationsMax = 0
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+/// Renders `warmUpFrames`, then `measuredFrames` at advancing times (60 Hz),
+/// timing each and counting its allocations.
+func measure(_ root: Layer, _ compositor: Compositor) -> Measurement {
+    var t = startTime
+    for _ in 0..<warmUpFrames { renderFrame(compositor, root, at: t, into: frame.view); t += frameInterval }
+    var times = [Double](repeating: 0, count: measuredFrames)
+    var allocations = [Int](repeating: 0, count: measuredFrames)
+    var pixels = 0, blended = 0, passes = 0
+    for i in 0..<measuredFrames {
+        fbr_malloc_counter_trace(traceAllocations && i == 0 ? 1 : 0)
+        fbr_malloc_counter_begin()
+        let t0 = fbr_monotonic_ns()
+        renderFrame(compositor, root, at: t, into: frame.view)
+        let t1 = fbr_monotonic_ns()
+        allocations[i] = Int(fbr_malloc_counter_end())
+        fbr_malloc_counter_trace(0)
+        times[i] = Double(t1 - t0) / 1e6
+        pixels += compositor.statistics.pixelsWritten
+        blended += compositor.statistics.pixelsBlended
+        passes += compositor.statistics.offscreenPasses
+        t += frameInterval
+    }
+    let sorted = times.sorted()
+    var m = Measurement()
+    m.p50 = percentile(sorted, 0.5)
+    m.p99 = percentile(sorted, 0.99)
+    m.mean = times.reduce(0, +) / Double(times.count)
+    m.pixelsWritten = pixels / measuredFrames
+    m.pixelsBlended = blended / measuredFrames
+    m.offscreenPasses = passes / measuredFrames
+    m.allocationsMean = Double(allocations.reduce(0, +)) / Double(measuredFrames)
+    m.allocationsMax = allocations.max() ?? 0
+    return m
+}
+
+func pad(_ s: String, _ width: Int) -> String {
+    s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
+}
+
+/// Fixed-point formatting without Foundation.
+func fixed(_ v: Double, _ digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let n = Int((v * scale).rounded())
+    let whole = n / Int(scale), frac = abs(n % Int(scale))
+    var fracText = String(frac)
+    while fracText.count < digits { fracText = "0" + fracText }
+    return digits == 0 ? String(whole) : (n < 0 && whole == 0 ? "-" : "") + "\(whole).\(fracText)"
+}
+
+struct Row {
+    var name: String
+    var value: Double
+    var unit: String
+    /// At most this (nil: informational).
+    var target: Double?
+    var met: Bool { target.map { value <= $0 } ?? true }
+}
+var rows: [Row] = []
+@MainActor func report(_ name: String, _ value: Double, _ unit: String, digits: Int = 2, target: Double? = nil) {
+    let row = Row(name: name, value: value, unit: unit, target: target)
+    rows.append(row)
+    let targetText = target.map { "≤ " + fixed($0, digits) + " " + unit } ?? "info"
+    print(pad(name, 50) + pad(fixed(value, digits) + " " + unit, 16) + pad(targetText, 14)
+          + (target == nil ? "" : row.met ? "ok" : "MISSED"))
+}
+
+let hookActive = fbr_malloc_counter_is_active() != 0
+print("scene benchmark, \(width)×\(height) ARGB8888, one thread, \(warmUpFrames) warm-up + \(measuredFrames) measured frames at 60 Hz of scene time")
+if !hookActive { print("warning: the malloc hook is not active; allocation counts are meaningless") }
+print("render: full frame (no damage tracking yet)")
+print(pad("case", 50) + pad("value", 16) + pad("target", 14))
+
+_ = "out".withCString { mkdir($0, 0o755) }
+_ = "out/bench".withCString { mkdir($0, 0o755) }
+
+// Full motion: 200 layers, all moving.
+let moving = BenchScene(shadows: true, animated: true, at: startTime)
+if wanted("full") {
+    let compositor = Compositor()
+    let full = measure(moving.root, compositor)
+    report("200 layers moving: ms per frame p50", full.p50, "ms")
+    report("200 layers moving: ms per frame p99", full.p99, "ms", target: 8)
+    report("200 layers moving: pixels written per frame", Double(full.pixelsWritten), "px", digits: 0)
+    report("200 layers moving: pixels blended per frame", Double(full.pixelsBlended), "px", digits: 0)
+    report("200 layers moving: offscreen passes per frame", Double(full.offscreenPasses), "", digits: 0)
+    report("200 layers moving: heap allocations per frame", full.allocationsMean, "", target: 0)
+    report("200 layers moving: heap allocations, worst frame", Double(full.allocationsMax), "", digits: 0, target: 0)
+    try? PNG.write(frame.view, to: "out/bench/scene-ours.png")
+}
+
+// One small layer moving over the scene at rest.
+if wanted("small") {
+    let still = BenchScene(shadows: true, animated: false, at: startTime)
+    _ = addSmallMover(to: still, at: startTime)
+    let smallCompositor = Compositor()
+    let small = measure(still.root, smallCompositor)
+    report("one 64×64 layer moving: ms per frame p50", small.p50, "ms")
+    report("one 64×64 layer moving: ms per frame p99", small.p99, "ms", target: 0.5)
+    report("one 64×64 layer moving: pixels written per frame", Double(small.pixelsWritten), "px", digits: 0)
+    report("one 64×64 layer moving: heap allocations per frame", small.allocationsMean, "", target: 0)
+}
+
+// The peer: the scene without shadows, ours and cairo's, at the same times.
+if wanted("peer") {
+    let plain = BenchScene(shadows: false, animated: true, at: startTime)
+    let plainCompositor = Compositor()
+    let oursPlain = measure(plain.root, plainCompositor)
+    let peer = CairoPeer(target: frame)
+    var cairoTimes: [Double] = []
+    do {
+        var t = startTime
+        for i in 0..<(warmUpFrames + measuredFrames) {
+            peer.prepare(plain.root, at: t)
+            let t0 = fbr_monotonic_ns()
+            peer.draw()
+            let t1 = fbr_monotonic_ns()
+            if i >= warmUpFrames { cairoTimes.append(Double(t1 - t0) / 1e6) }
+            t += frameInterval
+        }
+        try? PNG.write(frame.view, to: "out/bench/scene-cairo.png")
+    }
+    let cairoSorted = cairoTimes.sorted()
+    let cairoP50 = percentile(cairoSorted, 0.5)
+    report("no shadows, 200 layers moving: ours p50", oursPlain.p50, "ms")
+    report("no shadows, 200 layers moving: cairo p50 (drawing only)", cairoP50, "ms")
+    report("no shadows: ratio cairo / ours (p50, > 1: we are faster)", cairoP50 / oursPlain.p50, "×")
+}
+
+// MARK: JSON
+var json = "{\n  \"width\": \(width),\n  \"height\": \(height),\n  \"layers\": \(moving.layerCount),\n"
+json += "  \"warm_up_frames\": \(warmUpFrames),\n  \"measured_frames\": \(measuredFrames),\n"
+json += "  \"render\": \"full frame\",\n  \"malloc_hook_active\": \(hookActive),\n  \"rows\": [\n"
+for (i, r) in rows.enumerated() {
+    json += "    {\"case\": \"\(r.name)\", \"value\": \(fixed(r.value, 4)), \"unit\": \"\(r.unit)\", "
+        + "\"target\": \(r.target.map { fixed($0, 2) } ?? "null"), \"met\": \(r.met)}"
+    json += i + 1 < rows.count ? ",\n" : "\n"
+}
+json += "  ]\n}\n"
+let outPath = "out/bench/scene.json"
+if let f = fopen(outPath, "w") {
+    fputs(json, f)
+    fclose(f)
+    print("rows written to \(outPath); frames in out/bench/scene-ours.png and scene-cairo.png")
+}
+let targeted = rows.filter { $0.target != nil }
+let missed = targeted.filter { !$0.met }.count
+print("targets: \(targeted.count - missed) met, \(missed) missed")
