@@ -186,6 +186,39 @@ final class DebugOverlayTests: XCTestCase {
         XCTAssertEqual(pixelChecksum(surface.view), pixelChecksum(plain.view))
     }
 
+    /// The redrawn overlay tints exactly this frame's damage, and the next
+    /// frame puts those pixels back when nothing changed there again.
+    func testRedrawnRegionsFlashOnce() throws {
+        let surface = try XCTUnwrap(Surface<ARGB8888>(width: 120, height: 80))
+        let compositor = Compositor()
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 120, height: 80)
+        root.anchorPoint = .zero
+        root.backgroundColor = Color(red: 0.2, green: 0.2, blue: 0.2)
+        let mover = Layer(name: "mover")
+        mover.bounds = Rect(x: 0, y: 0, width: 10, height: 10)
+        mover.anchorPoint = .zero
+        mover.position = Point(x: 10, y: 10)
+        mover.backgroundColor = .white
+        try root.addSublayer(mover)
+        compositor.debugOverlays = [.redrawn]
+        compositor.render(root, at: 0, into: surface.view)         // full frame, all tinted
+        compositor.render(root, at: 0, into: surface.view)         // untinted again
+        let plain = try XCTUnwrap(Surface<ARGB8888>(width: 120, height: 80))
+        Compositor().render(root, at: 0, into: plain.view)
+        XCTAssertEqual(pixelChecksum(surface.view), pixelChecksum(plain.view), "the flash lasts one frame")
+        mover.position = Point(x: 60, y: 40)
+        compositor.render(root, at: 0, into: surface.view)
+        let damage = compositor.damage.boundingBox
+        XCTAssertFalse(damage.isEmpty)
+        Compositor().render(root, at: 0, into: plain.view)
+        for (x, y) in [(damage.x + 1, damage.y + 1), (5, 75)] {
+            let inside = x >= damage.x && x < damage.x + damage.width && y >= damage.y && y < damage.y + damage.height
+            if inside { XCTAssertNotEqual(surface.view.row(y)[x], plain.view.row(y)[x], "tinted at (\(x), \(y))") }
+            else { XCTAssertEqual(surface.view.row(y)[x], plain.view.row(y)[x], "untouched at (\(x), \(y))") }
+        }
+    }
+
     func testParse() {
         let (overlays, unknown) = DebugOverlays.parse("blended,offscreen misaligned:bogus,")
         XCTAssertEqual(overlays, [.blended, .offscreen, .misaligned])

@@ -222,6 +222,7 @@ public final class Compositor {
                 draw(root, parent: placement, opacity: 1, canvas: canvas, depth: 0)
             }
         }
+        if debugOverlays.contains(.redrawn) { flashRedrawn(target) }
         frameTarget = nil
         rasterizeCache.removeStale(currentFrame: frameNumber, olderThan: Compositor.rasterizeEntryLifetime)
         if !tracker.damage.isEmpty {
@@ -554,4 +555,20 @@ func faded(_ color: Color, _ opacity: Double) -> PremultipliedColor {
     var c = color
     c.alpha = clampUnit(c.alpha) * opacity
     return c.premultiplied
+}
+
+extension Compositor {
+    /// The `.redrawn` overlay: tints what changed this frame yellow and
+    /// asks for it to be repainted (untinted) next frame.
+    func flashRedrawn(_ target: PixelView<ARGB8888>) {
+        let tint = PremultipliedColor(argb: 0x6060_6000)      // yellow at 38 %
+        let canvas = Canvas(target, family: kernels)
+        var i = 0
+        while i < tracker.changed.rects.count {
+            let rect = tracker.changed.rects[i]
+            i += 1
+            canvas.fill(rect, color: tint)
+            tracker.repaintOverlay(rect)
+        }
+    }
 }

@@ -114,6 +114,16 @@ final class DamageTracker {
     /// The next frame redraws `rect` (target pixels) too.
     func invalidate(_ rect: IntRect) { pending.add(rect, within: rect) }   // cut to the target at the next frame
 
+    /// What changed this frame: `damage` without what was redrawn only to
+    /// remove the last frame's `.redrawn` overlay tint.
+    private(set) var changed = DamageList()
+    /// Redrawn next frame to remove this frame's overlay tint, without
+    /// counting as a change.
+    private var overlayRepaint = DamageList()
+
+    /// Asks the next frame to repaint `rect` (untinted) without flashing it.
+    func repaintOverlay(_ rect: IntRect) { overlayRepaint.add(rect, within: rect) }
+
     /// Starts a frame: last frame's units become `previous`. A new target
     /// (another buffer or size) or changed `settings` (a signature of the
     /// clear colour, scale, kernels) forces a full frame.
@@ -158,7 +168,15 @@ final class DamageTracker {
     /// Compares this frame's units with the last frame's and fills
     /// `damage` (cut to `bounds`, the target).
     func computeDamage(bounds: IntRect) {
-        defer { pending.removeAll() }
+        defer {
+            pending.removeAll()
+            changed.removeAll()
+            var i = 0
+            while i < damage.rects.count { changed.add(damage.rects[i], within: bounds); i += 1 }
+            i = 0
+            while i < overlayRepaint.rects.count { damage.add(overlayRepaint.rects[i], within: bounds); i += 1 }
+            overlayRepaint.removeAll()
+        }
         if needsFullFrame {
             needsFullFrame = false
             damage.add(bounds, within: bounds)

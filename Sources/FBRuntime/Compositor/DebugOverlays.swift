@@ -33,8 +33,9 @@ public struct DebugOverlays: OptionSet, Sendable {
     /// left alone. Nine-part contents (`contentsCenter`) are not judged
     /// (they are stretched by design).
     public static let misaligned = DebugOverlays(rawValue: 1 << 2)
-    /// Flash redrawn regions. Pending: it needs the compositor's damage
-    /// tracking, and has no effect yet.
+    /// Flash redrawn regions: each damage rectangle the frame redrew is
+    /// tinted yellow for that frame (and redrawn untinted the next, unless
+    /// it changes again), so what stays still shows no tint.
     public static let redrawn = DebugOverlays(rawValue: 1 << 3)
 
     /// The names `parse` accepts, with their options.
