@@ -119,7 +119,7 @@ var rows: [Row] = []
 let hookActive = fbr_malloc_counter_is_active() != 0
 print("scene benchmark, \(width)×\(height) ARGB8888, one thread, \(warmUpFrames) warm-up + \(measuredFrames) measured frames at 60 Hz of scene time")
 if !hookActive { print("warning: the malloc hook is not active; allocation counts are meaningless") }
-print("render: full frame (no damage tracking yet)")
+print("render: one compositor and one back buffer per case, so only damage is redrawn (what the render loop does)")
 print(pad("case", 50) + pad("value", 16) + pad("target", 14))
 
 _ = "out".withCString { mkdir($0, 0o755) }
