@@ -13,6 +13,8 @@ serial console, one marker per line:
                               `SCREENDUMP-DONE NAME`. NAME: letters,
                               digits, '-' and '_'.
   VMTEST-RESULT TEST PASS|FAIL DETAIL   one finished test program.
+  VMTEST-CHECK PASS|FAIL DETAIL         one check inside a test program
+                              (touchprobe prints one per gesture).
   VMTEST-DONE                 every test ran; the guest then leaves QEMU
                               (isa-debug-exit on amd64, power-off on arm64).
 QEMU is killed by its PID if the guest has not finished by --timeout.
@@ -197,6 +199,9 @@ def main():
         m = re.search(r"VMTEST-RESULT (\S+) (PASS|FAIL) ?(.*)", text)
         if m:
             check(m.group(2) == "PASS", f"{m.group(1)} {m.group(3)}".strip())
+        m = re.search(r"VMTEST-CHECK (PASS|FAIL) (.*)", text)
+        if m:
+            check(m.group(1) == "PASS", m.group(2).strip())
         if "VMTEST-DONE" in text:
             done = True
 
