@@ -51,6 +51,12 @@ func probe() -> Int32 {
         let a = abs(hundredths)
         return "\(sign)\(a / 100).\(a % 100 < 10 ? "0" : "")\(a % 100)"
     }
+    func list(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
+    func distinct(_ items: [String]) -> [String] {
+        var seen: [String] = []
+        for i in items where !seen.contains(i) { seen.append(i) }
+        return seen
+    }
     func sleep(milliseconds: Int64) { fbr_sleep_ns(milliseconds * 1_000_000) }
     func now() -> MediaTime { Double(System.monotonicNanoseconds()) / 1e9 }
 
@@ -95,7 +101,7 @@ func probe() -> Int32 {
         return false
     }
     check(added, "device-added", "libinput (path backend) added \(screen.node) as a touch device")
-    if !added { fatal("libinput did not add the touchscreen: \(received)") }
+    if !added { fatal("libinput did not add the touchscreen (\(received.count) events)") }
     received.removeAll()
 
     // MARK: The scene: what the user sees
@@ -181,13 +187,13 @@ func probe() -> Int32 {
         let events = tap(x: x, y: y)
         let latency = deliveries.first.map { ($0.event.timestamp - written) * 1000 } ?? .nan
         let want = ["down 0 \(decimal(ex)) \(decimal(ey))", "frame", "up 0", "frame"]
-        check(shape(events) == want, "tap-events", "\(shape(events)) (want \(want))")
+        check(shape(events) == want, "tap-events", "\(list(shape(events))) (want \(list(want)))")
         check(deliveries.count == 2 && deliveries.allSatisfy { $0.layer == "left" }, "tap-layer",
-              "delivered to \(deliveries.map { $0.layer }) (want left, left)")
+              "delivered to \(list(deliveries.map { $0.layer })) (want left, left)")
         sleep(milliseconds: 450)                    // past the double tap's interval
         router.advance(to: now())
         check(log == ["tap1 ended"] && single.state == .ended && double.state == .failed && single.tapCount == 1,
-              "tap-recognised", "\(log), single \(single.state) (count \(single.tapCount)), double \(double.state); uinput write → kernel stamp \(decimal(latency)) ms")
+              "tap-recognised", "\(list(log)), single \(single.state) (count \(single.tapCount)), double \(double.state); uinput write → kernel stamp \(decimal(latency)) ms")
     }
 
     // 2. A double tap: the double-tap recogniser fires, the single does not.
@@ -200,7 +206,7 @@ func probe() -> Int32 {
         sleep(milliseconds: 450)
         router.advance(to: now())
         check(log == ["tap2 ended"] && double.tapCount == 2 && single.state == .failed, "double-tap",
-              "\(log), double \(double.state) (count \(double.tapCount)), single \(single.state)")
+              "\(list(log)), double \(double.state) (count \(double.tapCount)), single \(single.state)")
     }
 
     // 3. A tap where the moving layer is shown (not where its model is).
@@ -233,10 +239,10 @@ func probe() -> Int32 {
         var want = ["down 0 \(decimal(expected(x0, size.width))) \(decimal(expected(y, size.height)))", "frame"]
         for i in 1...steps { want += ["motion 0 \(decimal(expected(x0 + i * step, size.width))) \(decimal(expected(y, size.height)))", "frame"] }
         want += ["up 0", "frame"]
-        check(shape(events) == want, "drag-events", "\(events.count) events, \(shape(events) == want ? "as sent" : "differ: \(shape(events))")")
+        check(shape(events) == want, "drag-events", "\(events.count) events, \(shape(events) == want ? "as sent" : "differ: \(list(shape(events)))")")
         let ends = Double(x0 + steps * step) * size.width / 4096
         check(deliveries.count == Int(steps) + 2 && deliveries.allSatisfy { $0.layer == "left" } && ends > size.width / 2, "drag-capture",
-              "\(deliveries.count) deliveries, all to \(Set(deliveries.map { $0.layer }).sorted()) though it ends at x \(decimal(ends)) over the right layer")
+              "\(deliveries.count) deliveries, all to \(list(distinct(deliveries.map { $0.layer }))) though it ends at x \(decimal(ends)) over the right layer")
         let wantDX = expected(x0 + steps * step, size.width) - expected(x0, size.width)
         let states = log.filter { $0.hasPrefix("pan") }
         check(states.first == "pan began" && states.last == "pan ended" && abs(translation.x - wantDX) < 0.01 && abs(translation.y) < 0.01
@@ -266,7 +272,7 @@ func probe() -> Int32 {
         let downs = s.prefix(3).map { String($0.prefix(6)) }
         check(downs == ["down 0", "down 1", "frame"] && s.suffix(3) == ["up 0", "up 1", "frame"]
               && s.filter({ $0.hasPrefix("motion 1") }).count == steps, "pinch-events",
-              "first \(Array(s.prefix(3))), last \(Array(s.suffix(3))), \(s.filter { $0.hasPrefix("motion") }.count) motions in seat slots 0 and 1")
+              "first \(list(Array(s.prefix(3)))), last \(list(Array(s.suffix(3)))), \(s.filter { $0.hasPrefix("motion") }.count) motions in seat slots 0 and 1")
         let spread = (expected(raw(cx + end, size.width), size.width) - expected(raw(cx - end, size.width), size.width))
             / (expected(raw(cx + start, size.width), size.width) - expected(raw(cx - start, size.width), size.width))
         let states = log.filter { $0.hasPrefix("pinch") }

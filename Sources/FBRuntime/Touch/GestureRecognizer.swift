@@ -25,8 +25,19 @@
 ///
 /// Threading: the app thread, like the router.
 open class GestureRecognizer {
-    public enum State: Equatable, Sendable {
+    public enum State: Equatable, Sendable, CustomStringConvertible {
         case possible, began, changed, ended, cancelled, failed
+        /// The case's name (Embedded Swift has no reflection to print it).
+        public var description: String {
+            switch self {
+            case .possible: "possible"
+            case .began: "began"
+            case .changed: "changed"
+            case .ended: "ended"
+            case .cancelled: "cancelled"
+            case .failed: "failed"
+            }
+        }
         /// A discrete gesture's success: the same state as `ended`.
         public static var recognized: State { .ended }
         var isTerminal: Bool { self == .ended || self == .cancelled || self == .failed }
