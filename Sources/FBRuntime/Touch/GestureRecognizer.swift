@@ -44,28 +44,28 @@ open class GestureRecognizer {
         var isRecognizing: Bool { self == .began || self == .changed || self == .ended }
     }
 
-    public private(set) var state: State = .possible
+    public private(set) final var state: State = .possible
     /// Called on began, changed, ended (recognized) and cancelled — not on
     /// failed, like a UIKit action.
-    public var action: ((GestureRecognizer) -> Void)?
+    public final var action: ((GestureRecognizer) -> Void)?
     /// The touches this recognizer follows now, in the order they began.
-    public private(set) var touches: [Touch] = []
+    public private(set) final var touches: [Touch] = []
     /// Where the gesture is, UI points: the centroid of its touches as of
     /// the last touch-down or move (a lift leaves it: a two-finger tap is
     /// between the fingers).
-    public private(set) var location = Point(x: 0, y: 0)
+    public private(set) final var location = Point(x: 0, y: 0)
     /// The layer it is attached to (set by `TouchRouter.add`).
-    public internal(set) var layer: Layer?
+    public internal(set) final var layer: Layer?
 
-    var failureRequirements: [GestureRecognizer] = []
+    final var failureRequirements: [GestureRecognizer] = []
     /// A transition held until the recognizers in `failureRequirements`
     /// have failed.
-    private(set) var heldState: State?
+    private(set) final var heldState: State?
 
     public init(action: ((GestureRecognizer) -> Void)? = nil) { self.action = action }
 
     /// This recognizer recognizes only once `other` has failed.
-    public func requireFailure(of other: GestureRecognizer) {
+    public final func requireFailure(of other: GestureRecognizer) {
         guard other !== self, !failureRequirements.contains(where: { $0 === other }) else { return }
         failureRequirements.append(other)
     }
@@ -94,7 +94,7 @@ open class GestureRecognizer {
 
     /// Moves to `newState` if the state machine allows it (see the type's
     /// comment); held while a failure requirement is still possible.
-    public func setState(_ newState: State) {
+    public final func setState(_ newState: State) {
         if let held = heldState {
             // Waiting on a requirement: keep the latest wish (a held
             // `began` followed by `ended` becomes a held `ended`).
@@ -117,7 +117,7 @@ open class GestureRecognizer {
 
     /// Re-examines a held transition after other recognizers changed:
     /// true when something happened.
-    func resolveHeldState() -> Bool {
+    final func resolveHeldState() -> Bool {
         guard let held = heldState else { return false }
         if failureRequirements.contains(where: { $0.state.isRecognizing }) {
             heldState = nil; apply(.failed); return true
@@ -128,16 +128,16 @@ open class GestureRecognizer {
         return false
     }
 
-    var isWaiting: Bool { heldState != nil }
+    final var isWaiting: Bool { heldState != nil }
 
-    func begin(_ touch: Touch) {
+    final func begin(_ touch: Touch) {
         guard !state.isTerminal, heldState == nil else { return }
         touches.append(touch)
         updateLocation()
         touchBegan(touch)
     }
 
-    func move(_ touch: Touch) {
+    final func move(_ touch: Touch) {
         guard let i = touches.firstIndex(where: { $0.id == touch.id }) else { return }
         touches[i] = touch
         updateLocation()
@@ -145,27 +145,27 @@ open class GestureRecognizer {
         touchMoved(touch)
     }
 
-    func end(_ touch: Touch, cancelled: Bool) {
+    final func end(_ touch: Touch, cancelled: Bool) {
         guard let i = touches.firstIndex(where: { $0.id == touch.id }) else { return }
         touches.remove(at: i)
         guard !state.isTerminal else { return }
         if cancelled { touchCancelled(touch) } else { touchEnded(touch) }
     }
 
-    func follows(_ id: Int32) -> Bool { touches.contains { $0.id == id } }
+    final func follows(_ id: Int32) -> Bool { touches.contains { $0.id == id } }
 
-    func resetIfFinished() {
+    final func resetIfFinished() {
         guard state.isTerminal, touches.isEmpty, heldState == nil else { return }
         state = .possible
         reset()
     }
 
-    private func apply(_ newState: State) {
+    private final func apply(_ newState: State) {
         state = newState
         if newState != .failed, let action { action(self) }
     }
 
-    private func updateLocation() {
+    private final func updateLocation() {
         var x = 0.0, y = 0.0
         for t in touches { x += t.location.x; y += t.location.y }
         let n = Double(max(touches.count, 1))
