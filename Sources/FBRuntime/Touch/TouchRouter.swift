@@ -17,7 +17,10 @@
 /// it lives in FBRuntime; it takes device-neutral `TouchEvent`s so
 /// FBRuntime does not depend on libinput (the Input module).
 ///
-/// Threading: the app thread — the thread that owns the model tree.
+/// Threading: the app thread — the thread that owns the model tree. With
+/// a `RenderLoop` drawing the tree, call `handle` and `advance` inside
+/// `RenderLoop.update` (the hit test reads the tree under the scene lock,
+/// and recognisers' actions may change it).
 public final class TouchRouter {
     /// The tree touches are tested against; its superlayer space is the
     /// UI space of `TouchEvent.location`.
