@@ -9,8 +9,11 @@
 // One `VMTEST-CHECK PASS|FAIL …` line per check (scripts/vm/run.py counts
 // them); exit status 1 if any failed.
 //
-// Usage: touchprobe [--size WxH]   (the mode size touches are scaled to;
-//                                   default 640x480, the VM's display)
+// Usage: touchprobe [--size WxH] [--pointer]
+//   --size     the mode size touches are scaled to (default 640x480, the
+//              VM's display)
+//   --pointer  also check a pointer as one touch: QEMU's virtio tablet,
+//              driven by scripts/vm/run.py over QMP (READY-FOR-POINTER)
 import CInput
 import CPosix
 import FBRuntime
@@ -25,6 +28,7 @@ func probe() -> Int32 {
 
     var panelWidth: UInt32 = 640
     var panelHeight: UInt32 = 480
+    let pointerTest = System.arguments().contains("--pointer")
     do {
         let arguments = System.arguments()
         if let i = arguments.firstIndex(of: "--size"), i + 1 < arguments.count {
@@ -59,6 +63,43 @@ func probe() -> Int32 {
     }
     func sleep(milliseconds: Int64) { fbr_sleep_ns(milliseconds * 1_000_000) }
     func now() -> MediaTime { Double(System.monotonicNanoseconds()) / 1e9 }
+    /// Writes a udev database entry as udevd would, unless one is there.
+    func writeUdevEntry(_ path: String, _ text: String) {
+        if System.exists(path) { return }
+        do throws(SystemError) {
+            try System.makeDirectories("/run/udev/data")
+            let fd = try System.open(path, O_WRONLY | O_CREAT | O_TRUNC)
+            var bytes = Array(text.utf8)
+            let count = bytes.count
+            try bytes.withUnsafeMutableBufferPointer { (b: inout UnsafeMutableBufferPointer<UInt8>) throws(SystemError) in
+                try System.writeAll(fd, UnsafeRawBufferPointer(start: b.baseAddress, count: count))
+            }
+            System.close(fd)
+        } catch { fatal("writing \(path): \(error.description)") }
+    }
+    /// Prints `ask NAME` and waits (10 s at most) for the host's line
+    /// `answer NAME` on stdin (the serial console; scripts/vm/run.py).
+    func askHost(_ ask: String, _ answer: String, _ name: String) -> Bool {
+        print("\(ask) \(name)")
+        fbr_flush_stdout()
+        let deadline = System.monotonicNanoseconds() + 10_000_000_000
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while System.monotonicNanoseconds() < deadline {
+            var revents: Int16 = 0
+            let r = fbr_poll1(0, Int16(POLLIN), Int32((deadline - System.monotonicNanoseconds()) / 1_000_000), &revents)
+            if r <= 0 { if r < 0 && fbr_errno() == EINTR { continue }; return false }
+            let n = read(0, &byte, 1)
+            if n <= 0 { if n < 0 && fbr_errno() == EINTR { continue }; return false }
+            if byte == UInt8(ascii: "\n") {
+                if String(decoding: line, as: UTF8.self) == "\(answer) \(name)" { return true }
+                line.removeAll()
+            } else if byte != UInt8(ascii: "\r") {
+                line.append(byte)
+            }
+        }
+        return false
+    }
 
     // MARK: The device
 
@@ -70,20 +111,7 @@ func probe() -> Int32 {
     // libinput (its path backend too) asks udev about the device and ignores
     // one udev has not initialised; with no udevd, write the entry udevd would:
     // initialised, an input device, a touchscreen.
-    let database = "/run/udev/data/c" + screen.deviceNumber
-    if !System.exists(database) {
-        do throws(SystemError) {
-            try System.makeDirectories("/run/udev/data")
-            let fd = try System.open(database, O_WRONLY | O_CREAT | O_TRUNC)
-            let text = "I:1\nE:ID_INPUT=1\nE:ID_INPUT_TOUCHSCREEN=1\n"
-            var bytes = Array(text.utf8)
-            let count = bytes.count
-            try bytes.withUnsafeMutableBufferPointer { (b: inout UnsafeMutableBufferPointer<UInt8>) throws(SystemError) in
-                try System.writeAll(fd, UnsafeRawBufferPointer(start: b.baseAddress, count: count))
-            }
-            System.close(fd)
-        } catch { fatal("writing \(database): \(error.description)") }
-    }
+    writeUdevEntry("/run/udev/data/c" + screen.deviceNumber, "I:1\nE:ID_INPUT=1\nE:ID_INPUT_TOUCHSCREEN=1\n")
 
     let seat: InputSeat
     do { seat = try InputSeat(devicePaths: [screen.node]) } catch { fatal("libinput: \(error.description)") }
@@ -324,6 +352,55 @@ func probe() -> Int32 {
         pump()
         check(removed && router.activeTouches.isEmpty, "unplug",
               "device removed: \(removed), the touch held was \(cancelled ? "cancelled" : "ended") by libinput, \(router.activeTouches.count) touches left")
+    }
+
+    // 8. A pointer as one touch (--pointer, in the VM): QEMU's virtio
+    //    tablet, driven by the host over QMP (input-send-event), read
+    //    through libinput as an absolute pointer: left button down, a move,
+    //    up must come out as one touch. The tablet's axes are 0…32767, so
+    //    libinput's transformed x is value · width / 32768.
+    if pointerTest {
+        var tablet = ""
+        var tabletNumber = ""
+        for n in 0..<32 {
+            let base = "/sys/class/input/event\(n)"
+            guard let name = try? System.readFile(base + "/device/name", limit: 256),
+                  String(decoding: name, as: UTF8.self).contains("Tablet") else { continue }
+            tablet = "/dev/input/event\(n)"
+            let bytes = (try? System.readFile(base + "/dev", limit: 64)) ?? []
+            tabletNumber = String(decoding: bytes.filter { $0 != 0x0A }, as: UTF8.self)
+            break
+        }
+        if tablet.isEmpty {
+            check(false, "pointer", "no tablet among /sys/class/input/event* (QEMU's -device virtio-tablet-pci)")
+        } else {
+            writeUdevEntry("/run/udev/data/c" + tabletNumber, "I:1\nE:ID_INPUT=1\nE:ID_INPUT_MOUSE=1\n")
+            let pointerSeat: InputSeat?
+            do { pointerSeat = try InputSeat(devicePaths: [tablet]) } catch { pointerSeat = nil; check(false, "pointer", "libinput: \(error.description)") }
+            if let pointerSeat {
+                var events: [InputEvent] = []
+                func pumpPointer(_ milliseconds: Int32) {
+                    var revents: Int16 = 0
+                    _ = fbr_poll1(pointerSeat.fd, Int16(POLLIN), milliseconds, &revents)
+                    pointerSeat.dispatch(width: panelWidth, height: panelHeight) { events.append($0) }
+                }
+                pumpPointer(500)
+                events.removeAll()
+                // The host moves to (16384, 8192), presses, moves to
+                // (24576, 8192), releases.
+                let answered = askHost("READY-FOR-POINTER", "POINTER-DONE", "tablet-drag")
+                for _ in 0..<20 {
+                    pumpPointer(50)
+                    if events.contains(where: { if case .touchUp = $0 { return true }; return false }) { break }
+                }
+                let touches = shape(events)
+                let want = ["down \(InputEvent.pointerSlot) \(decimal(size.width / 2)) \(decimal(size.height / 4))", "frame",
+                            "motion \(InputEvent.pointerSlot) \(decimal(size.width * 3 / 4)) \(decimal(size.height / 4))", "frame",
+                            "up \(InputEvent.pointerSlot)", "frame"]
+                check(answered && touches == want, "pointer",
+                      "\(tablet) as one touch: \(list(touches)) (want \(list(want)))\(answered ? "" : "; the host did not answer")")
+            }
+        }
     }
 
     print("touchprobe: \(failures == 0 ? "all checks passed" : "\(failures) checks failed")")

@@ -15,6 +15,11 @@ serial console, one marker per line:
   VMTEST-RESULT TEST PASS|FAIL DETAIL   one finished test program.
   VMTEST-CHECK PASS|FAIL DETAIL         one check inside a test program
                               (touchprobe prints one per gesture).
+  READY-FOR-POINTER NAME      the guest waits for a pointer drag on QEMU's
+                              virtio tablet: we send it over QMP
+                              (input-send-event: move to 50 %, 25 %, press
+                              left, move to 75 %, release) and answer
+                              `POINTER-DONE NAME`.
   VMTEST-DONE                 every test ran; the guest then leaves QEMU
                               (isa-debug-exit on amd64, power-off on arm64).
 QEMU is killed by its PID if the guest has not finished by --timeout.
@@ -126,6 +131,8 @@ def main():
         console = "ttyAMA0"
     command = machine + [
         "-m", "512", "-smp", "1", "-display", "none", "-device", args.display,
+        # An absolute pointer for touchprobe's pointer-as-touch check.
+        "-device", "virtio-tablet-pci",
         "-nic", "none", "-no-reboot", "-monitor", "none", "-serial", "stdio",
         "-qmp", f"unix:{qmp_path},server=on,wait=off",
         "-kernel", args.kernel, "-initrd", args.initrd,
@@ -180,6 +187,25 @@ def main():
                 images.write_png(error_png, *error)
             check(False, f"screendump {name}: {problem}; see {png}" + (f" and {error_png}" if error else ""))
 
+    def pointer_drag():
+        """A left-button drag on the virtio tablet (axes 0…32767)."""
+        nonlocal qmp
+        if qmp is None:
+            qmp = QMP(qmp_path, deadline)
+
+        def send(*events):
+            qmp.execute("input-send-event", events=list(events))
+
+        def axis(name, value):
+            return {"type": "abs", "data": {"axis": name, "value": value}}
+
+        def button(down):
+            return {"type": "btn", "data": {"down": down, "button": "left"}}
+
+        for events in ([axis("x", 16384), axis("y", 8192)], [button(True)], [axis("x", 24576)], [button(False)]):
+            send(*events)
+            time.sleep(0.05)
+
     def handle(line):
         nonlocal done, booted
         text = line.decode(errors="replace").rstrip("\r\n")
@@ -195,6 +221,14 @@ def main():
             except Exception as e:   # report, and let the guest go on
                 check(False, f"screendump {name}: {e}")
             qemu.stdin.write(f"SCREENDUMP-DONE {name}\n".encode())
+            qemu.stdin.flush()
+        m = re.search(r"READY-FOR-POINTER ([A-Za-z0-9_-]+)", text)
+        if m:
+            try:
+                pointer_drag()
+            except Exception as e:   # report; the guest's check fails too
+                check(False, f"pointer drag {m.group(1)}: {e}")
+            qemu.stdin.write(f"POINTER-DONE {m.group(1)}\n".encode())
             qemu.stdin.flush()
         m = re.search(r"VMTEST-RESULT (\S+) (PASS|FAIL) ?(.*)", text)
         if m:
