@@ -78,8 +78,10 @@ func probe() -> Int32 {
         } catch { fatal("writing \(path): \(error.description)") }
     }
     /// Prints `ask NAME` and waits (10 s at most) for the host's line
-    /// `answer NAME` on stdin (the serial console; scripts/vm/run.py).
-    func askHost(_ ask: String, _ answer: String, _ name: String) -> Bool {
+    /// `answer NAME` on stdin (the serial console; scripts/vm/run.py),
+    /// calling `meanwhile` every 10 ms (libinput's timers, such as button
+    /// debouncing, want a dispatch while the host acts).
+    func askHost(_ ask: String, _ answer: String, _ name: String, meanwhile: () -> Void = {}) -> Bool {
         print("\(ask) \(name)")
         fbr_flush_stdout()
         let deadline = System.monotonicNanoseconds() + 10_000_000_000
@@ -87,8 +89,9 @@ func probe() -> Int32 {
         var byte: UInt8 = 0
         while System.monotonicNanoseconds() < deadline {
             var revents: Int16 = 0
-            let r = fbr_poll1(0, Int16(POLLIN), Int32((deadline - System.monotonicNanoseconds()) / 1_000_000), &revents)
-            if r <= 0 { if r < 0 && fbr_errno() == EINTR { continue }; return false }
+            let r = fbr_poll1(0, Int16(POLLIN), 10, &revents)
+            if r == 0 { meanwhile(); continue }
+            if r < 0 { if fbr_errno() == EINTR { continue }; return false }
             let n = read(0, &byte, 1)
             if n <= 0 { if n < 0 && fbr_errno() == EINTR { continue }; return false }
             if byte == UInt8(ascii: "\n") {
@@ -365,7 +368,7 @@ func probe() -> Int32 {
         for n in 0..<32 {
             let base = "/sys/class/input/event\(n)"
             guard let name = try? System.readFile(base + "/device/name", limit: 256),
-                  String(decoding: name, as: UTF8.self).contains("Tablet") else { continue }
+                  String(decoding: name, as: UTF8.self).hasPrefix("QEMU Virtio Tablet") else { continue }
             tablet = "/dev/input/event\(n)"
             let bytes = (try? System.readFile(base + "/dev", limit: 64)) ?? []
             tabletNumber = String(decoding: bytes.filter { $0 != 0x0A }, as: UTF8.self)
@@ -388,7 +391,7 @@ func probe() -> Int32 {
                 events.removeAll()
                 // The host moves to (16384, 8192), presses, moves to
                 // (24576, 8192), releases.
-                let answered = askHost("READY-FOR-POINTER", "POINTER-DONE", "tablet-drag")
+                let answered = askHost("READY-FOR-POINTER", "POINTER-DONE", "tablet-drag") { pumpPointer(0) }
                 for _ in 0..<20 {
                     pumpPointer(50)
                     if events.contains(where: { if case .touchUp = $0 { return true }; return false }) { break }
