@@ -54,7 +54,7 @@ let package = Package(
 
         .executableTarget(
             name: "fbdemo",
-            dependencies: ["FBRuntime", "Input", "Raster", "ImageIO", "CPosix"],
+            dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix"],
             path: "Sources/fbdemo"
         ),
         // Renders a fixed scene with every Raster kernel and prints a checksum;

@@ -26,6 +26,10 @@
 //                      apart.
 //   --interrupt-after N  send ourselves SIGINT once N frames are on screen
 //                      (the signal path: flag, loop ends, CRTC restored).
+//   --touch            read touch (and a pointer as one touch) from udev's
+//                      seat0, or the board's touch-device node: drag a
+//                      layer, pinch to zoom it (also on with a board
+//                      touch-device).
 import CPosix
 import FBRuntime
 import ImageIO
@@ -47,11 +51,12 @@ struct Options {
     var expectIdle = false
     var checkPacing = false
     var interruptAfter: Int?
+    var touch = false
 }
 
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
-                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [orbit]\n")
+                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--touch] [orbit]\n")
     exit(2)
 }
 
@@ -90,6 +95,7 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--still": options.still = true
         case "--expect-idle": options.expectIdle = true
         case "--check-pacing": options.checkPacing = true
+        case "--touch": options.touch = true
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
@@ -232,7 +238,15 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
     } else if status == 0 {
         // Until the frame limit, SIGINT/SIGTERM (the loop sees the flag) or
         // an error ends the loop.
-        while loop.isRunning { _ = loop.waitUntil(timeoutNanoseconds: 200_000_000) { _ in false } }
+        // With --touch or a board touch-device, input is read meanwhile:
+        // drag a layer, pinch to zoom it (TouchControl).
+        let touch = options.touch || config.touchDevice != nil
+            ? TouchControl(board: config, root: scene.root, width: output.width, height: output.height) : nil
+        while loop.isRunning {
+            if let touch { touch.waitAndDispatch(loop, timeoutMilliseconds: 200) }
+            else { _ = loop.waitUntil(timeoutNanoseconds: 200_000_000) { _ in false } }
+        }
+        if let touch { print("fbdemo: \(touch.touchCount) touch events routed") }
     }
     loop.stop()
 
