@@ -43,8 +43,11 @@ final class TouchControl {
     }
 
     /// Waits up to `timeoutMilliseconds` for input (or a recogniser's
-    /// deadline) and routes what came, with the scene lock held.
-    func waitAndDispatch(_ loop: RenderLoop, timeoutMilliseconds: Int32) {
+    /// deadline) and routes what came, with the scene lock held. Returns
+    /// the timestamp (media time) of the last touch move routed, if any.
+    @discardableResult
+    func waitAndDispatch(_ loop: RenderLoop, timeoutMilliseconds: Int32) -> MediaTime? {
+        var lastMove: MediaTime?
         var timeout = timeoutMilliseconds
         let now = MonotonicClock().now
         if let deadline = router.nextDeadline {
@@ -60,10 +63,79 @@ final class TouchControl {
                 if let touch = mapper.touchEvent(event) {
                     touchCount += 1
                     router.handle(touch)
+                    if touch.phase == .moved { lastMove = touch.timestamp }
                 }
             }
             router.advance(to: MonotonicClock().now)
         }
+        return lastMove
+    }
+
+    /// The drag check of scripts/vm-test (`--drag-check`, on a still
+    /// scene): asks the host to drag QEMU's tablet from the top-level layer
+    /// at 20 %, 30 % of the screen 160/640 of its width to the right
+    /// (`READY-FOR-POINTER`, answered over QMP), then requires that layer
+    /// to have moved by that much. Prints the touch-to-photon latency: from
+    /// the kernel's timestamp of the move to the app thread seeing the page
+    /// flip of the first frame after it (still scene: nothing else renders).
+    /// Returns the exit status.
+    func dragCheck(_ loop: RenderLoop, width: Int, height: Int) -> Int32 {
+        let start = Point(x: Double(width) * 0.2, y: Double(height) * 0.3)
+        let target: Layer? = loop.update { root in
+            guard var layer = root.hitTest(start, at: MonotonicClock().now), layer !== root else { return nil }
+            while let parent = layer.superlayer, parent !== root { layer = parent }
+            return layer
+        }
+        guard let target else { print("fbdemo: error: no layer at 20 %, 30 % to drag"); return 1 }
+        let before: Point = loop.update { _ in target.position }
+        // Tablet units 0…32767 over the screen: 6554 ≈ 20 %, 9830 ≈ 30 %;
+        // 8192 units right is a quarter of the width.
+        print("READY-FOR-POINTER fbdemo-drag 6554 9830 14746 9830")
+        fbr_flush_stdout()
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        var answered = false
+        var latency: Double?
+        let deadline = System.monotonicNanoseconds() + 10_000_000_000
+        while !answered && System.monotonicNanoseconds() < deadline {
+            var revents: Int16 = 0
+            let r = fbr_poll1(0, Int16(POLLIN), 5, &revents)
+            if r == 0 {
+                let shown = loop.statistics.framesShown
+                if let moved = waitAndDispatch(loop, timeoutMilliseconds: 0), latency == nil {
+                    _ = loop.waitUntil(timeoutNanoseconds: 1_000_000_000) { $0.framesShown > shown }
+                    latency = MonotonicClock().now - moved
+                }
+                continue
+            }
+            if r < 0 { if fbr_errno() == EINTR { continue }; break }
+            guard read(0, &byte, 1) == 1 else { break }
+            if byte == UInt8(ascii: "\n") {
+                answered = String(decoding: line, as: UTF8.self) == "POINTER-DONE fbdemo-drag"
+                line.removeAll()
+            } else if byte != UInt8(ascii: "\r") {
+                line.append(byte)
+            }
+        }
+        for _ in 0..<20 { waitAndDispatch(loop, timeoutMilliseconds: 10) }   // the release
+        let after: Point = loop.update { _ in target.position }
+        let want = Double(width) * 8192 / 32768
+        let moved = after.x - before.x
+        let period = Double(loop.presenter.refreshIntervalNanoseconds) / 1e9
+        /// One decimal (Embedded Swift prints no Double).
+        func tenths(_ v: Double) -> String {
+            guard v.isFinite else { return "?" }
+            let t = Int((v * 10).rounded())
+            return (t < 0 ? "-" : "") + "\(abs(t) / 10).\(abs(t) % 10)"
+        }
+        print("fbdemo: drag: \(target.name) moved \(tenths(moved)) points right (want \(tenths(want))), "
+              + "\(tenths(after.y - before.y)) down; touch-to-photon "
+              + (latency.map { "\(tenths($0 * 1000)) ms (\(tenths($0 / period)) refresh periods)" } ?? "not measured"))
+        guard answered, abs(moved - want) < 0.5, abs(after.y - before.y) < 0.5, latency != nil else {
+            print("fbdemo: error: the drag did not move the layer as sent\(answered ? "" : " (no answer from the host)")")
+            return 1
+        }
+        return 0
     }
 
     /// The top-level layer (a sublayer of the root) a touch began in.

@@ -30,6 +30,9 @@
 //                      seat0, or the board's touch-device node: drag a
 //                      layer, pinch to zoom it (also on with a board
 //                      touch-device).
+//   --drag-check       with --still: ask the host to drag on QEMU's tablet
+//                      (READY-FOR-POINTER), require the layer under it to
+//                      follow, print the touch-to-photon latency.
 import CPosix
 import FBRuntime
 import ImageIO
@@ -52,6 +55,7 @@ struct Options {
     var checkPacing = false
     var interruptAfter: Int?
     var touch = false
+    var dragCheck = false
 }
 
 func usage(_ message: String) -> Never {
@@ -96,6 +100,7 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--expect-idle": options.expectIdle = true
         case "--check-pacing": options.checkPacing = true
         case "--touch": options.touch = true
+        case "--drag-check": options.touch = true; options.dragCheck = true
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
@@ -242,7 +247,10 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         // drag a layer, pinch to zoom it (TouchControl).
         let touch = options.touch || config.touchDevice != nil
             ? TouchControl(board: config, root: scene.root, width: output.width, height: output.height) : nil
-        while loop.isRunning {
+        if options.dragCheck {
+            status = touch?.dragCheck(loop, width: output.width, height: output.height) ?? 1
+        }
+        while status == 0 && !options.dragCheck && loop.isRunning {
             if let touch { touch.waitAndDispatch(loop, timeoutMilliseconds: 200) }
             else { _ = loop.waitUntil(timeoutNanoseconds: 200_000_000) { _ in false } }
         }

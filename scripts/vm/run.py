@@ -15,11 +15,12 @@ serial console, one marker per line:
   VMTEST-RESULT TEST PASS|FAIL DETAIL   one finished test program.
   VMTEST-CHECK PASS|FAIL DETAIL         one check inside a test program
                               (touchprobe prints one per gesture).
-  READY-FOR-POINTER NAME      the guest waits for a pointer drag on QEMU's
-                              virtio tablet: we send it over QMP
-                              (input-send-event: move to 50 %, 25 %, press
-                              left, move to 75 %, release) and answer
-                              `POINTER-DONE NAME`.
+  READY-FOR-POINTER NAME [X0 Y0 X1 Y1]  the guest waits for a pointer
+                              drag on QEMU's virtio tablet (axes 0…32767):
+                              we send it over QMP (input-send-event: move to
+                              X0, Y0 — default 16384, 8192 — press left,
+                              move to X1, Y1 — default 24576, 8192 —
+                              release) and answer `POINTER-DONE NAME`.
   VMTEST-DONE                 every test ran; the guest then leaves QEMU
                               (isa-debug-exit on amd64, power-off on arm64).
 QEMU is killed by its PID if the guest has not finished by --timeout.
@@ -187,7 +188,7 @@ def main():
                 images.write_png(error_png, *error)
             check(False, f"screendump {name}: {problem}; see {png}" + (f" and {error_png}" if error else ""))
 
-    def pointer_drag():
+    def pointer_drag(x0=16384, y0=8192, x1=24576, y1=8192):
         """A left-button drag on the virtio tablet (axes 0…32767)."""
         nonlocal qmp
         if qmp is None:
@@ -202,7 +203,7 @@ def main():
         def button(down):
             return {"type": "btn", "data": {"down": down, "button": "left"}}
 
-        for events in ([axis("x", 16384), axis("y", 8192)], [button(True)], [axis("x", 24576)], [button(False)]):
+        for events in ([axis("x", x0), axis("y", y0)], [button(True)], [axis("x", x1), axis("y", y1)], [button(False)]):
             send(*events)
             time.sleep(0.05)
 
@@ -222,10 +223,10 @@ def main():
                 check(False, f"screendump {name}: {e}")
             qemu.stdin.write(f"SCREENDUMP-DONE {name}\n".encode())
             qemu.stdin.flush()
-        m = re.search(r"READY-FOR-POINTER ([A-Za-z0-9_-]+)", text)
+        m = re.search(r"READY-FOR-POINTER ([A-Za-z0-9_-]+)(?: (\d+) (\d+) (\d+) (\d+))?", text)
         if m:
             try:
-                pointer_drag()
+                pointer_drag(*[int(v) for v in m.groups()[1:] if v is not None])
             except Exception as e:   # report; the guest's check fails too
                 check(False, f"pointer drag {m.group(1)}: {e}")
             qemu.stdin.write(f"POINTER-DONE {m.group(1)}\n".encode())
