@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "fbdemo", targets: ["fbdemo"]),
         .executable(name: "rastercheck", targets: ["rastercheck"]),
         .executable(name: "kmsprobe", targets: ["kmsprobe"]),
+        .executable(name: "touchprobe", targets: ["touchprobe"]),
     ],
     targets: [
         // C shims: one header each, static inline wrappers for what Swift
@@ -48,13 +49,16 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]),
         // libinput + libudev.
         .target(name: "Input", dependencies: ["CInput", "CPosix"], path: "Sources/Input"),
+        // libinput's events as the runtime's touches (DisplayOrientation):
+        // the one module that knows both Input and FBRuntime.
+        .target(name: "TouchInput", dependencies: ["FBRuntime", "Input"], path: "Sources/TouchInput"),
         // Image files through libpng (reading and writing); used by the demo
         // and the tests, never by the core modules.
         .target(name: "ImageIO", dependencies: ["Raster", "CPNG", "CPosix"], path: "Sources/ImageIO"),
 
         .executableTarget(
             name: "fbdemo",
-            dependencies: ["FBRuntime", "Input", "Raster", "ImageIO", "CPosix"],
+            dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix"],
             path: "Sources/fbdemo"
         ),
         // Renders a fixed scene with every Raster kernel and prints a checksum;
@@ -64,6 +68,11 @@ let package = Package(
         // usable by hand on a board): dumb buffers, set-CRTC, page flips,
         // through FBRuntime's KMS types but without its presenter.
         .executableTarget(name: "kmsprobe", dependencies: ["FBRuntime", "Raster", "CPosix"], path: "Sources/kmsprobe"),
+
+        // Touch test for the VM (scripts/vm-test): a uinput touchscreen read
+        // back through libinput, routed and recognised.
+        .executableTarget(name: "touchprobe", dependencies: ["FBRuntime", "Input", "TouchInput", "CInput", "CPosix"],
+                          path: "Sources/touchprobe"),
 
         // Benchmarks against the peers (host only): scripts/bench.
         .executableTarget(name: "rasterbench", dependencies: ["Raster", "CPixman", "CCairo", "CPosix", "TestSupport"],
@@ -85,5 +94,6 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
         .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "TestSupport", "CCairo", "CFreeType", "MallocCounter"], path: "Tests/FBRuntimeTests"),
+        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime"], path: "Tests/InputTests"),
     ]
 )

@@ -7,30 +7,28 @@ public struct InputError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// A touch or pointer event from libinput, in the device's transformed
-/// coordinates (0…`width` × 0…`height` of the size given to `dispatch`).
-/// Calibration and display rotation are applied later by the runtime.
-public enum InputEvent: Equatable, Sendable {
-    case touchDown(slot: Int32, x: Double, y: Double, timeMicroseconds: UInt64)
-    case touchMotion(slot: Int32, x: Double, y: Double, timeMicroseconds: UInt64)
-    case touchUp(slot: Int32, timeMicroseconds: UInt64)
-    case touchCancel(slot: Int32, timeMicroseconds: UInt64)
-    case touchFrame(timeMicroseconds: UInt64)
-    case deviceAdded(name: String)
-    case deviceRemoved(name: String)
-    case key(code: UInt32, pressed: Bool, timeMicroseconds: UInt64)
-}
-
-/// libinput on a udev seat: devices are found and hot-plugged through udev.
-/// The file descriptor `fd` goes on the app thread's poll loop; when it is
-/// readable, `dispatch` drains the pending events. No thread of its own.
+/// One libinput context, from either of libinput's two backends:
+///
+/// - **udev seat** (`init(seat:)`): devices are found and hot-plugged
+///   through udev. Needs udevd to have initialised the devices (libinput
+///   ignores a device whose udev database entry is missing).
+/// - **path** (`init(devicePaths:)`): the device nodes given, opened
+///   directly, for systems without udevd (a busybox initramfs, a minimal
+///   board image). Hotplug is the caller's: `addDevice(path:)` when a node
+///   appears; a node that goes away is removed by libinput itself
+///   (`deviceRemoved`, after its touches are cancelled), not a crash.
+///
+/// Threading: one thread (the app thread). `fd` goes on that thread's poll
+/// loop; when it is readable, `dispatch` drains the pending events. No
+/// thread of its own.
 public final class InputSeat {
-    private let udev: OpaquePointer
+    private let udev: OpaquePointer?
     private let context: OpaquePointer
+    private var pointer = PointerAsTouch()
     /// Readable when events are pending.
     public var fd: Int32 { libinput_get_fd(context) }
 
-    /// Opens `seat` (usually "seat0").
+    /// Opens `seat` (usually "seat0") through udev.
     /// - Throws: `InputError` when udev or libinput cannot be set up or the
     ///   seat cannot be assigned (no udev data, no permission).
     public init(seat: String = "seat0") throws(InputError) {
@@ -48,51 +46,118 @@ public final class InputSeat {
         context = c
     }
 
-    deinit {
-        libinput_unref(context)
-        udev_unref(udev)
+    /// Opens the device nodes `devicePaths` (e.g. "/dev/input/event0")
+    /// through libinput's path backend. An empty list is allowed: add
+    /// devices later with `addDevice(path:)`.
+    /// - Throws: `InputError` when the context cannot be made or a node
+    ///   cannot be opened (missing, no permission, not an input device).
+    public init(devicePaths: [String]) throws(InputError) {
+        guard let c = libinput_path_create_context(fbr_input_default_interface(), nil) else {
+            throw InputError("libinput_path_create_context failed")
+        }
+        udev = nil
+        context = c
+        for path in devicePaths { try addDevice(path: path) }
     }
 
-    /// Reads what the kernel has and returns the events, touch coordinates
-    /// scaled to `width` × `height` (the display mode size).
-    public func dispatch(width: UInt32, height: UInt32) -> [InputEvent] {
-        var events: [InputEvent] = []
+    deinit {
+        libinput_unref(context)
+        if let udev { udev_unref(udev) }
+    }
+
+    /// True for a context made by `init(devicePaths:)`.
+    public var isPathBackend: Bool { udev == nil }
+
+    /// Adds a device node to a path-backend context. Its `deviceAdded`
+    /// event comes with the next `dispatch`.
+    /// - Throws: `InputError` for a udev-seat context, or when libinput
+    ///   cannot open the node or does not handle it.
+    public func addDevice(path: String) throws(InputError) {
+        guard isPathBackend else { throw InputError("addDevice(path:) needs the path backend (init(devicePaths:))") }
+        if path.withCString({ libinput_path_add_device(context, $0) }) == nil {
+            throw InputError("libinput_path_add_device(\(path)) failed (missing, no permission or not an input device)")
+        }
+    }
+
+    /// Reads what the kernel has and passes each event to `handle`, in
+    /// order: touch coordinates scaled to `width` × `height` (the display
+    /// mode size, pixels). Allocates nothing for touch, pointer and key
+    /// events (device names are copied into Strings).
+    public func dispatch(width: UInt32, height: UInt32, _ handle: (InputEvent) -> Void) {
         _ = libinput_dispatch(context)
         while let event = libinput_get_event(context) {
-            defer { libinput_event_destroy(event) }
-            let type = libinput_event_get_type(event)
-            switch type {
-            case LIBINPUT_EVENT_DEVICE_ADDED, LIBINPUT_EVENT_DEVICE_REMOVED:
-                let device = libinput_event_get_device(event)
-                let name = libinput_device_get_name(device).map { String(cString: $0) } ?? "?"
-                events.append(type == LIBINPUT_EVENT_DEVICE_ADDED ? .deviceAdded(name: name) : .deviceRemoved(name: name))
-            case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION:
-                let t = libinput_event_get_touch_event(event)
-                let slot = libinput_event_touch_get_seat_slot(t)
-                let x = libinput_event_touch_get_x_transformed(t, width)
-                let y = libinput_event_touch_get_y_transformed(t, height)
-                let time = libinput_event_touch_get_time_usec(t)
-                events.append(type == LIBINPUT_EVENT_TOUCH_DOWN
-                              ? .touchDown(slot: slot, x: x, y: y, timeMicroseconds: time)
-                              : .touchMotion(slot: slot, x: x, y: y, timeMicroseconds: time))
-            case LIBINPUT_EVENT_TOUCH_UP:
-                let t = libinput_event_get_touch_event(event)
-                events.append(.touchUp(slot: libinput_event_touch_get_seat_slot(t), timeMicroseconds: libinput_event_touch_get_time_usec(t)))
-            case LIBINPUT_EVENT_TOUCH_CANCEL:
-                let t = libinput_event_get_touch_event(event)
-                events.append(.touchCancel(slot: libinput_event_touch_get_seat_slot(t), timeMicroseconds: libinput_event_touch_get_time_usec(t)))
-            case LIBINPUT_EVENT_TOUCH_FRAME:
-                let t = libinput_event_get_touch_event(event)
-                events.append(.touchFrame(timeMicroseconds: libinput_event_touch_get_time_usec(t)))
-            case LIBINPUT_EVENT_KEYBOARD_KEY:
-                let k = libinput_event_get_keyboard_event(event)
-                events.append(.key(code: libinput_event_keyboard_get_key(k),
-                                   pressed: libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED,
-                                   timeMicroseconds: libinput_event_keyboard_get_time_usec(k)))
-            default:
-                break   // pointer, gesture, tablet events: the touch issue
-            }
+            translate(event, width: width, height: height, handle)
+            libinput_event_destroy(event)
         }
+    }
+
+    /// `dispatch(width:height:_:)` collecting the events into an array.
+    public func dispatch(width: UInt32, height: UInt32) -> [InputEvent] {
+        var events: [InputEvent] = []
+        dispatch(width: width, height: height) { events.append($0) }
         return events
+    }
+
+    private func translate(_ event: OpaquePointer, width: UInt32, height: UInt32, _ emit: (InputEvent) -> Void) {
+        let type = libinput_event_get_type(event)
+        switch type {
+        case LIBINPUT_EVENT_DEVICE_ADDED, LIBINPUT_EVENT_DEVICE_REMOVED:
+            let device = libinput_event_get_device(event)
+            let name = libinput_device_get_name(device).map { String(cString: $0) } ?? "?"
+            let node = libinput_device_get_sysname(device).map { String(cString: $0) } ?? "?"
+            if type == LIBINPUT_EVENT_DEVICE_ADDED {
+                var capabilities: DeviceCapabilities = []
+                if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_KEYBOARD) != 0 { capabilities.insert(.keyboard) }
+                if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_POINTER) != 0 { capabilities.insert(.pointer) }
+                if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0 { capabilities.insert(.touch) }
+                emit(.deviceAdded(name: name, node: node, capabilities: capabilities))
+            } else {
+                if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_POINTER) != 0 {
+                    pointer.removed(time: UInt64(max(0, fbr_monotonic_ns() / 1000)), emit)
+                }
+                emit(.deviceRemoved(name: name, node: node))
+            }
+        case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION:
+            let t = libinput_event_get_touch_event(event)
+            let slot = libinput_event_touch_get_seat_slot(t)
+            let x = libinput_event_touch_get_x_transformed(t, width)
+            let y = libinput_event_touch_get_y_transformed(t, height)
+            let time = libinput_event_touch_get_time_usec(t)
+            emit(type == LIBINPUT_EVENT_TOUCH_DOWN
+                 ? .touchDown(slot: slot, x: x, y: y, timeMicroseconds: time)
+                 : .touchMotion(slot: slot, x: x, y: y, timeMicroseconds: time))
+        case LIBINPUT_EVENT_TOUCH_UP:
+            let t = libinput_event_get_touch_event(event)
+            emit(.touchUp(slot: libinput_event_touch_get_seat_slot(t), timeMicroseconds: libinput_event_touch_get_time_usec(t)))
+        case LIBINPUT_EVENT_TOUCH_CANCEL:
+            let t = libinput_event_get_touch_event(event)
+            emit(.touchCancel(slot: libinput_event_touch_get_seat_slot(t), timeMicroseconds: libinput_event_touch_get_time_usec(t)))
+        case LIBINPUT_EVENT_TOUCH_FRAME:
+            let t = libinput_event_get_touch_event(event)
+            emit(.touchFrame(timeMicroseconds: libinput_event_touch_get_time_usec(t)))
+        case LIBINPUT_EVENT_POINTER_MOTION:
+            let p = libinput_event_get_pointer_event(event)
+            pointer.moved(dx: libinput_event_pointer_get_dx(p), dy: libinput_event_pointer_get_dy(p),
+                          width: Double(width), height: Double(height),
+                          time: libinput_event_pointer_get_time_usec(p), emit)
+        case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
+            let p = libinput_event_get_pointer_event(event)
+            pointer.moved(x: libinput_event_pointer_get_absolute_x_transformed(p, width),
+                          y: libinput_event_pointer_get_absolute_y_transformed(p, height),
+                          width: Double(width), height: Double(height),
+                          time: libinput_event_pointer_get_time_usec(p), emit)
+        case LIBINPUT_EVENT_POINTER_BUTTON:
+            let p = libinput_event_get_pointer_event(event)
+            pointer.button(libinput_event_pointer_get_button(p),
+                           pressed: libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED,
+                           time: libinput_event_pointer_get_time_usec(p), emit)
+        case LIBINPUT_EVENT_KEYBOARD_KEY:
+            let k = libinput_event_get_keyboard_event(event)
+            emit(.key(code: libinput_event_keyboard_get_key(k),
+                      pressed: libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED,
+                      timeMicroseconds: libinput_event_keyboard_get_time_usec(k)))
+        default:
+            break   // scroll, gesture (touchpad), tablet, switch events: not used yet
+        }
     }
 }

@@ -29,6 +29,13 @@
 //                      apart.
 //   --interrupt-after N  send ourselves SIGINT once N frames are on screen
 //                      (the signal path: flag, loop ends, CRTC restored).
+//   --touch            read touch (and a pointer as one touch) from udev's
+//                      seat0, or the board's touch-device node: drag a
+//                      layer, pinch to zoom it (also on with a board
+//                      touch-device).
+//   --drag-check       with --still: ask the host to drag on QEMU's tablet
+//                      (READY-FOR-POINTER), require the layer under it to
+//                      follow, print the touch-to-photon latency.
 import CPosix
 import FBRuntime
 import ImageIO
@@ -50,11 +57,13 @@ struct Options {
     var expectIdle = false
     var checkPacing = false
     var interruptAfter: Int?
+    var touch = false
+    var dragCheck = false
 }
 
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
-                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [orbit]\n")
+                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--touch] [orbit]\n")
     exit(2)
 }
 
@@ -93,6 +102,8 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--still": options.still = true
         case "--expect-idle": options.expectIdle = true
         case "--check-pacing": options.checkPacing = true
+        case "--touch": options.touch = true
+        case "--drag-check": options.touch = true; options.dragCheck = true
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
@@ -251,7 +262,18 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
     } else if status == 0 {
         // Until the frame limit, SIGINT/SIGTERM (the loop sees the flag) or
         // an error ends the loop.
-        while loop.isRunning { _ = loop.waitUntil(timeoutNanoseconds: 200_000_000) { _ in false } }
+        // With --touch or a board touch-device, input is read meanwhile:
+        // drag a layer, pinch to zoom it (TouchControl).
+        let touch = options.touch || config.touchDevice != nil
+            ? TouchControl(board: config, root: scene.root, width: output.width, height: output.height) : nil
+        if options.dragCheck {
+            status = touch?.dragCheck(loop, width: output.width, height: output.height) ?? 1
+        }
+        while status == 0 && !options.dragCheck && loop.isRunning {
+            if let touch { touch.waitAndDispatch(loop, timeoutMilliseconds: 200) }
+            else { _ = loop.waitUntil(timeoutNanoseconds: 200_000_000) { _ in false } }
+        }
+        if let touch { print("fbdemo: \(touch.touchCount) touch events routed") }
     }
     loop.stop()
 

@@ -13,6 +13,14 @@ serial console, one marker per line:
                               `SCREENDUMP-DONE NAME`. NAME: letters,
                               digits, '-' and '_'.
   VMTEST-RESULT TEST PASS|FAIL DETAIL   one finished test program.
+  VMTEST-CHECK PASS|FAIL DETAIL         one check inside a test program
+                              (touchprobe prints one per gesture).
+  READY-FOR-POINTER NAME [X0 Y0 X1 Y1]  the guest waits for a pointer
+                              drag on QEMU's virtio tablet (axes 0…32767):
+                              we send it over QMP (input-send-event: move to
+                              X0, Y0 — default 16384, 8192 — press left,
+                              move to X1, Y1 — default 24576, 8192 —
+                              release) and answer `POINTER-DONE NAME`.
   VMTEST-DONE                 every test ran; the guest then leaves QEMU
                               (isa-debug-exit on amd64, power-off on arm64).
 QEMU is killed by its PID if the guest has not finished by --timeout.
@@ -124,6 +132,8 @@ def main():
         console = "ttyAMA0"
     command = machine + [
         "-m", "512", "-smp", "1", "-display", "none", "-device", args.display,
+        # An absolute pointer for touchprobe's pointer-as-touch check.
+        "-device", "virtio-tablet-pci",
         "-nic", "none", "-no-reboot", "-monitor", "none", "-serial", "stdio",
         "-qmp", f"unix:{qmp_path},server=on,wait=off",
         "-kernel", args.kernel, "-initrd", args.initrd,
@@ -178,6 +188,25 @@ def main():
                 images.write_png(error_png, *error)
             check(False, f"screendump {name}: {problem}; see {png}" + (f" and {error_png}" if error else ""))
 
+    def pointer_drag(x0=16384, y0=8192, x1=24576, y1=8192):
+        """A left-button drag on the virtio tablet (axes 0…32767)."""
+        nonlocal qmp
+        if qmp is None:
+            qmp = QMP(qmp_path, deadline)
+
+        def send(*events):
+            qmp.execute("input-send-event", events=list(events))
+
+        def axis(name, value):
+            return {"type": "abs", "data": {"axis": name, "value": value}}
+
+        def button(down):
+            return {"type": "btn", "data": {"down": down, "button": "left"}}
+
+        for events in ([axis("x", x0), axis("y", y0)], [button(True)], [axis("x", x1), axis("y", y1)], [button(False)]):
+            send(*events)
+            time.sleep(0.05)
+
     def handle(line):
         nonlocal done, booted
         text = line.decode(errors="replace").rstrip("\r\n")
@@ -194,9 +223,20 @@ def main():
                 check(False, f"screendump {name}: {e}")
             qemu.stdin.write(f"SCREENDUMP-DONE {name}\n".encode())
             qemu.stdin.flush()
+        m = re.search(r"READY-FOR-POINTER ([A-Za-z0-9_-]+)(?: (\d+) (\d+) (\d+) (\d+))?", text)
+        if m:
+            try:
+                pointer_drag(*[int(v) for v in m.groups()[1:] if v is not None])
+            except Exception as e:   # report; the guest's check fails too
+                check(False, f"pointer drag {m.group(1)}: {e}")
+            qemu.stdin.write(f"POINTER-DONE {m.group(1)}\n".encode())
+            qemu.stdin.flush()
         m = re.search(r"VMTEST-RESULT (\S+) (PASS|FAIL) ?(.*)", text)
         if m:
             check(m.group(2) == "PASS", f"{m.group(1)} {m.group(3)}".strip())
+        m = re.search(r"VMTEST-CHECK (PASS|FAIL) (.*)", text)
+        if m:
+            check(m.group(1) == "PASS", m.group(2).strip())
         if "VMTEST-DONE" in text:
             done = True
 

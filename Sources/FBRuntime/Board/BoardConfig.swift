@@ -21,7 +21,9 @@ public struct BoardConfig: Equatable, Sendable {
     public var rotation = 0
     /// Scan-out buffers: 2 or 3.
     public var buffers = 2
-    /// A substring of the touch device's name (libinput), nil: none.
+    /// A substring of the touch device's name (libinput, udev seat), or a
+    /// device node path ("/dev/input/event0": libinput's path backend, for
+    /// systems without udevd); nil: none.
     public var touchDevice: String?
     /// libinput's calibration matrix, row-major: the first two rows of a
     /// 3×3 affine map in normalised device coordinates.
