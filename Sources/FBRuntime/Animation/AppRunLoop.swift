@@ -33,7 +33,7 @@ public final class AppRunLoop {
     /// time (media time, seconds). The render-tree hand-off hooks in here.
     public var onCommit: ((MediaTime) -> Void)?
     /// Held for the whole of each turn; `Transaction.lock()` takes it.
-    public let lock = RecursiveLock()
+    public let lock = Lock(recursive: true)
 
     let transactions = TransactionStack()
     /// Layers with animations whose start or end is still to be reported.

@@ -232,26 +232,3 @@ public enum Transaction {
     public static func lock() { loop.lock.lock() }
     public static func unlock() { loop.lock.unlock() }
 }
-
-/// A mutex its owner may lock again (PTHREAD_MUTEX_RECURSIVE); each
-/// `lock()` needs its `unlock()`.
-public final class RecursiveLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    public init() {
-        guard let m = fbr_mutex_create_recursive() else { fatalError("RecursiveLock: out of memory") }
-        mutex = m
-    }
-
-    deinit { fbr_mutex_destroy(mutex) }
-
-    public func lock() { fbr_mutex_lock(mutex) }
-    public func unlock() { fbr_mutex_unlock(mutex) }
-
-    @inline(__always)
-    public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
-}

@@ -44,14 +44,15 @@ public final class Thread {
     }
 }
 
-/// A non-recursive mutex (pthread_mutex_t, default attributes).
-///
-/// Locking it twice on one thread deadlocks; prefer `withLock`.
+/// A mutex (pthread_mutex_t). Non-recursive by default: locking it twice
+/// on one thread deadlocks. A recursive one (PTHREAD_MUTEX_RECURSIVE) may
+/// be locked again by its owner, each `lock()` needing its `unlock()`; do
+/// not wait on a `Condition` with one. Prefer `withLock`.
 public final class Lock: @unchecked Sendable {
     fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    public init() {
-        guard let m = fbr_mutex_create() else { fatalError("Lock: out of memory") }
+    public init(recursive: Bool = false) {
+        guard let m = recursive ? fbr_mutex_create_recursive() : fbr_mutex_create() else { fatalError("Lock: out of memory") }
         mutex = m
     }
 
