@@ -163,8 +163,7 @@ open class EmitterLayer: Layer {
         for k in first...last {
             let born = start + Double(k) / rate
             var rng = SplitMix64(seed: mix(UInt64(seed), key, UInt64(k)))
-            func signed() -> Double { rng.unit() * 2 - 1 }
-            let life = (cell.lifetime + signed() * cell.lifetimeRange) * lifeScale
+            let life = (cell.lifetime + rng.signedUnit() * cell.lifetimeRange) * lifeScale
             let age = t - born
             guard age >= 0, life > 0, age < life else { continue }
             // Where it starts.
@@ -177,20 +176,20 @@ open class EmitterLayer: Layer {
                 (x0, y0) = emissionPoint(&rng)
             }
             // How it moves.
-            let speed = (cell.velocity + signed() * cell.velocityRange) * velocity
-            let direction = cell.emissionLongitude + signed() * cell.emissionRange / 2
+            let speed = (cell.velocity + rng.signedUnit() * cell.velocityRange) * velocity
+            let direction = cell.emissionLongitude + rng.signedUnit() * cell.emissionRange / 2
             let planar = speed * FloatMath.sinCos(cell.emissionLatitude).cos
             let (s, c) = FloatMath.sinCos(direction)
             let vx = planar * c, vy = planar * s
             let ax = cell.xAcceleration, ay = cell.yAcceleration
             let x = x0 + vx * age + 0.5 * ax * age * age, y = y0 + vy * age + 0.5 * ay * age * age
-            let spinRate = (cell.spin + signed() * cell.spinRange) * spin
-            let size = (cell.scale + signed() * cell.scaleRange) * scale + cell.scaleSpeed * age
+            let spinRate = (cell.spin + rng.signedUnit() * cell.spinRange) * spin
+            let size = (cell.scale + rng.signedUnit() * cell.scaleRange) * scale + cell.scaleSpeed * age
             let base = cell.color
-            let color = Color(red: clampUnit(base.red + signed() * cell.redRange + cell.redSpeed * age),
-                              green: clampUnit(base.green + signed() * cell.greenRange + cell.greenSpeed * age),
-                              blue: clampUnit(base.blue + signed() * cell.blueRange + cell.blueSpeed * age),
-                              alpha: clampUnit(base.alpha + signed() * cell.alphaRange + cell.alphaSpeed * age))
+            let color = Color(red: clampUnit(base.red + rng.signedUnit() * cell.redRange + cell.redSpeed * age),
+                              green: clampUnit(base.green + rng.signedUnit() * cell.greenRange + cell.greenSpeed * age),
+                              blue: clampUnit(base.blue + rng.signedUnit() * cell.blueRange + cell.blueSpeed * age),
+                              alpha: clampUnit(base.alpha + rng.signedUnit() * cell.alphaRange + cell.alphaSpeed * age))
             guard x.isFinite, y.isFinite else { continue }
             if cell.contents != nil, size > 0, color.alpha > 0 {
                 particles.append(Particle(cell: cell, x: x, y: y, angle: spinRate * age, scale: size, color: color))
@@ -280,4 +279,9 @@ func mix(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> UInt64 {
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
+}
+
+extension SplitMix64 {
+    /// Uniform in [−1, 1).
+    @inline(__always) mutating func signedUnit() -> Double { unit() * 2 - 1 }
 }
