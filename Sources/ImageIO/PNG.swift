@@ -47,6 +47,29 @@ public enum PNG {
         return try finishRead(&image, began: began, what: path)
     }
 
+    /// Reads the PNG file at `path` and says whether every pixel is opaque
+    /// (a file without alpha, or whose alpha is 255 everywhere): pass it on
+    /// as `LayerContents(surface, isOpaque:)` so the image composites by
+    /// copying instead of blending.
+    public static func readImage(from path: String) throws(ImageError) -> (surface: Surface<ARGB8888>, isOpaque: Bool) {
+        let surface = try read(from: path)
+        return (surface, isOpaque(surface.view))
+    }
+
+    /// True when every pixel of `view` has alpha 255.
+    public static func isOpaque(_ view: PixelView<ARGB8888>) -> Bool {
+        var y = 0
+        while y < view.height {
+            let row = view.row(y)
+            var x = 0
+            var all: UInt32 = 0xFF00_0000
+            while x < view.width { all &= row[x]; x &+= 1 }
+            if all & 0xFF00_0000 != 0xFF00_0000 { return false }
+            y += 1
+        }
+        return true
+    }
+
     /// Reads a PNG held in memory; see `read(from:)`.
     public static func read(bytes: UnsafeRawBufferPointer) throws(ImageError) -> Surface<ARGB8888> {
         var image = png_image()
