@@ -268,7 +268,13 @@ public final class Compositor {
             if u.occluded || u.subtreeExtent.intersection(canvas.clip).isEmpty { return }
             unit = i
         }
-        guard depth < Compositor.maximumDepth, let r = resolve(layer, in: parent) else { return }
+        guard depth < Compositor.maximumDepth else { return }
+        if let (r, transition, progress) = resolveTransition(layer, in: parent) {   // Compositor+Transition.swift
+            let layerOpacity = opacity * clampUnit(r.p.opacity)
+            if layerOpacity > 0 { drawTransition(r, transition, progress: progress, opacity: layerOpacity, canvas: canvas, depth: depth) }
+            return
+        }
+        guard let r = resolve(layer, in: parent) else { return }
         let layerOpacity = opacity * clampUnit(r.p.opacity)
         guard layerOpacity > 0 else { return }
         if layer.isTransformLayer {
@@ -498,9 +504,10 @@ public final class Compositor {
         }
     }
 
-    /// `nil` when the layer is hidden or its geometry or map is not finite.
-    func resolve(_ layer: Layer, in parent: ParentPlacement) -> ResolvedLayer? {
-        guard !layer.isHidden else { return nil }
+    /// `nil` when the layer is hidden (unless `includingHidden`) or its
+    /// geometry or map is not finite.
+    func resolve(_ layer: Layer, in parent: ParentPlacement, includingHidden: Bool = false) -> ResolvedLayer? {
+        guard includingHidden || !layer.isHidden else { return nil }
         let localTime = layer.localTime(fromParent: parent.time)
         let p = PresentationValues(layer, at: localTime, scratch: &scratch.animationValues)
         let geometry = p.geometry
