@@ -12,11 +12,8 @@ extension Compositor {
     /// `masksToBounds` ancestors (the target's bounds at the root).
     func survey(_ layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
         guard depth < Compositor.maximumDepth else { return }
-        if let (r, transition, progress) = resolveTransition(layer, in: parent) {
-            if clampUnit(r.p.opacity) * opacity > 0 {
-                surveyTransition(r, transition, progress: progress, opacity: opacity, clip: clip, depth: depth)
-            }
-            return
+        if !layer.animations.isEmpty && surveyIfInTransition(layer, parent: parent, opacity: opacity, clip: clip, depth: depth) {
+            return      // Compositor+Transition.swift
         }
         guard let r = resolve(layer, in: parent) else { return }
         let layerOpacity = opacity * clampUnit(r.p.opacity)

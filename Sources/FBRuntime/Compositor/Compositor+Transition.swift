@@ -30,6 +30,28 @@ extension Compositor {
         return (r, transition, progress)
     }
 
+    /// `draw`'s step for a layer with a running transition: draws it and
+    /// returns true, or returns false when none runs. Kept out of `draw`
+    /// so its locals do not grow every frame of that recursion (deeply
+    /// nested trees would exhaust the stack in debug builds).
+    @inline(never)
+    func drawIfInTransition(_ layer: Layer, parent: ParentPlacement, opacity: Double, canvas: Canvas, depth: Int) -> Bool {
+        guard let (r, transition, progress) = resolveTransition(layer, in: parent) else { return false }
+        let layerOpacity = opacity * clampUnit(r.p.opacity)
+        if layerOpacity > 0 { drawTransition(r, transition, progress: progress, opacity: layerOpacity, canvas: canvas, depth: depth) }
+        return true
+    }
+
+    /// `survey`'s step for the same (see `surveyTransition`).
+    @inline(never)
+    func surveyIfInTransition(_ layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) -> Bool {
+        guard let (r, transition, progress) = resolveTransition(layer, in: parent) else { return false }
+        if clampUnit(r.p.opacity) * opacity > 0 {
+            surveyTransition(r, transition, progress: progress, opacity: opacity, clip: clip, depth: depth)
+        }
+        return true
+    }
+
     /// The map from bounds space to a transition bitmap of `density` texels
     /// per point, and the bitmap's size; `nil` for empty or non-finite
     /// bounds.

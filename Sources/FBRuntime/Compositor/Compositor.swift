@@ -269,10 +269,8 @@ public final class Compositor {
             unit = i
         }
         guard depth < Compositor.maximumDepth else { return }
-        if let (r, transition, progress) = resolveTransition(layer, in: parent) {   // Compositor+Transition.swift
-            let layerOpacity = opacity * clampUnit(r.p.opacity)
-            if layerOpacity > 0 { drawTransition(r, transition, progress: progress, opacity: layerOpacity, canvas: canvas, depth: depth) }
-            return
+        if !layer.animations.isEmpty && drawIfInTransition(layer, parent: parent, opacity: opacity, canvas: canvas, depth: depth) {
+            return      // Compositor+Transition.swift
         }
         guard let r = resolve(layer, in: parent) else { return }
         let layerOpacity = opacity * clampUnit(r.p.opacity)
