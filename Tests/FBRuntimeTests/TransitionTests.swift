@@ -279,6 +279,25 @@ final class TransitionTests: XCTestCase {
         XCTAssertNotNil(scene.page.animation(forKey: Transition.key))
     }
 
+    /// A layer drawing its own backing store (`draw(in:)`) sets `contents`
+    /// when it is displayed: that is not the app's change and must not fade.
+    func testBackingStoreRedrawsDoNotFade() {
+        let scene = Scene(after: false)
+        scene.root.isDisplayRoot = true
+        let drawn = Layer(name: "drawn")
+        Transaction.withoutActions {
+            drawn.bounds = Rect(x: 0, y: 0, width: 8, height: 8)
+            try! scene.page.addSublayer(drawn)
+        }
+        drawn.drawHandler = { _, context in context.fill(Rect(x: 0, y: 0, width: 8, height: 8), color: Color(rgb: 0xFF0000)) }
+        let rendered = Transition.imagesRendered
+        drawn.setNeedsDisplay()
+        _ = render(scene.root, at: 1)
+        XCTAssertNotNil(drawn.contents)
+        XCTAssertNil(drawn.animation(forKey: Transition.key))
+        XCTAssertEqual(Transition.imagesRendered, rendered)
+    }
+
     func testHidingFadesTheLayerOut() {
         let scene = Scene(after: false)
         scene.root.isDisplayRoot = true

@@ -97,6 +97,8 @@ struct LayerActionState {
     /// before image rendered for its transition (`Layer+Transition.swift`).
     var pendingSubtreeKey: AnimatableKey?
     var pendingSubtreeImage: TransitionImage?
+    /// Set while the backing store becomes `contents` (no action runs).
+    var isStoringBackingStore = false
     init() {}
 }
 

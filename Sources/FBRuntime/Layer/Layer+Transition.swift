@@ -44,10 +44,19 @@ extension Layer {
         return .transition(t)
     }
 
+    /// Sets `contents` to the layer's own backing store (`display`, which
+    /// may run on the render thread): not a change the app made, so no
+    /// action runs (CA does not fade a redraw either).
+    func setContentsWithoutActions(_ new: LayerContents?) {
+        actionState.isStoringBackingStore = true
+        contents = new
+        actionState.isStoringBackingStore = false
+    }
+
     /// Before `contents` or `isHidden` changes (`changes`: to a different
     /// value): render the before image if the change will run a transition.
     func willChangeSubtree(forKey key: AnimatableKey, changes: Bool) {
-        guard changes, actionState.pendingSubtreeKey == nil, let loop = loopForActions(),
+        guard changes, !actionState.isStoringBackingStore, actionState.pendingSubtreeKey == nil, let loop = loopForActions(),
               let action = lookUpAction(forKey: key) else { return }
         actionState.pendingSubtreeKey = key
         switch action {
