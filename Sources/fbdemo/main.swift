@@ -1,7 +1,7 @@
 // fbdemo: FBRuntime's demo program, the same source for the host and for
 // the board (Embedded Swift, aarch64).
 //
-//   fbdemo [--headless] [--frames N] [--size WxH] [--out DIR]
+//   fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--scene orbit|showcase]
 //          [--board NAME] [--device PATH] [--screendump NAME] [--still]
 //          [--expect-idle] [--check-pacing] [SCENE]
 //
@@ -15,6 +15,12 @@
 //
 // Otherwise the run is headless: frames are rendered at 60 Hz of simulated
 // time and written as PNG files.
+//
+// Scenes: `orbit` (the default: the VM golden and the host/aarch64 frame
+// comparison of scripts/test use it) and `showcase` (every kind of
+// animation, see ShowcaseScene; 150 frames headless unless --frames).
+// Before each frame the app's run loop turns (AppRunLoop.runTurn), where
+// the showcase changes properties and adds animations.
 //
 // FBR_DEBUG=blended,offscreen,misaligned (any of them, or all) turns on the
 // compositor's debug overlays (see DebugOverlays).
@@ -63,7 +69,7 @@ struct Options {
 
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
-                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--touch] [orbit]\n")
+                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--touch] [--scene orbit|showcase]\n")
     exit(2)
 }
 
@@ -91,6 +97,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             }
             options.width = w; options.height = h
         case "--out": options.outDirectory = value()
+        case "--scene": options.scene = value()
         case "--board": _ = value()   // read by BoardConfig.selected
         case "--device": options.devicePath = value()
         case "--screendump":
@@ -140,7 +147,9 @@ func zeroPadded(_ n: Int, _ width: Int) -> String {
 
 func run() {
     let options = parseOptions(System.arguments())
-    guard options.scene == "orbit" else { usage("unknown scene '\(options.scene)' (scenes: orbit)") }
+    guard options.scene == "orbit" || options.scene == "showcase" else {
+        usage("unknown scene '\(options.scene)' (scenes: orbit, showcase)")
+    }
 
     let board: BoardConfig?
     do { board = try BoardConfig.selected(arguments: System.arguments()) } catch {
@@ -154,7 +163,13 @@ func run() {
     guard let display = HeadlessDisplay(width: options.width, height: options.height) else {
         usage("cannot allocate a \(options.width)x\(options.height) frame")
     }
-    let scene = OrbitScene(width: Double(options.width), height: Double(options.height), at: display.clock.now)
+    // The app side runs on the display's simulated clock.
+    let appLoop = AppRunLoop(clock: display.clock)
+    AppRunLoop.current = appLoop
+    let scene = makeScene(options.scene, width: Double(options.width), height: Double(options.height))
+    scene.startAnimations(at: display.clock.now)
+    scene.root.isDisplayRoot = true     // from now on, changes animate
+    let frames = options.framesGiven || options.scene == "orbit" ? options.frames : 150
     let compositor = Compositor()
     compositor.debugOverlays = debugOverlaysFromEnvironment()
 
@@ -164,7 +179,8 @@ func run() {
         fbr_write_stderr("fbdemo: \(error.description)\n")
         exit(1)
     }
-    for frame in 0..<options.frames {
+    for frame in 0..<frames {
+        appLoop.runTurn { scene.turn(at: display.clock.now) }
         display.renderFrame(scene.root, with: compositor)
         let path = options.outDirectory + "/frame-" + zeroPadded(frame, 4) + ".png"
         do {
@@ -174,7 +190,7 @@ func run() {
             exit(1)
         }
     }
-    print("fbdemo: wrote \(options.frames) frames (\(options.width)x\(options.height), scene \(options.scene)) to \(System.absolutePath(options.outDirectory))/frame-*.png")
+    print("fbdemo: wrote \(frames) frames (\(options.width)x\(options.height), scene \(options.scene)) to \(System.absolutePath(options.outDirectory))/frame-*.png")
 }
 
 
@@ -208,7 +224,8 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         print("fbdemo: warning: rotation \(config.rotation) is not applied yet")
     }
 
-    let scene = OrbitScene(width: Double(output.width), height: Double(output.height))
+    let scene = makeScene(options.scene, width: Double(output.width), height: Double(output.height))
+    scene.root.isDisplayRoot = true
     let loop = RenderLoop(root: scene.root, presenter: presenter)
     loop.compositor.debugOverlays = debugOverlaysFromEnvironment()   // before the render thread starts
     if options.framesGiven { loop.frameLimit = options.frames }
@@ -269,9 +286,13 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         if options.dragCheck {
             status = touch?.dragCheck(loop, width: output.width, height: output.height) ?? 1
         }
+        let turns = options.scene == "showcase" && !options.still
         while status == 0 && !options.dragCheck && loop.isRunning {
-            if let touch { touch.waitAndDispatch(loop, timeoutMilliseconds: 200) }
-            else { _ = loop.waitUntil(timeoutNanoseconds: 200_000_000) { _ in false } }
+            if let touch { touch.waitAndDispatch(loop, timeoutMilliseconds: turns ? 50 : 200) }
+            else { _ = loop.waitUntil(timeoutNanoseconds: turns ? 50_000_000 : 200_000_000) { _ in false } }
+            // A turn of the app's run loop: the showcase's property changes
+            // and new animations, committed together.
+            if turns { loop.update { _ in AppRunLoop.current.runTurn { scene.turn(at: AppRunLoop.current.now) } } }
         }
         if let touch { print("fbdemo: \(touch.touchCount) touch events routed") }
     }
@@ -312,6 +333,11 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
     if TerminationSignal.isRequested { print("fbdemo: stopped by SIGINT/SIGTERM") }
     withExtendedLifetime(presenter) {}
     return status
+}
+
+/// The scene named `name` ("orbit" or "showcase"), at rest.
+func makeScene(_ name: String, width: Double, height: Double) -> any DemoScene {
+    name == "showcase" ? ShowcaseScene(width: width, height: height) : OrbitScene(width: width, height: height)
 }
 
 /// User plus system CPU time of this process, in clock ticks (1/100 s on

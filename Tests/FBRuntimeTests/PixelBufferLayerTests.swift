@@ -38,6 +38,21 @@ final class PixelBufferLayerTests: XCTestCase {
         XCTAssertEqual(video.presentCount, 5)
     }
 
+    /// Presenting in a displayed tree starts no fade (a video frame is not
+    /// a contents change to animate).
+    func testPresentRunsNoAction() throws {
+        let saved = AppRunLoop.current
+        defer { AppRunLoop.current = saved }
+        let loop = AppRunLoop(clock: ManualClock(now: 0))
+        AppRunLoop.current = loop
+        let root = Layer(name: "root")
+        let video = try XCTUnwrap(PixelBufferLayer(width: 8, height: 8))
+        try root.addSublayer(video)
+        root.isDisplayRoot = true
+        loop.runTurn { video.present() }
+        XCTAssertTrue(video.animations.isEmpty)
+    }
+
     func testBadSizesAreRefused() {
         XCTAssertNil(PixelBufferLayer(width: 0, height: 10))
         XCTAssertNil(PixelBufferLayer(width: -3, height: 10))

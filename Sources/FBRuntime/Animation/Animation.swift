@@ -8,6 +8,9 @@ public indirect enum Animation: Sendable {
     case keyframe(KeyframeAnimation)
     case group(AnimationGroup)
     case spring(SpringAnimation)
+    /// Images of the layer's subtree before and after a change (see
+    /// `Transition`); sets no property values.
+    case transition(Transition)
 
     public var timing: MediaTiming {
         get {
@@ -16,6 +19,7 @@ public indirect enum Animation: Sendable {
             case let .keyframe(a): return a.timing
             case let .group(g): return g.timing
             case let .spring(a): return a.timing
+            case let .transition(t): return t.timing
             }
         }
         set {
@@ -24,6 +28,7 @@ public indirect enum Animation: Sendable {
             case var .keyframe(a): a.timing = newValue; self = .keyframe(a)
             case var .group(g): g.timing = newValue; self = .group(g)
             case var .spring(a): a.timing = newValue; self = .spring(a)
+            case var .transition(t): t.timing = newValue; self = .transition(t)
             }
         }
     }
@@ -36,6 +41,7 @@ public indirect enum Animation: Sendable {
         case let .keyframe(a): return a.isRemovedOnCompletion
         case let .group(g): return g.isRemovedOnCompletion
         case let .spring(a): return a.isRemovedOnCompletion
+        case let .transition(t): return t.isRemovedOnCompletion
         }
     }
 
@@ -65,6 +71,8 @@ public indirect enum Animation: Sendable {
             g.values(at: time, base: base, into: &result)
         case let .spring(a):
             if let v = a.value(at: time, base: base(a.key)) { result.append((a.key, v)) }
+        case .transition:
+            break       // drawn by the compositor (Compositor+Transition.swift)
         }
     }
 }

@@ -36,6 +36,7 @@ extension Animation {
         case let .keyframe(a): return a.delegate
         case let .group(g): return g.delegate
         case let .spring(s): return s.delegate
+        case let .transition(t): return t.delegate
         }
     }
 }

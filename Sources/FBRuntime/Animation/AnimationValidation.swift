@@ -89,6 +89,7 @@ extension Animation {
         case let .keyframe(a): try check(a.key, a.values, a.valueFunction)
         case let .group(g): for member in g.animations { try member.validate() }
         case let .spring(a): try check(a.key, [a.fromValue, a.toValue, a.byValue].compactMap { $0 }, a.valueFunction)
+        case .transition: break     // no values; timing clamps (see `Transition`)
         }
     }
 }

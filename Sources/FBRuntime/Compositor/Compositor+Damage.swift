@@ -11,7 +11,11 @@ extension Compositor {
     /// same inherited opacity); `clip` is the pixel clip of the
     /// `masksToBounds` ancestors (the target's bounds at the root).
     func survey(_ layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
-        guard depth < Compositor.maximumDepth, let r = resolve(layer, in: parent) else { return }
+        guard depth < Compositor.maximumDepth else { return }
+        if !layer.animations.isEmpty && surveyIfInTransition(layer, parent: parent, opacity: opacity, clip: clip, depth: depth) {
+            return      // Compositor+Transition.swift
+        }
+        guard let r = resolve(layer, in: parent) else { return }
         let layerOpacity = opacity * clampUnit(r.p.opacity)
         guard layerOpacity > 0 else { return }
         if layer.backgroundBlurRadius != 0 || !layer.animations.isEmpty,

@@ -268,7 +268,11 @@ public final class Compositor {
             if u.occluded || u.subtreeExtent.intersection(canvas.clip).isEmpty { return }
             unit = i
         }
-        guard depth < Compositor.maximumDepth, let r = resolve(layer, in: parent) else { return }
+        guard depth < Compositor.maximumDepth else { return }
+        if !layer.animations.isEmpty && drawIfInTransition(layer, parent: parent, opacity: opacity, canvas: canvas, depth: depth) {
+            return      // Compositor+Transition.swift
+        }
+        guard let r = resolve(layer, in: parent) else { return }
         let layerOpacity = opacity * clampUnit(r.p.opacity)
         guard layerOpacity > 0 else { return }
         if layer.isTransformLayer {
@@ -498,9 +502,10 @@ public final class Compositor {
         }
     }
 
-    /// `nil` when the layer is hidden or its geometry or map is not finite.
-    func resolve(_ layer: Layer, in parent: ParentPlacement) -> ResolvedLayer? {
-        guard !layer.isHidden else { return nil }
+    /// `nil` when the layer is hidden (unless `includingHidden`) or its
+    /// geometry or map is not finite.
+    func resolve(_ layer: Layer, in parent: ParentPlacement, includingHidden: Bool = false) -> ResolvedLayer? {
+        guard includingHidden || !layer.isHidden else { return nil }
         let localTime = layer.localTime(fromParent: parent.time)
         let p = PresentationValues(layer, at: localTime, scratch: &scratch.animationValues)
         let geometry = p.geometry

@@ -50,7 +50,7 @@ open class PixelBufferLayer: Layer {
     public func present() {
         let presented = buffers[back]
         presented.contentsDidChange()
-        contents = presented
+        setContentsWithoutActions(presented)     // a new frame, not a change to fade
         back = (back + 1) % buffers.count
         presentCount += 1
     }

@@ -93,6 +93,12 @@ struct LayerActionState {
     var isDrawing = false
     var drawValues: [(key: String, value: AnimatableValue)] = []
     var displayStore: LayerDisplayStore?
+    /// A non-interpolable property about to change (`willSet`) and the
+    /// before image rendered for its transition (`Layer+Transition.swift`).
+    var pendingSubtreeKey: AnimatableKey?
+    var pendingSubtreeImage: TransitionImage?
+    /// Set while the backing store becomes `contents` (no action runs).
+    var isStoringBackingStore = false
     init() {}
 }
 
@@ -188,7 +194,7 @@ extension Layer {
 extension Layer {
     /// The run loop whose transaction a change of this layer joins, when
     /// the change should run actions; `nil` otherwise (see `isDisplayRoot`).
-    private func loopForActions() -> AppRunLoop? {
+    func loopForActions() -> AppRunLoop? {
         guard actionState.model == nil, isInDisplayedTree else { return nil }
         let loop = AppRunLoop.current
         loop.transactions.ensureImplicitTransaction()
@@ -270,6 +276,11 @@ extension Layer {
                 a = .keyframe(k)
             case .group:
                 break
+            case .transition:
+                // Non-interpolable keys take theirs in `didChangeSubtree`;
+                // for other keys the image is the one rendered now.
+                try? add(a, forKey: Transition.key)
+                return
             }
             try? add(a, forKey: key.path)
         }

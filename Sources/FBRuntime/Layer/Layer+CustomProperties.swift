@@ -92,6 +92,7 @@ extension Animation {
         case let .basic(a): return a.key == key
         case let .keyframe(a): return a.key == key
         case let .spring(a): return a.key == key
+        case .transition: return false
         case let .group(g): return g.animations.contains { $0.touches(key) }
         }
     }
@@ -107,6 +108,7 @@ extension Animation {
         case let .basic(a): if case let .custom(n) = a.key { body(n) }
         case let .keyframe(a): if case let .custom(n) = a.key { body(n) }
         case let .spring(a): if case let .custom(n) = a.key { body(n) }
+        case .transition: break
         case let .group(g): for member in g.animations { member.forEachCustomKey(body) }
         }
     }

@@ -240,12 +240,12 @@ extension Layer {
         actionState.isDrawing = false
         store.lastDrawWasAnimated = animated
         if context.drewNothing {
-            if contents === store.contents { contents = nil }
+            if contents === store.contents { setContentsWithoutActions(nil) }
             store.surface = nil
             store.contents = nil
             return
         }
         store.contents?.contentsDidChange()      // new pixels: the damage tracker must see them
-        if contents !== store.contents { contents = store.contents }
+        if contents !== store.contents { setContentsWithoutActions(store.contents) }
     }
 }

@@ -73,7 +73,11 @@ open class Layer {
 
     /// Multiplied into the layer image, 0…1 (clamped when drawn; NaN → 0).
     public var opacity: Double = 1 { willSet { willChangeValue(forKey: .opacity) } didSet { didChangeValues() } }
-    public var isHidden = false
+    /// Not drawn (nor hit), with its sublayers. In a displayed tree a
+    /// change fades by default (see `Layer+Transition.swift`).
+    public var isHidden = false {
+        willSet { willChangeSubtree(forKey: .hidden, changes: newValue != isHidden) } didSet { didChangeSubtree() }
+    }
     /// Filled inside the bounds, rounded by `cornerRadius`.
     public var backgroundColor: Color? { willSet { willChangeValue(forKey: .backgroundColor) } didSet { didChangeValues() } }
 
@@ -94,7 +98,11 @@ open class Layer {
     /// CA's default is opaque black.
     public var borderColor: Color = .black { willSet { willChangeValue(forKey: .borderColor) } didSet { didChangeValues() } }
     /// The image drawn above the background, placed by `contentsGravity`.
-    public var contents: LayerContents?
+    /// In a displayed tree a change fades by default (see
+    /// `Layer+Transition.swift`).
+    public var contents: LayerContents? {
+        willSet { willChangeSubtree(forKey: .contents, changes: newValue !== contents) } didSet { didChangeSubtree() }
+    }
     public var contentsGravity: ContentsGravity = .resize
     /// The part of the contents image shown, unit coordinates of the image
     /// (default the whole image).
@@ -249,7 +257,8 @@ open class Layer {
     /// `nil` for custom keys; subclasses override it per key, `.none`
     /// turning the implicit animation off.
     open class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
-        key.valueKind == nil ? nil : .implicitAnimation
+        if key == .contents || key == .hidden { return .implicitAnimation }   // a fade (Layer+Transition.swift)
+        return key.valueKind == nil ? nil : .implicitAnimation
     }
 
     /// The value a custom animatable property has until it is set (CA's
@@ -374,7 +383,7 @@ open class Layer {
     /// `time` is global media time (what the display clock says); the
     /// animation's `beginTime` is kept in this layer's local time.
     public func add(_ animation: Animation, forKey key: String, at time: MediaTime) {
-        var a = animation
+        var a = withTransitionImage(animation, forKey: key, at: time)   // Layer+Transition.swift
         if a.timing.beginTime == 0 { a.timing.beginTime = convertTime(time, from: nil) }
         removeAnimation(forKey: key)
         animations.append((key, a))
