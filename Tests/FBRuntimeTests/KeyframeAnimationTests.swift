@@ -1,4 +1,6 @@
 import XCTest
+import Raster
+import Foundation
 @testable import FBRuntime
 
 final class KeyframeAnimationTests: XCTestCase {
@@ -102,5 +104,68 @@ final class KeyframeAnimationTests: XCTestCase {
         XCTAssertTrue(out.isEmpty)
         XCTAssertTrue(animation.hasFinished(at: 11))
         XCTAssertFalse(animation.hasFinished(at: 10.99))
+    }
+}
+
+/// Keyframes along a path, with rotationMode.
+final class KeyframePathTests: XCTestCase {
+    func presented(_ layer: Layer, _ t: MediaTime) -> (Point, Double) {
+        guard case let .point(p)? = layer.presentationValue(for: .position, at: t),
+              case let .transform(m)? = layer.presentationValue(for: .transform, at: t) else { return (.zero, .nan) }
+        return (p, atan2(m.m12, m.m11))      // the rotation about z of the presented transform
+    }
+
+    /// An L-shaped path walked at constant speed; the layer turns to follow
+    /// it (auto) or faces backwards (autoReverse).
+    func testConstantSpeedAlongThePathAndRotationModes() {
+        var l = Path()
+        l.move(to: PathPoint(x: 0, y: 0)); l.line(to: PathPoint(x: 100, y: 0)); l.line(to: PathPoint(x: 100, y: 100))
+        for (mode, offset) in [(RotationMode.auto, 0.0), (.autoReverse, Double.pi)] {
+            let layer = Layer()
+            var a = KeyframeAnimation(key: .position, values: [], duration: 2)
+            a.path = l
+            a.rotationMode = mode
+            layer.add(a, forKey: "walk", at: 0)
+            let (p1, r1) = presented(layer, 0.5)
+            XCTAssertEqual(p1.x, 50, accuracy: 1e-9); XCTAssertEqual(p1.y, 0, accuracy: 1e-9)
+            XCTAssertEqual(cos(r1), cos(offset), accuracy: 1e-5); XCTAssertEqual(sin(r1), sin(offset), accuracy: 1e-5)
+            let (p2, r2) = presented(layer, 1.5)
+            XCTAssertEqual(p2.x, 100, accuracy: 1e-9); XCTAssertEqual(p2.y, 50, accuracy: 1e-9)
+            XCTAssertEqual(cos(r2), cos(offset + .pi / 2), accuracy: 1e-5); XCTAssertEqual(sin(r2), sin(offset + .pi / 2), accuracy: 1e-5)
+        }
+    }
+
+    /// Along a circle the point stays on the circle and covers equal arcs
+    /// in equal times.
+    func testCurvedPathIsPaced() {
+        let circle = Path(circleCenter: PathPoint(x: 50, y: 50), radius: 40)
+        var a = KeyframeAnimation(key: .position, values: [], duration: 1)
+        a.path = circle
+        let layer = Layer()
+        layer.add(a, forKey: "orbit", at: 0)
+        var previous: Double?
+        var steps: [Double] = []
+        for i in 0...10 {
+            guard case let .point(p)? = layer.presentationValue(for: .position, at: Double(i) / 10 * 0.999) else { return XCTFail() }
+            XCTAssertEqual(((p.x - 50) * (p.x - 50) + (p.y - 50) * (p.y - 50)).squareRoot(), 40, accuracy: 0.02)
+            let angle = atan2(p.y - 50, p.x - 50)
+            if let previous {
+                var d = angle - previous
+                while d < 0 { d += 2 * .pi }
+                steps.append(d)
+            }
+            previous = angle
+        }
+        for d in steps.dropLast() { XCTAssertEqual(d, steps[0], accuracy: 0.01) }
+    }
+
+    func testBadPathsHaveNoEffect() {
+        var bad = Path()
+        bad.move(to: PathPoint(x: .nan, y: 0)); bad.line(to: PathPoint(x: 1, y: 1))
+        var a = KeyframeAnimation(key: .position, values: [.point(Point(x: 7, y: 7))], duration: 1)
+        a.path = bad
+        XCTAssertNil(a.pathSampler, "a non-finite path is refused; the values apply")
+        a.path = Path()
+        XCTAssertNil(a.pathSampler)
     }
 }

@@ -1,3 +1,5 @@
+import Raster
+
 /// Any animation a layer can run: the CAAnimation family as one value type.
 /// Groups nest: a group's members run on the group's local time
 /// (CAAnimationGroup), so a member's `beginTime` is measured from the
@@ -66,7 +68,15 @@ public indirect enum Animation: Sendable {
         case let .basic(a):
             if let v = a.value(at: time, base: base(a.key)) { result.append((a.key, v)) }
         case let .keyframe(a):
-            if let v = a.value(at: time) { result.append((a.key, v)) }
+            if a.pathSampler != nil {
+                guard let s = a.pathSample(at: time) else { break }
+                result.append((a.key, .point(s.point)))
+                if let mode = a.rotationMode {
+                    result.append((.transformRotationZ, .scalar(mode == .auto ? s.angle : s.angle + FloatMath.twoPi / 2)))
+                }
+            } else if let v = a.value(at: time) {
+                result.append((a.key, v))
+            }
         case let .group(g):
             g.values(at: time, base: base, into: &result)
         case let .spring(a):

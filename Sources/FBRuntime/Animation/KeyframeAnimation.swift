@@ -1,3 +1,5 @@
+import Raster
+
 /// How a keyframe animation moves between its values (CAKeyframeAnimation's
 /// `calculationMode`).
 public enum CalculationMode: Equatable, Sendable {
@@ -44,6 +46,18 @@ public struct KeyframeAnimation: Sendable {
     public var biasValues: [Double]?
     /// Turns the interpolated scalar or point into a transform.
     public var valueFunction: ValueFunction?
+    /// A path to move a point property along (CAKeyframeAnimation's
+    /// `path`): when set, `values` and `keyTimes` are ignored and the point
+    /// moves along the path at constant speed (by arc length, after the
+    /// timing function) — CA's paced mode, which is what a path is used
+    /// with. Curves are flattened to 0.01 points. An empty or non-finite
+    /// path has no effect.
+    public var path: Path? { didSet { pathSampler = path.flatMap(PathSampler.init) } }
+    /// With a `path`, also turns the layer to the path's direction
+    /// (`transform.rotation.z`): `.auto` along it, `.autoReverse` against
+    /// it (CA's `rotationMode`).
+    public var rotationMode: RotationMode?
+    var pathSampler: PathSampler?
     public var timing = MediaTiming()
     public var isRemovedOnCompletion = true
     /// Told on the app thread when the animation starts and stops; held
@@ -70,6 +84,15 @@ public struct KeyframeAnimation: Sendable {
               let v = value(atProgress: timingFunction.value(at: state.progress)) else { return nil }
         if let f = valueFunction, let t = f.transform(for: v) { return .transform(t) }
         return v
+    }
+
+    /// The point along `path` and the path's direction there (radians from
+    /// +x towards +y) at `time`; `nil` without a path or where the
+    /// animation has no effect.
+    func pathSample(at time: MediaTime) -> (point: Point, angle: Double)? {
+        guard let sampler = pathSampler,
+              let state = timing.state(atParentTime: time, default: BasicAnimation.defaultDuration) else { return nil }
+        return sampler.sample(atFraction: timingFunction.value(at: state.progress))
     }
 
     /// The value at progress `p` (0…1) through one pass.
@@ -162,5 +185,59 @@ public struct KeyframeAnimation: Sendable {
         let w2 = h01 + h10 * d1 + h11 * (a2 - d2)
         let w3 = h11 * d2
         return AnimatableValue.weightedSum([p0, p1, p2, p3], [w0, w1, w2, w3])
+    }
+}
+
+/// How a keyframe animation along a path turns the layer.
+public enum RotationMode: Sendable {
+    /// The layer's rotation follows the path's direction.
+    case auto
+    /// The same, turned half a turn (facing backwards).
+    case autoReverse
+}
+
+/// A path flattened once, for sampling by arc length.
+final class PathSampler: Sendable {
+    let points: [Point]
+    /// `lengths[i]`: arc length from the start to `points[i]`.
+    let lengths: [Double]
+
+    init?(_ path: Path) {
+        var pts: [Point] = []
+        for piece in path.flattened(tolerance: 0.01) {
+            for p in piece.points {
+                let q = Point(x: p.x, y: p.y)
+                guard q.isFinite else { return nil }
+                if let last = pts.last, last == q { continue }
+                pts.append(q)
+            }
+            if piece.closed, let first = piece.points.first { pts.append(Point(x: first.x, y: first.y)) }
+        }
+        guard !pts.isEmpty else { return nil }
+        var lengths = [0.0]
+        for i in 1..<max(1, pts.count) where pts.count > 1 {
+            let dx = pts[i].x - pts[i - 1].x, dy = pts[i].y - pts[i - 1].y
+            lengths.append(lengths[i - 1] + (dx * dx + dy * dy).squareRoot())
+        }
+        points = pts
+        self.lengths = lengths
+    }
+
+    /// The point at fraction `f` (0…1, clamped) of the length, and the
+    /// direction of the segment it lies on.
+    func sample(atFraction f: Double) -> (point: Point, angle: Double) {
+        let total = lengths[lengths.count - 1]
+        guard points.count > 1, total > 0 else { return (points[0], 0) }
+        let target = (f.isNaN ? 0 : Swift.min(1, Swift.max(0, f))) * total
+        var lo = 0, hi = lengths.count - 1          // the segment [lo, lo + 1] holding `target`
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if lengths[mid] <= target { lo = mid } else { hi = mid }
+        }
+        let a = points[lo], b = points[lo + 1]
+        let span = lengths[lo + 1] - lengths[lo]
+        let t = span > 0 ? (target - lengths[lo]) / span : 0
+        let angle = FloatMath.atan2Turns(b.y - a.y, b.x - a.x) * FloatMath.twoPi
+        return (Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t), angle)
     }
 }
