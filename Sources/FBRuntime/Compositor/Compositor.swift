@@ -344,6 +344,8 @@ public final class Compositor {
                 var clipped = canvas
                 clipped.clip(to: rect)
                 drawContentsAndSublayers(r, opacity: opacity, operator: op, canvas: clipped, depth: depth)
+            } else if canClipContentsDirectly(r, operator: op), let contents = layer.contents {
+                drawContents(contents, r, alpha: opacity, operator: op, canvas: canvas, clipPath: roundedBounds(r))
             } else {
                 drawClipPass(r, opacity: opacity, operator: op, canvas: canvas, depth: depth)
             }
