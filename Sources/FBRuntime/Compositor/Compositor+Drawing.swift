@@ -129,6 +129,9 @@ extension Compositor {
         guard cr.isFinite, cr.width != 0, cr.height != 0 else { return }
         let unit = PaintRect(x: cr.minX, y: cr.minY, width: cr.width, height: cr.height)
         let cs = r.layer.contentsScale > 0 && r.layer.contentsScale.isFinite ? r.layer.contentsScale : 1
+        if cs != r.layer.contentsScale {
+            Diagnostics.warn(r.layer, "contentsScale", "contentsScale \(r.layer.contentsScale) is not positive and finite; 1 is used")
+        }
         // The shown part in texels and at its natural size in points.
         let rx = unit.x * Double(image.width), ry = unit.y * Double(image.height)
         let rw = unit.width * Double(image.width), rh = unit.height * Double(image.height)

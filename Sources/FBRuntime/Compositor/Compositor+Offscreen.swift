@@ -167,6 +167,7 @@ extension Compositor {
         guard let off = colorPool.acquire(width: region.width, height: region.height) else {
             // Beyond `RasterLimits` (an extreme shadow offset): drawn without
             // the group, mask and image shadow rather than not at all.
+            Diagnostics.warn(layer, "offscreen", "offscreen pass of \(region.width)×\(region.height) pixels exceeds RasterLimits; drawn without group opacity, mask and shadow")
             drawImage(r, opacity: opacity, operator: layer.compositingOperator, canvas: canvas, depth: depth)
             return
         }

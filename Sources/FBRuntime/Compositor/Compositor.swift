@@ -268,7 +268,11 @@ public final class Compositor {
             if u.occluded || u.subtreeExtent.intersection(canvas.clip).isEmpty { return }
             unit = i
         }
-        guard depth < Compositor.maximumDepth, let r = resolve(layer, in: parent) else { return }
+        guard depth < Compositor.maximumDepth else {
+            Diagnostics.warn(layer, "depth", "nested deeper than Compositor.maximumDepth (\(Compositor.maximumDepth)); not drawn, with its sublayers")
+            return
+        }
+        guard let r = resolve(layer, in: parent) else { return }
         let layerOpacity = opacity * clampUnit(r.p.opacity)
         guard layerOpacity > 0 else { return }
         if layer.isTransformLayer {
@@ -506,11 +510,17 @@ public final class Compositor {
         let localTime = layer.localTime(fromParent: parent.time)
         let p = PresentationValues(layer, at: localTime, scratch: &scratch.animationValues)
         let geometry = p.geometry
-        guard geometry.bounds.isFinite else { return nil }
+        guard geometry.bounds.isFinite else {
+            Diagnostics.warn(layer, "nonFinite", "bounds are not finite; not drawn, with its sublayers")
+            return nil
+        }
         var toSuperlayer = geometry.toSuperlayer
         if !parent.sublayerSpace.isIdentity { toSuperlayer = toSuperlayer.concatenating(parent.sublayerSpace) }
         let toTarget = toSuperlayer.flattened.concatenating(parent.toTarget)
-        guard toTarget.isFinite else { return nil }
+        guard toTarget.isFinite else {
+            Diagnostics.warn(layer, "nonFinite", "position, transform or an ancestor's map is not finite; not drawn, with its sublayers")
+            return nil
+        }
         var contentToTarget = toTarget
         let b = geometry.bounds
         if geometry.isGeometryFlipped {
