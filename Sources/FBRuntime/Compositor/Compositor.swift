@@ -286,7 +286,10 @@ public final class Compositor {
         if needsGroup(r, shadow: shadow) {
             drawGroup(r, shadow: shadow, opacity: layerOpacity, canvas: canvas, depth: depth)
         } else {
-            if let shadow { drawPathShadow(r, shadow, alpha: layerOpacity, canvas: canvas) }
+            if let shadow {
+                drawPathShadow(r, shadow, alpha: layerOpacity, canvas: canvas,
+                               hidden: opaqueBackgroundInterior(r, opacity: layerOpacity))
+            }
             drawLayerImage(r, opacity: layerOpacity, operator: layer.compositingOperator, canvas: canvas, depth: depth,
                       occludedFrom: unit.map { $0 + 1 })
         }
