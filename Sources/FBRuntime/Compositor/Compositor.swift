@@ -39,7 +39,10 @@ import Raster
 /// - `masksToBounds` with rounded corners or a rotated/perspective map:
 ///   contents and sublayers are rendered offscreen and composited through
 ///   the coverage of the rounded bounds. An axis-aligned whole-pixel clip
-///   without corners is a plain clip rectangle;
+///   without corners is a plain clip rectangle, and a layer whose only
+///   inside is its contents image (no sublayers, no own drawing, no
+///   nine-part stretch) is shaded straight through the coverage, without
+///   a pass (`canClipContentsDirectly`);
 /// - a `mask` layer: rendered offscreen in the layer's pixel space; its
 ///   alpha multiplies the layer image and the shadow;
 /// - a `compositingOperator` other than source-over with more than one
@@ -65,13 +68,18 @@ import Raster
 /// (seen only through a transparent layer image) is not drawn (TODO). The
 /// shadow is not part of the opacity group (it shows through a translucent
 /// layer).
+/// Where the layer's own opaque background will overwrite it (see
+/// `opaqueBackgroundInterior`), a `shadowPath` shadow is not resampled.
 ///
 /// **Bad input** never traps: layers with non-finite geometry or maps are
 /// skipped with their sublayers; singular maps draw nothing; huge layers
 /// are clipped to the target (offscreen surfaces are limited to the clip
 /// plus the shadow margin, never the layer's size); `contentsScale` ≤ 0 or
 /// NaN counts as 1; nesting deeper than `maximumDepth` is not drawn; a
-/// `scale` ≤ 0 or NaN renders only the clear colour.
+/// `scale` ≤ 0 or NaN renders only the clear colour. Each of these (and a
+/// layer more than `hugeLayerSide` pixels across, or an offscreen pass
+/// beyond `RasterLimits`) reports one warning naming the layer through
+/// `Diagnostics.warn`.
 ///
 /// **3-D rendering contexts** (`TransformLayer`): see
 /// `drawRenderingContext`.
