@@ -37,6 +37,8 @@ extension Compositor {
         if let bounds = paint.paintedBounds { clip = clip.intersection(bounds) }
         guard !clip.isEmpty, alpha > 0,
               let kernel = KernelTable.imageMask(op, alpha: UInt32(alpha), sourceIsOpaque: paint.isOpaque,
+                                                 family: kernels),
+              let fullKernel = KernelTable.image(op, alpha: UInt32(alpha), sourceIsOpaque: paint.isOpaque,
                                                  family: kernels) else { return }
         let target = canvas.target
         let family = kernels
@@ -53,7 +55,21 @@ extension Compositor {
                 while done < count {
                     let n = Swift.min(chunk, count - done)
                     paint.shade(x: x + done, y: y, count: n, into: scratch, family: family)
-                    kernel(row + x + done, UnsafePointer(scratch), coverage + done, n, UInt32(alpha))
+                    // Runs of full coverage (the inside of the shape) take
+                    // the plain image kernel: a copy for an opaque image.
+                    let c = coverage + done
+                    var i = 0
+                    while i < n {
+                        var j = i + 1
+                        if c[i] == 255 {
+                            while j < n && c[j] == 255 { j += 1 }
+                            fullKernel(row + x + done + i, UnsafePointer(scratch + i), j - i, UInt32(alpha))
+                        } else {
+                            while j < n && c[j] != 255 { j += 1 }
+                            kernel(row + x + done + i, UnsafePointer(scratch + i), c + i, j - i, UInt32(alpha))
+                        }
+                        i = j
+                    }
                     done += n
                 }
                 written += count
