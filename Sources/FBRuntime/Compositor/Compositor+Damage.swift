@@ -11,7 +11,10 @@ extension Compositor {
     /// same inherited opacity); `clip` is the pixel clip of the
     /// `masksToBounds` ancestors (the target's bounds at the root).
     func survey(_ layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
-        guard depth < Compositor.maximumDepth else { return }
+        guard depth < Compositor.maximumDepth else {
+            Diagnostics.warn(layer, "depth", "nested deeper than Compositor.maximumDepth (\(Compositor.maximumDepth)); not drawn, with its sublayers")
+            return
+        }
         if !layer.animations.isEmpty && surveyIfInTransition(layer, parent: parent, opacity: opacity, clip: clip, depth: depth) {
             return      // Compositor+Transition.swift
         }
@@ -36,6 +39,7 @@ extension Compositor {
             return
         }
         guard !isCulledBackFace(r, parent: parent) else { return }
+        warnIfHuge(r)
         let shadow = shadowPlan(r)
         let grouped = needsGroup(r, shadow: shadow)
         let hasInside = layer.contents != nil || layer.drawsOwnContent || !layer.sublayers.isEmpty
@@ -134,5 +138,19 @@ extension Compositor {
         let x1 = clamp(box.maxX.rounded(.down)), y1 = clamp(box.maxY.rounded(.down))
         guard x1 > x0, y1 > y0 else { return .zero }
         return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+extension Compositor {
+    /// Side, target pixels, beyond which a layer counts as huge: it is
+    /// drawn clipped to the target (offscreen passes sized to the clip),
+    /// with one warning.
+    static let hugeLayerSide = 16384.0
+
+    func warnIfHuge(_ r: ResolvedLayer) {
+        let box = projectedBox(r.bounds, r.toTarget)
+        guard !box.isEmpty, box.maxX - box.minX > Compositor.hugeLayerSide || box.maxY - box.minY > Compositor.hugeLayerSide
+        else { return }
+        Diagnostics.warn(r.layer, "size", "larger than \(Int(Compositor.hugeLayerSide)) pixels on screen; drawn clipped to the target, offscreen passes and caches clamped")
     }
 }

@@ -118,13 +118,20 @@ extension Compositor {
         }
     }
 
+    /// With `clipPath` (bounds space, mapped by `r.toTarget`: the rounded
+    /// bounds of a `masksToBounds` layer), the image is composited through
+    /// the path's coverage directly, without an offscreen pass; the caller
+    /// checks `canClipContentsDirectly` (no nine-part stretch).
     func drawContents(_ contents: LayerContents, _ r: ResolvedLayer, alpha opacity: Double, operator op: BlendOperator,
-                      canvas: Canvas) {
+                      canvas: Canvas, clipPath: Path? = nil) {
         let image = contents.image.view
         let cr = r.p.contentsRect
         guard cr.isFinite, cr.width != 0, cr.height != 0 else { return }
         let unit = PaintRect(x: cr.minX, y: cr.minY, width: cr.width, height: cr.height)
         let cs = r.layer.contentsScale > 0 && r.layer.contentsScale.isFinite ? r.layer.contentsScale : 1
+        if cs != r.layer.contentsScale {
+            Diagnostics.warn(r.layer, "contentsScale", "contentsScale \(r.layer.contentsScale) is not positive and finite; 1 is used")
+        }
         // The shown part in texels and at its natural size in points.
         let rx = unit.x * Double(image.width), ry = unit.y * Double(image.height)
         let rw = unit.width * Double(image.width), rh = unit.height * Double(image.height)
@@ -152,11 +159,21 @@ extension Compositor {
         if texelToTarget.isAffine {
             let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: filter, edge: .transparent,
                                    contentsRect: unit, imageIsOpaque: contents.isOpaque, mipMaps: mipMaps)
-            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas, misalignedTint: misaligned)
+            if let clipPath {
+                fillPaint(box, paint: paint, through: clipPath, map: r.toTarget, sampleRect: r.bounds, operator: op,
+                          alpha: alpha, canvas: canvas)
+            } else {
+                fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas, misalignedTint: misaligned)
+            }
         } else {
             let paint = ImagePaint(image: image, projective: texelToTarget, filter: filter, edge: .transparent,
                                    contentsRect: unit, mipMaps: mipMaps)
-            fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas, misalignedTint: misaligned)
+            if let clipPath {
+                fillPaint(box, paint: paint, through: clipPath, map: r.toTarget, sampleRect: r.bounds, operator: op,
+                          alpha: alpha, canvas: canvas)
+            } else {
+                fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas, misalignedTint: misaligned)
+            }
         }
     }
 

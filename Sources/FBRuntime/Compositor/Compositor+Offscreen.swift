@@ -167,6 +167,7 @@ extension Compositor {
         guard let off = colorPool.acquire(width: region.width, height: region.height) else {
             // Beyond `RasterLimits` (an extreme shadow offset): drawn without
             // the group, mask and image shadow rather than not at all.
+            Diagnostics.warn(layer, "offscreen", "offscreen pass of \(region.width)×\(region.height) pixels exceeds RasterLimits; drawn without group opacity, mask and shadow")
             drawImage(r, opacity: opacity, operator: layer.compositingOperator, canvas: canvas, depth: depth)
             return
         }
@@ -272,8 +273,11 @@ extension Compositor {
         statistics.pixelsBlended += visible
     }
 
-    /// Draws the cached blurred `shadowPath` of `r` through its map.
-    func drawPathShadow(_ r: ResolvedLayer, _ s: ShadowPlan, alpha opacity: Double, canvas: Canvas) {
+    /// Draws the cached blurred `shadowPath` of `r` through its map. Pixels
+    /// of `hidden` (target pixels the layer's own opaque background
+    /// overwrites right after: see `opaqueBackgroundInterior`) are not
+    /// shaded — the result is the same, without resampling under the card.
+    func drawPathShadow(_ r: ResolvedLayer, _ s: ShadowPlan, alpha opacity: Double, canvas: Canvas, hidden: IntRect = .zero) {
         guard let path = s.path, let cache = shadowCache(r.layer, path: path, plan: s), let image = cache.image else { return }
         let alpha = unitToByte(opacity)
         guard alpha > 0 else { return }
@@ -286,7 +290,20 @@ extension Compositor {
         guard !box.isEmpty else { return }
         if texelToTarget.isAffine {
             let paint = ImagePaint(image: image.view, transform: texelToTarget.affinePart, filter: .bilinear, edge: .transparent)
-            fillPaint(box, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas)
+            let hole = hidden.intersection(box)
+            if hole.isEmpty {
+                fillPaint(box, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas)
+            } else {
+                // The ring around the hole: above, below, left, right.
+                let rings = (IntRect(x: box.x, y: box.y, width: box.width, height: hole.y - box.y),
+                             IntRect(x: box.x, y: hole.maxY, width: box.width, height: box.maxY - hole.maxY),
+                             IntRect(x: box.x, y: hole.y, width: hole.x - box.x, height: hole.height),
+                             IntRect(x: hole.maxX, y: hole.y, width: box.maxX - hole.maxX, height: hole.height))
+                if !rings.0.isEmpty { fillPaint(rings.0, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas) }
+                if !rings.1.isEmpty { fillPaint(rings.1, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas) }
+                if !rings.2.isEmpty { fillPaint(rings.2, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas) }
+                if !rings.3.isEmpty { fillPaint(rings.3, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas) }
+            }
         } else {
             let paint = ImagePaint(image: image.view, projective: texelToTarget, filter: .bilinear, edge: .transparent)
             fillPaint(box, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas)
@@ -343,5 +360,35 @@ extension Compositor {
         cache.origin = origin
         cache.imageDensity = density
         return cache
+    }
+}
+
+extension Compositor {
+    /// The target pixels that the background of `r`, drawn straight onto
+    /// the canvas at `opacity` with source-over, fills with coverage 255
+    /// and an opaque colour: the bounds inset by r·(1 − 1/√2) for the
+    /// largest corner radius r (such a rectangle's corners lie on the
+    /// arcs), through an axis-aligned map, rounded inwards. Whatever is
+    /// drawn there before the background is overwritten. Empty when not
+    /// certain (translucent, another operator, a mask, `shouldRasterize`, a turned map, debug
+    /// overlays tinting draws).
+    func opaqueBackgroundInterior(_ r: ResolvedLayer, opacity: Double) -> IntRect {
+        let layer = r.layer
+        guard opacity >= 1, layer.compositingOperator == .srcOver, layer.mask == nil, !layer.shouldRasterize, debugOverlays.isEmpty,
+              let color = r.p.backgroundColor, color.alpha >= 1, r.toTarget.isAxisAligned else { return .zero }
+        let c = r.radii
+        let radius = Swift.max(Swift.max(c.topLeft, c.topRight), Swift.max(c.bottomLeft, c.bottomRight))
+        let inset = radius * (1 - 0.5.squareRoot()) + 1e-9
+        let b = r.bounds
+        guard b.width > 2 * inset, b.height > 2 * inset else { return .zero }
+        let box = projectedBox(Rect(x: b.minX + inset, y: b.minY + inset, width: b.width - 2 * inset, height: b.height - 2 * inset),
+                               r.toTarget)
+        let limit = 1_073_741_824.0
+        guard !box.isEmpty, Swift.abs(box.minX) < limit, Swift.abs(box.minY) < limit,
+              Swift.abs(box.maxX) < limit, Swift.abs(box.maxY) < limit else { return .zero }
+        let x0 = Int(box.minX.rounded(.up)), y0 = Int(box.minY.rounded(.up))
+        let x1 = Int(box.maxX.rounded(.down)), y1 = Int(box.maxY.rounded(.down))
+        guard x1 > x0, y1 > y0 else { return .zero }
+        return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

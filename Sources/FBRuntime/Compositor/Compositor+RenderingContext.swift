@@ -97,7 +97,7 @@ extension Compositor {
 
     /// Appends the planes below the transform layer `r`, whose full map
     /// into the context space is `toContext`.
-    private func collectPlanes(of r: ResolvedLayer, toContext: Transform3D, parent: ParentPlacement, opacity: Double,
+    func collectPlanes(of r: ResolvedLayer, toContext: Transform3D, parent: ParentPlacement, opacity: Double,
                                depth: Int, into planes: inout [ContextPlane]) {
         guard depth + 1 < Compositor.maximumDepth else { return }
         let space = r.sublayerSpace.isIdentity ? toContext : r.sublayerSpace.concatenating(toContext)

@@ -39,7 +39,10 @@ import Raster
 /// - `masksToBounds` with rounded corners or a rotated/perspective map:
 ///   contents and sublayers are rendered offscreen and composited through
 ///   the coverage of the rounded bounds. An axis-aligned whole-pixel clip
-///   without corners is a plain clip rectangle;
+///   without corners is a plain clip rectangle, and a layer whose only
+///   inside is its contents image (no sublayers, no own drawing, no
+///   nine-part stretch) is shaded straight through the coverage, without
+///   a pass (`canClipContentsDirectly`);
 /// - a `mask` layer: rendered offscreen in the layer's pixel space; its
 ///   alpha multiplies the layer image and the shadow;
 /// - a `compositingOperator` other than source-over with more than one
@@ -65,13 +68,18 @@ import Raster
 /// (seen only through a transparent layer image) is not drawn (TODO). The
 /// shadow is not part of the opacity group (it shows through a translucent
 /// layer).
+/// Where the layer's own opaque background will overwrite it (see
+/// `opaqueBackgroundInterior`), a `shadowPath` shadow is not resampled.
 ///
 /// **Bad input** never traps: layers with non-finite geometry or maps are
 /// skipped with their sublayers; singular maps draw nothing; huge layers
 /// are clipped to the target (offscreen surfaces are limited to the clip
 /// plus the shadow margin, never the layer's size); `contentsScale` ≤ 0 or
 /// NaN counts as 1; nesting deeper than `maximumDepth` is not drawn; a
-/// `scale` ≤ 0 or NaN renders only the clear colour.
+/// `scale` ≤ 0 or NaN renders only the clear colour. Each of these (and a
+/// layer more than `hugeLayerSide` pixels across, or an offscreen pass
+/// beyond `RasterLimits`) reports one warning naming the layer through
+/// `Diagnostics.warn`.
 ///
 /// **3-D rendering contexts** (`TransformLayer`): see
 /// `drawRenderingContext`.
@@ -268,7 +276,10 @@ public final class Compositor {
             if u.occluded || u.subtreeExtent.intersection(canvas.clip).isEmpty { return }
             unit = i
         }
-        guard depth < Compositor.maximumDepth else { return }
+        guard depth < Compositor.maximumDepth else {
+            Diagnostics.warn(layer, "depth", "nested deeper than Compositor.maximumDepth (\(Compositor.maximumDepth)); not drawn, with its sublayers")
+            return
+        }
         if !layer.animations.isEmpty && drawIfInTransition(layer, parent: parent, opacity: opacity, canvas: canvas, depth: depth) {
             return      // Compositor+Transition.swift
         }
@@ -286,7 +297,10 @@ public final class Compositor {
         if needsGroup(r, shadow: shadow) {
             drawGroup(r, shadow: shadow, opacity: layerOpacity, canvas: canvas, depth: depth)
         } else {
-            if let shadow { drawPathShadow(r, shadow, alpha: layerOpacity, canvas: canvas) }
+            if let shadow {
+                drawPathShadow(r, shadow, alpha: layerOpacity, canvas: canvas,
+                               hidden: opaqueBackgroundInterior(r, opacity: layerOpacity))
+            }
             drawLayerImage(r, opacity: layerOpacity, operator: layer.compositingOperator, canvas: canvas, depth: depth,
                       occludedFrom: unit.map { $0 + 1 })
         }
@@ -348,6 +362,8 @@ public final class Compositor {
                 var clipped = canvas
                 clipped.clip(to: rect)
                 drawContentsAndSublayers(r, opacity: opacity, operator: op, canvas: clipped, depth: depth)
+            } else if canClipContentsDirectly(r, operator: op), let contents = layer.contents {
+                drawContents(contents, r, alpha: opacity, operator: op, canvas: canvas, clipPath: roundedBounds(r))
             } else {
                 drawClipPass(r, opacity: opacity, operator: op, canvas: canvas, depth: depth)
             }
@@ -509,11 +525,17 @@ public final class Compositor {
         let localTime = layer.localTime(fromParent: parent.time)
         let p = PresentationValues(layer, at: localTime, scratch: &scratch.animationValues)
         let geometry = p.geometry
-        guard geometry.bounds.isFinite else { return nil }
+        guard geometry.bounds.isFinite else {
+            Diagnostics.warn(layer, "nonFinite", "bounds are not finite; not drawn, with its sublayers")
+            return nil
+        }
         var toSuperlayer = geometry.toSuperlayer
         if !parent.sublayerSpace.isIdentity { toSuperlayer = toSuperlayer.concatenating(parent.sublayerSpace) }
         let toTarget = toSuperlayer.flattened.concatenating(parent.toTarget)
-        guard toTarget.isFinite else { return nil }
+        guard toTarget.isFinite else {
+            Diagnostics.warn(layer, "nonFinite", "position, transform or an ancestor's map is not finite; not drawn, with its sublayers")
+            return nil
+        }
         var contentToTarget = toTarget
         let b = geometry.bounds
         if geometry.isGeometryFlipped {

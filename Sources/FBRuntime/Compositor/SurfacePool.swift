@@ -62,6 +62,17 @@ final class SurfacePool<Format: PixelFormat> {
         free.append(Entry(surface: inUse.remove(at: i), lastUsed: frame))
     }
 
+    /// Bytes of the largest surface the pool holds (free or in use): what a
+    /// bad-input test checks stays bounded.
+    var largestSurfaceBytes: Int {
+        var most = 0
+        var i = 0
+        while i < free.count { most = Swift.max(most, free[i].surface.rowStride * free[i].surface.height * MemoryLayout<Format.Storage>.stride); i += 1 }
+        i = 0
+        while i < inUse.count { most = Swift.max(most, inUse[i].rowStride * inUse[i].height * MemoryLayout<Format.Storage>.stride); i += 1 }
+        return most
+    }
+
     /// Ends a frame: frees the surfaces unused for `retainedFrames` frames.
     func endFrame() {
         var i = free.count - 1

@@ -108,33 +108,45 @@ struct Replication {
 extension Compositor {
     /// Draws the sublayers of the replicator `r` once per instance (see
     /// `ReplicatorLayer`).
-    @inline(never)
-    func drawReplicas(_ r: ResolvedLayer, _ rep: Replication, opacity: Double, canvas: Canvas, depth: Int) {
+    /// Calls `body` with the placement of the sublayers of the replicator
+    /// `r` for each visible instance (tint alpha > 0), first (drawn
+    /// first, at the back) to last, and the instance's tint. Drawing and
+    /// hit testing both place instances through it.
+    func forEachReplica(_ r: ResolvedLayer, _ rep: Replication, _ body: (ParentPlacement, Color) -> Void) {
         let b = r.bounds
         let cx = b.minX + b.width / 2, cy = b.minY + b.height / 2
         let toCentre = Transform3D(translationX: -cx, y: -cy), back = Transform3D(translationX: cx, y: cy)
         var power = Transform3D.identity             // instanceTransform^k
-        for k in 0..<rep.count {
+        var k = 0
+        while k < rep.count {
+            defer { k += 1 }
             if k > 0 { power = power.concatenating(rep.transform) }
             let tint = rep.color(ofInstance: k)
             guard tint.alpha > 0 else { continue }
             let space = k == 0 ? r.sublayerSpace
                 : toCentre.concatenating(power).concatenating(back).concatenating(r.sublayerSpace)
             let time = r.localTime - Double(k) * rep.delay
-            let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: space, flipped: r.sublayersFlipped, time: time)
+            body(ParentPlacement(toTarget: r.toTarget, sublayerSpace: space, flipped: r.sublayersFlipped, time: time), tint)
+        }
+    }
+
+    @inline(never)
+    func drawReplicas(_ r: ResolvedLayer, _ rep: Replication, opacity: Double, canvas: Canvas, depth: Int) {
+        forEachReplica(r, rep) { placement, tint in
             if tint.red == 1 && tint.green == 1 && tint.blue == 1 && tint.alpha == 1 {
                 forEachSublayerInDrawingOrder(r.layer) { sublayer in
                     draw(sublayer, parent: placement, opacity: opacity, canvas: canvas, depth: depth + 1)
                 }
-                continue
+                return
             }
+            let space = placement.sublayerSpace, time = placement.time
             // Tinted: offscreen over the instance's extent, multiplied, composited.
             var box = BoundingBox.empty
             for sublayer in r.layer.sublayers {
                 if let s = resolve(sublayer, in: placement) { box = box.union(subtreeBounds(s, depth: depth + 1)) }
             }
             let region = box.enclosingIntRect.intersection(canvas.clip)
-            guard !region.isEmpty, let off = colorPool.acquire(width: region.width, height: region.height) else { continue }
+            guard !region.isEmpty, let off = colorPool.acquire(width: region.width, height: region.height) else { return }
             defer { colorPool.release(off) }
             statistics.offscreenPasses += 1
             let shift = ProjectiveTransform.translation(Double(-region.x), Double(-region.y))

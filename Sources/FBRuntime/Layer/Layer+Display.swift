@@ -190,7 +190,7 @@ extension Layer {
         }
         let side = Double(Layer.maximumBackingStoreSide)
         if bounds.width * scale > side || bounds.height * scale > side {
-            Diagnostics.warn(self, "backingStoreSize",
+            Diagnostics.warn(self, "size",   // the compositor warns about a huge layer under the same kind: once
                              "a backing store of \(bounds.width) × \(bounds.height) points at scale \(scale) exceeds \(Layer.maximumBackingStoreSide) pixels a side; drawn at a lower density")
             scale = Swift.min(side / bounds.width, side / bounds.height)
         }

@@ -6,18 +6,34 @@ extension Layer {
     /// applied), or `nil`. `point` is in the display space the receiver is
     /// drawn into (the root's superlayer space, points) — where touches land.
     ///
-    /// Like CALayer's `hitTest(_:)`: hidden layers and their subtrees are
-    /// skipped; sublayers are tried front to back (by `zPosition`, then tree
-    /// order); a layer contains a point inside its bounds. A sublayer
-    /// outside its superlayer's bounds can still be hit unless the
-    /// superlayer `masksToBounds` (appliance layouts often use zero-sized
-    /// containers). Points behind the eye under perspective miss.
+    /// Hit testing walks the tree with the compositor's own placement,
+    /// ordering and culling (`Compositor.hitTest`), so it finds what is
+    /// drawn:
+    /// - hidden layers, layers with non-finite geometry, back faces of
+    ///   layers with `isDoubleSided == false` and their subtrees are
+    ///   skipped; sublayers are tried front to back (by `zPosition`, then
+    ///   tree order); a layer is hit where its `contains(_:)` says so (the
+    ///   point in its bounds space). Opacity does not matter, as in CA;
+    /// - `masksToBounds` clips the layer and its sublayers to the bounds
+    ///   rounded by `cornerRadius` (a point in a rounded-off corner
+    ///   misses); a `mask` layer clips them where its alpha is 0. A
+    ///   sublayer outside its superlayer's bounds can still be hit unless
+    ///   the superlayer masks (appliance layouts often use zero-sized
+    ///   containers);
+    /// - under a `TransformLayer`, the plane of its 3-D rendering context
+    ///   nearest the viewer at the point wins;
+    /// - a `ReplicatorLayer`'s instances are tried, last (front-most) first;
+    ///   a hit on an instance returns the model sublayer it copies;
+    /// - points behind the eye under perspective, and non-finite points,
+    ///   miss.
     ///
-    /// - Complexity: O(layers visited); allocates a little per layer with
-    ///   out-of-order `zPosition`s.
+    /// - Complexity: O(layers visited); allocates (a compositor's state,
+    ///   sort orders): not for the render path.
     public func hitTest(_ point: Point, at time: MediaTime) -> Layer? {
         guard point.isFinite else { return nil }
-        return hitTest(point, parentToDisplay: .identity, parentSublayerSpace: .identity, time: time, depth: 0)
+        let compositor = Compositor(scale: 1)
+        let placement = Compositor.ParentPlacement(toTarget: .identity, sublayerSpace: .identity, flipped: false, time: time)
+        return compositor.hitTest(self, point: point, parent: placement, depth: 0)
     }
 
     /// The presentation value of `key` at `time`: the model value with the
@@ -30,41 +46,5 @@ extension Layer {
         let local = convertTime(time, from: nil)
         if case let .custom(name) = key { return customPresentationValue(forKey: name, atLocalTime: local) }
         return PresentationValues(self, at: local).value(for: key)
-    }
-
-    private func hitTest(_ point: Point, parentToDisplay: ProjectiveTransform, parentSublayerSpace: Transform3D,
-                         time: MediaTime, depth: Int) -> Layer? {
-        guard !isHidden, depth < Compositor.maximumDepth else { return nil }
-        let layerTime = localTime(fromParent: time)
-        let geometry = PresentationValues(self, at: layerTime).geometry
-        guard geometry.bounds.isFinite else { return nil }
-        var toSuperlayer = geometry.toSuperlayer
-        if !parentSublayerSpace.isIdentity { toSuperlayer = toSuperlayer.concatenating(parentSublayerSpace) }
-        let toDisplay = toSuperlayer.flattened.concatenating(parentToDisplay)
-        guard toDisplay.isFinite, let inverse = toDisplay.inverted(),
-              let local = inverse.apply(x: point.x, y: point.y) else { return nil }
-        let b = geometry.bounds
-        let inside = local.x >= b.minX && local.x < b.maxX && local.y >= b.minY && local.y < b.maxY
-        if inside || !masksToBounds {
-            let sublayerSpace = geometry.sublayerSpace
-            for sublayer in sublayersFrontToBack() {
-                if let hit = sublayer.hitTest(point, parentToDisplay: toDisplay, parentSublayerSpace: sublayerSpace,
-                                              time: layerTime, depth: depth + 1) {
-                    return hit
-                }
-            }
-        }
-        return inside ? self : nil
-    }
-
-    /// Sublayers front to back: highest `zPosition` first (NaN counts as
-    /// 0), later in the tree first among equals.
-    private func sublayersFrontToBack() -> [Layer] {
-        func z(_ l: Layer) -> Double { l.zPosition.isNaN ? 0 : l.zPosition }
-        let indices = sublayers.indices.sorted { a, b in
-            let za = z(sublayers[a]), zb = z(sublayers[b])
-            return za > zb || (za == zb && a > b)
-        }
-        return indices.map { sublayers[$0] }
     }
 }

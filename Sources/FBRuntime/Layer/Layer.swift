@@ -35,6 +35,17 @@ open class Layer {
     /// A name for messages and debugging.
     public var name: String
 
+    /// Whether `point` (in the layer's bounds space, points) is inside the
+    /// layer for hit testing (`hitTest(_:at:)`): by default inside
+    /// `bounds`, half-open (minX ≤ x < maxX, minY ≤ y < maxY). Override
+    /// for a different shape (CALayer's `contains(_:)`); hit testing calls
+    /// it on the model layer with the presentation geometry's point, and
+    /// applies `masksToBounds` and `mask` clipping on top.
+    open func contains(_ point: Point) -> Bool {
+        let b = bounds
+        return point.x >= b.minX && point.x < b.maxX && point.y >= b.minY && point.y < b.maxY
+    }
+
     /// The layer's geometry properties as one value (the accessors below
     /// read and write it; the compositor and hit testing use it whole).
     public var geometry = LayerGeometry() { willSet { willChangeGeometry(to: newValue) } didSet { didChangeValues() } }

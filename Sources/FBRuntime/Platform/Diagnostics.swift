@@ -17,12 +17,20 @@ public enum Diagnostics {
     static let memory = 256
 
     /// Reports `message` about `layer` unless this `kind` was already
-    /// reported for it.
-    public static func warn(_ layer: Layer, _ kind: String, _ message: String) {
+    /// reported for it. The message is built only when it is reported, so
+    /// a repeated warning costs no allocation (the render path calls this
+    /// every frame for a bad layer).
+    public static func warn(_ layer: Layer, _ kind: String, _ message: @autoclosure () -> String) {
         let id = ObjectIdentifier(layer)
-        let line = "FBRuntime warning: layer \"\(layer.name)\": \(message)"
         lock.withLock {
-            if reported.contains(where: { $0.id == id && $0.kind == kind }) { return }
+            // Checked before the line is built: a bad value seen every frame
+            // costs no allocation after its first report.
+            var i = 0
+            while i < reported.count {
+                if reported[i].id == id && reported[i].kind == kind { return }
+                i += 1
+            }
+            let line = "FBRuntime warning: layer \"\(layer.name)\": \(message())"
             if reported.count >= memory { reported.removeFirst() }
             reported.append((id, kind))
             if let sink { sink(line) } else {
