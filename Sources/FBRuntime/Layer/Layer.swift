@@ -261,12 +261,35 @@ open class Layer {
     open class func needsDisplay(forKey key: String) -> Bool { false }
 
     /// A copy of this layer's model properties for `presentation(at:)`
-    /// (CA's `init(layer:)`): no sublayers, no animations. A subclass with
-    /// its own properties overrides it to copy them too.
+    /// and for the render tree's twins (CA's `init(layer:)`): a layer of
+    /// the same class, no sublayers, no animations. A subclass with its own
+    /// properties overrides it to make an instance of its class and
+    /// `copyLayerState(from:)` to copy them.
     open func makePresentationCopy() -> Layer {
         let copy = Layer(name: name)
-        copy.copyModelProperties(from: self)
+        copy.copyLayerState(from: self)
         return copy
+    }
+
+    /// Copies every model property of `other` — a layer of the same class,
+    /// as `makePresentationCopy()` makes — into this one, except the tree,
+    /// the animations, the delegate and the actions. Subclasses with stored
+    /// properties override it, call `super` and copy theirs. The render
+    /// tree uses it to update a twin in place (so its identity, and the
+    /// compositor's caches keyed by it, last across commits).
+    open func copyLayerState(from other: Layer) { copyModelProperties(from: other) }
+
+    /// What the commit hand-off keeps on a model layer: its render-side
+    /// twin (see `RenderTreeUpdate`). App-thread state.
+    final var handOff = LayerHandOffState()
+
+    /// Replaces the sublayers of a render-side twin with `list` (render
+    /// thread, `RenderTreeUpdate.apply`). A layer leaving this one keeps its
+    /// `superlayer` if another layer has taken it already.
+    final func setRenderSublayers(_ list: [Layer]) {
+        for old in sublayers where old.superlayer === self { old.superlayer = nil }
+        sublayers = list
+        for new in list { new.superlayer = self }
     }
 
     deinit {
