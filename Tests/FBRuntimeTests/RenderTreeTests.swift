@@ -300,6 +300,16 @@ final class RenderTreeTests: XCTestCase {
         dial.bounds = Rect(x: 0, y: 0, width: 30, height: 30); dial.anchorPoint = .zero; dial.position = Point(x: 140, y: 10)
         dial.setNeedsDisplay()
         for l in [shape, gradient, replicator, cube, emitter, dial] as [Layer] { try root.addSublayer(l) }
+        let text = TextLayer()
+        if let font = try? Font(path: TextTests.dejaVu) {
+            text.font = font
+            text.string = "Twin"
+            text.fontSize = 14
+            text.foregroundColor = Color(rgb: 0xFFE080)
+            text.bounds = Rect(x: 0, y: 0, width: 60, height: 24); text.anchorPoint = .zero; text.position = Point(x: 130, y: 120)
+            text.add(BasicAnimation(key: .custom("fontSize"), from: .scalar(10), to: .scalar(20), duration: 1), forKey: "size", at: 0)
+            try root.addSublayer(text)
+        }
 
         let display = presenter(width: 200, height: 150)
         let loop = RenderLoop(root: root, presenter: display, time: display.time)
@@ -308,6 +318,7 @@ final class RenderTreeTests: XCTestCase {
         XCTAssertTrue(replicator.handOff.twin is ReplicatorLayer)
         XCTAssertTrue(cube.handOff.twin is TransformLayer)
         XCTAssertTrue(emitter.handOff.twin is EmitterLayer)
+        XCTAssertTrue(text.handOff.twin is TextLayer)
         for step in 0..<12 {
             switch step {
             case 2: gradient.position.x += 7
@@ -316,6 +327,7 @@ final class RenderTreeTests: XCTestCase {
             case 7: replicator.instanceCount = 2
             case 8: shape.lineWidth = 6; shape.lineDashPhase = 2
             case 9: emitter.seed = 9; emitter.birthRate = 2
+            case 10: text.string = "Twins"; text.isWrapped = true
             default: break
             }
             root.timeOffset = Double(step) / 15
