@@ -34,9 +34,11 @@ func blockAppCheck(_ loop: RenderLoop, milliseconds: Int) -> Int32 {
     }
     if let handshakeError { print("fbdemo: error: \(handshakeError.description)") }
     let frames = shownAfter - shownBefore
-    // Screendumps pause nothing on the render thread; a refresh period is
-    // about 13 ms, so half the block's worth of frames is a safe floor.
-    let floor = max(1, milliseconds / 13 / 2)
+    // A blocked render thread (the old shared scene lock) shows at most the
+    // frame that was in flight; under TCG with other guests on two cores
+    // frames take 14–50 ms, so a 500 ms block shows 10–35. Three frames
+    // prove the render thread went on; the dumps prove the screen moved.
+    let floor = 3
     let passed = frames >= floor && handshakeError == nil
     print("VMTEST-CHECK \(passed ? "PASS" : "FAIL") fbdemo: \(frames) frames shown while the app thread was blocked for "
           + "\(formatMilliseconds(blocked)) (at least \(floor) wanted)")
