@@ -144,6 +144,26 @@ final class RenderTreeTests: XCTestCase {
         XCTAssertEqual(pixelChecksum(display.screen.view), reference(root))
     }
 
+    func testTheTwinOfAFreedModelLayerIsFreedOnceTheRenderTreeLetsGoOfIt() {
+        let (root, _, _) = scene()
+        let display = presenter()
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        weak var twin: Layer?
+        do {
+            let doomed = layer("doomed", 20, 20, 6, 6, 0xFF0000)
+            loop.update { root in try! root.addSublayer(doomed) }
+            XCTAssertTrue(loop.runOnce())
+            twin = doomed.handOff.twin
+            doomed.removeFromSuperlayer()
+        }
+        XCTAssertNotNil(twin, "the render tree still shows it")
+        loop.commit()
+        XCTAssertNotNil(twin, "until the render thread applies the commit")
+        XCTAssertTrue(loop.runOnce())
+        XCTAssertNil(twin)
+        XCTAssertEqual(pixelChecksum(display.screen.view), reference(root))
+    }
+
     // MARK: Commits
 
     func testModelChangesReachTheScreenOnlyAtACommitAllInTheSameFrame() {

@@ -293,7 +293,11 @@ open class Layer {
     }
 
     deinit {
-        for sublayer in sublayers { sublayer.superlayer = nil }
+        // A render-tree twin's former sublayer may have another superlayer
+        // by now (its old parent was not in a later update).
+        for sublayer in sublayers where sublayer.superlayer === self { sublayer.superlayer = nil }
+        // The twin of a model layer is released on the render thread.
+        if let twin = handOff.twin { RenderTreeUpdate.retire(twin) }
     }
 
     // MARK: Tree edits

@@ -48,6 +48,10 @@ struct LayerHandOffState {
 /// drawn by `draw(in:)`: the layer redraws into it at later commits, so the
 /// update carries a copy of it, made once per redraw.
 ///
+/// **Lifetimes.** A model layer keeps its twin; when the model layer is
+/// freed (on the app thread, which owns the model tree) the twin is handed
+/// to the next update and freed with it on the render thread.
+///
 /// **Limits.** Custom properties whose animation redraws the layer
 /// (`needsDisplay(forKey:)`) are redrawn at each commit, not each frame:
 /// between commits the render thread shows the last drawing. Fonts,
@@ -65,6 +69,17 @@ public final class RenderTreeUpdate {
     }
 
     private(set) var entries: [Entry] = []
+    /// Twins whose model layers died before this commit: held until the
+    /// render thread drops the update, so they are freed there (a twin's
+    /// deinit touches its render-side sublayers).
+    private var retired: [Layer] = []
+
+    /// Twins of model layers freed since the last capture (app thread).
+    nonisolated(unsafe) private static var retiring: [Layer] = []
+
+    /// Called by a model layer's deinit (app thread: model layers belong to
+    /// it): the twin goes to the render thread with the next update.
+    static func retire(_ twin: Layer) { retiring.append(twin) }
     /// The twin of the captured root: the root of the render tree.
     let root: Layer
     /// The commit time, global media time (seconds).
@@ -88,11 +103,14 @@ public final class RenderTreeUpdate {
         commitTime = time
         isComplete = true
         capture(root, depth: 0)
+        retired = RenderTreeUpdate.retiring
+        RenderTreeUpdate.retiring = []
     }
 
-    private init(root: Layer, commitTime: MediaTime, entries: [Entry], commitCount: Int, isComplete: Bool) {
+    private init(root: Layer, commitTime: MediaTime, entries: [Entry], commitCount: Int, isComplete: Bool,
+                 retired: [Layer]) {
         self.root = root; self.commitTime = commitTime; self.entries = entries
-        self.commitCount = commitCount; self.isComplete = isComplete
+        self.commitCount = commitCount; self.isComplete = isComplete; self.retired = retired
     }
 
     static func twin(of layer: Layer) -> Layer {
@@ -138,7 +156,7 @@ public final class RenderTreeUpdate {
         let count = commitCount + newer.commitCount
         if newer.isComplete {
             return RenderTreeUpdate(root: newer.root, commitTime: newer.commitTime, entries: newer.entries,
-                                    commitCount: count, isComplete: true)
+                                    commitCount: count, isComplete: true, retired: retired + newer.retired)
         }
         // A partial update: keep our entries for the twins it does not
         // name (sorted identities, binary search), then its own.
@@ -154,7 +172,7 @@ public final class RenderTreeUpdate {
         }
         merged.append(contentsOf: newer.entries)
         return RenderTreeUpdate(root: newer.root, commitTime: newer.commitTime, entries: merged,
-                                commitCount: count, isComplete: isComplete)
+                                commitCount: count, isComplete: isComplete, retired: retired + newer.retired)
     }
 
     /// Brings the twins to this update's state (render thread).
