@@ -29,8 +29,10 @@ public enum LayerTreeError: Error, Equatable, CustomStringConvertible {
 /// the bounds, default (0.5, 0.5)) sits in the superlayer's space.
 ///
 /// Threading: the model tree belongs to the app thread. The render thread
-/// never reads it; it gets immutable snapshots at commit (see the render
-/// loop issue). Until that exists, render only from the app thread.
+/// never reads it: `RenderLoop` draws twins of the model layers, updated
+/// from immutable snapshots made at each commit (`RenderTreeUpdate`). A
+/// `Compositor` used directly renders whatever tree it is given, on the
+/// caller's thread.
 open class Layer {
     /// A name for messages and debugging.
     public var name: String
