@@ -42,6 +42,10 @@
 //   --drag-check       with --still: ask the host to drag on QEMU's tablet
 //                      (READY-FOR-POINTER), require the layer under it to
 //                      follow, print the touch-to-photon latency.
+//   --block-app-ms N   with the animations running, block the app thread
+//                      for N ms mid-change and ask the host for two
+//                      screendumps meanwhile, which must differ (the render
+//                      thread goes on from the last commit).
 import CPosix
 import FBRuntime
 import ImageIO
@@ -65,11 +69,12 @@ struct Options {
     var interruptAfter: Int?
     var touch = false
     var dragCheck = false
+    var blockAppMilliseconds: Int?
 }
 
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
-                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--touch] [--scene orbit|showcase]\n")
+                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--touch] [--block-app-ms N] [--scene orbit|showcase]\n")
     exit(2)
 }
 
@@ -111,6 +116,9 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--check-pacing": options.checkPacing = true
         case "--touch": options.touch = true
         case "--drag-check": options.touch = true; options.dragCheck = true
+        case "--block-app-ms":
+            guard let n = Int(value()), n > 0, n <= 60_000 else { usage("--block-app-ms takes 1…60000") }
+            options.blockAppMilliseconds = n
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
@@ -264,6 +272,8 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
             print("fbdemo: error: an idle scene rendered or flipped")
             status = 1
         }
+    } else if status == 0, let ms = options.blockAppMilliseconds {
+        status = blockAppCheck(loop, milliseconds: ms)
     } else if status == 0, let n = options.interruptAfter {
         _ = loop.waitUntil(timeoutNanoseconds: 30_000_000_000) { $0.framesShown >= n }
         print("fbdemo: \(loop.statistics.framesShown) frames shown; sending SIGINT to ourselves")

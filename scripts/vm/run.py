@@ -12,6 +12,9 @@ serial console, one marker per line:
                               GOLDENS/vm-NAME.png, and answer
                               `SCREENDUMP-DONE NAME`. NAME: letters,
                               digits, '-' and '_'.
+  READY-FOR-SCREENDUMP-UNCHECKED NAME [EARLIER]   as above, but the dump
+                              is only saved (a moving screen has no golden);
+                              with EARLIER, it must differ from that dump.
   VMTEST-RESULT TEST PASS|FAIL DETAIL   one finished test program.
   VMTEST-CHECK PASS|FAIL DETAIL         one check inside a test program
                               (touchprobe prints one per gesture).
@@ -188,6 +191,28 @@ def main():
                 images.write_png(error_png, *error)
             check(False, f"screendump {name}: {problem}; see {png}" + (f" and {error_png}" if error else ""))
 
+    unchecked_dumps = {}
+
+    def unchecked_screendump(name, earlier):
+        nonlocal qmp
+        if qmp is None:
+            qmp = QMP(qmp_path, deadline)
+        ppm = os.path.join(os.path.abspath(args.work), f"{args.name}-{name}.ppm")
+        qmp.execute("screendump", filename=ppm)
+        actual = images.read_ppm(ppm)
+        os.unlink(ppm)
+        images.write_png(os.path.join(args.out, f"{name}.png"), *actual)
+        unchecked_dumps[name] = actual
+        if earlier is None:
+            return
+        if earlier not in unchecked_dumps:
+            check(False, f"screendump {name}: no earlier screendump {earlier} to compare with")
+        else:
+            check(unchecked_dumps[earlier] != actual,
+                  f"screendump {name} differs from {earlier} (the screen changed between them)"
+                  if unchecked_dumps[earlier] != actual else
+                  f"screendump {name} is the same as {earlier}: the screen did not change between them")
+
     def pointer_drag(x0=16384, y0=8192, x1=24576, y1=8192):
         """A left-button drag on the virtio tablet (axes 0…32767)."""
         nonlocal qmp
@@ -220,6 +245,18 @@ def main():
             try:
                 screendump(name)
             except Exception as e:   # report, and let the guest go on
+                check(False, f"screendump {name}: {e}")
+            qemu.stdin.write(f"SCREENDUMP-DONE {name}\n".encode())
+            qemu.stdin.flush()
+        # A screendump of a moving screen: kept, not compared with a golden;
+        # with a second name it must differ from that earlier dump (the
+        # screen changed between the two).
+        m = re.search(r"READY-FOR-SCREENDUMP-UNCHECKED ([A-Za-z0-9_-]+)(?: ([A-Za-z0-9_-]+))?", text)
+        if m:
+            name, earlier = m.group(1), m.group(2)
+            try:
+                unchecked_screendump(name, earlier)
+            except Exception as e:
                 check(False, f"screendump {name}: {e}")
             qemu.stdin.write(f"SCREENDUMP-DONE {name}\n".encode())
             qemu.stdin.flush()

@@ -126,6 +126,11 @@ public final class Compositor {
     /// Skip what opaque layers hide (default). Off, every layer is drawn
     /// and the whole damage cleared: a debugging aid and the tests' oracle.
     public var cullsOccludedLayers = true
+    /// Run the display pass (`displayIfNeeded(at:)`, app `draw(in:)` code)
+    /// at the start of `render` (default). `RenderLoop` turns it off: it
+    /// renders a render tree, whose display pass ran on the app thread at
+    /// commit.
+    public var runsDisplayPass = true
     public internal(set) var statistics = FrameStatistics()
 
     let rasterizer = PathRasterizer()
@@ -194,7 +199,7 @@ public final class Compositor {
                        clearColor: PremultipliedColor = .black) {
         statistics = FrameStatistics()
         overlayState = DebugOverlayState(frameBase: target.base)
-        root.displayIfNeeded(at: time)   // layers that draw their own contents (custom animated properties)
+        if runsDisplayPass { root.displayIfNeeded(at: time) }   // layers that draw their own contents (custom animated properties)
         frameNumber &+= 1
         var settings = LayerSignature()
         settings.combine(UInt64(clearColor.argb))

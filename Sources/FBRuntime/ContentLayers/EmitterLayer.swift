@@ -93,6 +93,32 @@ open class EmitterLayer: Layer {
 
     public override init(name: String = "emitter") { super.init(name: name) }
 
+    /// A `EmitterLayer` with this layer's model properties (presentation copies,
+    /// render-tree twins).
+    open override func makePresentationCopy() -> Layer {
+        let copy = EmitterLayer(name: name)
+        copy.copyLayerState(from: self)
+        return copy
+    }
+
+    open override func copyLayerState(from other: Layer) {
+        super.copyLayerState(from: other)
+        // `other` is of this class (see `copyLayerState(from:)`).
+        let o = unsafeDowncast(other, to: EmitterLayer.self)
+        emitterCells = o.emitterCells
+        birthRate = o.birthRate
+        lifetime = o.lifetime
+        velocity = o.velocity
+        scale = o.scale
+        spin = o.spin
+        emitterPosition = o.emitterPosition
+        emitterSize = o.emitterSize
+        emitterShape = o.emitterShape
+        emitterMode = o.emitterMode
+        renderMode = o.renderMode
+        seed = o.seed
+    }
+
     override var drawsOwnContent: Bool { !emitterCells.isEmpty }
 
     /// Particles fly anywhere: the extent is unbounded (cut to the clip).

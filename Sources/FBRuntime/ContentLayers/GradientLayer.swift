@@ -47,6 +47,25 @@ open class GradientLayer: Layer {
 
     public override init(name: String = "gradient") { super.init(name: name) }
 
+    /// A `GradientLayer` with this layer's model properties (presentation copies,
+    /// render-tree twins).
+    open override func makePresentationCopy() -> Layer {
+        let copy = GradientLayer(name: name)
+        copy.copyLayerState(from: self)
+        return copy
+    }
+
+    open override func copyLayerState(from other: Layer) {
+        super.copyLayerState(from: other)
+        // `other` is of this class (see `copyLayerState(from:)`).
+        let o = unsafeDowncast(other, to: GradientLayer.self)
+        type = o.type
+        colors = o.colors
+        locations = o.locations
+        startPoint = o.startPoint
+        endPoint = o.endPoint
+    }
+
     /// Its animatable properties animate implicitly when set in a
     /// displayed tree, as in Core Animation.
     open override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {

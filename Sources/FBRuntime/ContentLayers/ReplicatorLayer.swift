@@ -42,6 +42,28 @@ open class ReplicatorLayer: Layer {
 
     public override init(name: String = "replicator") { super.init(name: name) }
 
+    /// A `ReplicatorLayer` with this layer's model properties (presentation copies,
+    /// render-tree twins).
+    open override func makePresentationCopy() -> Layer {
+        let copy = ReplicatorLayer(name: name)
+        copy.copyLayerState(from: self)
+        return copy
+    }
+
+    open override func copyLayerState(from other: Layer) {
+        super.copyLayerState(from: other)
+        // `other` is of this class (see `copyLayerState(from:)`).
+        let o = unsafeDowncast(other, to: ReplicatorLayer.self)
+        instanceCount = o.instanceCount
+        instanceDelay = o.instanceDelay
+        instanceTransform = o.instanceTransform
+        instanceColor = o.instanceColor
+        instanceRedOffset = o.instanceRedOffset
+        instanceGreenOffset = o.instanceGreenOffset
+        instanceBlueOffset = o.instanceBlueOffset
+        instanceAlphaOffset = o.instanceAlphaOffset
+    }
+
     /// Its animatable properties animate implicitly when set in a
     /// displayed tree, as in Core Animation.
     open override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {

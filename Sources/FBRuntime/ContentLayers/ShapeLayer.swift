@@ -46,6 +46,32 @@ open class ShapeLayer: Layer {
 
     public override init(name: String = "shape") { super.init(name: name) }
 
+    /// A `ShapeLayer` with this layer's model properties (presentation copies,
+    /// render-tree twins).
+    open override func makePresentationCopy() -> Layer {
+        let copy = ShapeLayer(name: name)
+        copy.copyLayerState(from: self)
+        return copy
+    }
+
+    open override func copyLayerState(from other: Layer) {
+        super.copyLayerState(from: other)
+        // `other` is of this class (see `copyLayerState(from:)`).
+        let o = unsafeDowncast(other, to: ShapeLayer.self)
+        path = o.path
+        fillColor = o.fillColor
+        fillRule = o.fillRule
+        strokeColor = o.strokeColor
+        lineWidth = o.lineWidth
+        lineCap = o.lineCap
+        lineJoin = o.lineJoin
+        miterLimit = o.miterLimit
+        lineDashPattern = o.lineDashPattern
+        lineDashPhase = o.lineDashPhase
+        strokeStart = o.strokeStart
+        strokeEnd = o.strokeEnd
+    }
+
     /// Its animatable properties animate implicitly when set in a
     /// displayed tree, as in Core Animation.
     open override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {

@@ -59,6 +59,29 @@ open class TextLayer: Layer {
 
     public override init(name: String = "text") { super.init(name: name) }
 
+    /// A `TextLayer` with this layer's model properties (presentation copies,
+    /// render-tree twins).
+    open override func makePresentationCopy() -> Layer {
+        let copy = TextLayer(name: name)
+        copy.copyLayerState(from: self)
+        return copy
+    }
+
+    open override func copyLayerState(from other: Layer) {
+        super.copyLayerState(from: other)
+        // `other` is of this class (see `copyLayerState(from:)`).
+        let o = unsafeDowncast(other, to: TextLayer.self)
+        string = o.string
+        attributedString = o.attributedString
+        font = o.font
+        fontSize = o.fontSize
+        foregroundColor = o.foregroundColor
+        alignmentMode = o.alignmentMode
+        isWrapped = o.isWrapped
+        truncationMode = o.truncationMode
+        textVersion = o.textVersion   // the same text keeps its version: no damage
+    }
+
     /// `fontSize` and `foregroundColor` animate implicitly when set in a
     /// displayed tree, as in Core Animation.
     open override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {

@@ -13,6 +13,14 @@
 open class TransformLayer: Layer {
     public override init(name: String = "transform") { super.init(name: name) }
 
+    /// A `TransformLayer` with this layer's model properties (presentation copies,
+    /// render-tree twins).
+    open override func makePresentationCopy() -> Layer {
+        let copy = TransformLayer(name: name)
+        copy.copyLayerState(from: self)
+        return copy
+    }
+
     override var isTransformLayer: Bool { true }
 
 }

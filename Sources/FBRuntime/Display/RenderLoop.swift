@@ -27,19 +27,23 @@ import Raster
 ///    a condition (with a timeout, to notice SIGINT) until there is work.
 ///
 /// Threading: the loop's own thread renders and presents; the presenter is
-/// used only there. The app thread mutates the layer tree only inside
-/// `update(_:)` (or holding `sceneLock`), which the render thread also holds
-/// while it reads the tree. This is an interim hand-off: the commit /
-/// render-tree issue replaces it with a copied render tree, so a long
-/// mutation no longer stalls a frame.
+/// used only there. The model tree (`root`) belongs to the app thread; the
+/// render thread draws the render tree, twins of the model layers that
+/// each commit (`commit(at:)`, `update(_:)`, or every outermost commit of an
+/// `AppRunLoop` after `attach(to:)`) brings up to date through a bounded
+/// queue of depth two (`RenderTreeUpdate`, `RenderTreeQueue`). So a long
+/// stretch of app work — or a blocked app thread — never stalls a frame:
+/// the running animations go on from the last commit. Changes reach the
+/// screen only at a commit, all of one commit in the same frame. The
+/// display pass (`draw(in:)`) runs on the app thread at commit.
 public final class RenderLoop {
+    /// The model tree's root (app thread).
     public let root: Layer
     public let presenter: FramePresenter
     public let time: FrameTimeSource
     public let compositor: Compositor
-    /// Held by the render thread while it reads the layer tree; the app
-    /// thread holds it while it mutates the tree (see `update`).
-    public let sceneLock = Lock()
+    /// Commits waiting for the render thread.
+    public let updates = RenderTreeQueue()
     public var clearColor: PremultipliedColor = .black
 
     /// Stop after this many frames have been rendered (and the last one
@@ -67,6 +71,10 @@ public final class RenderLoop {
 
     // Render-thread state.
     private var thread: Thread?
+    /// The twin of `root`: the tree the render thread draws.
+    private let renderRoot: Layer
+    /// Updates taken from the queue, kept for its capacity.
+    private var taken: [RenderTreeUpdate] = []
     /// Kept between frames: the compositor redraws only its damage.
     private let backBuffer: Surface<ARGB8888>
     /// max(F, T) of the last frame shown; nil before the first frame.
@@ -91,17 +99,43 @@ public final class RenderLoop {
             fatalError("RenderLoop: cannot allocate a \(presenter.width)x\(presenter.height) back buffer")
         }
         backBuffer = surface
+        compositor.runsDisplayPass = false   // the display pass runs at commit, on the app thread
+        taken.reserveCapacity(RenderTreeQueue.capacity)
+        let first = RenderTreeUpdate(capturing: root, at: MediaTime(time.nanoseconds()) / 1e9)
+        renderRoot = first.root
+        updates.push(first)
     }
 
     // MARK: App thread
 
-    /// Runs `body` with the scene lock held, then asks for a frame. Every
-    /// change to the tree (properties, sublayers, animations) goes through
-    /// here or holds `sceneLock` and calls `setNeedsRender()`.
+    /// Runs `body` on the model tree, then commits (app thread). Kept for
+    /// programs that change the tree outside an `AppRunLoop` turn; `body`
+    /// holds no lock the render thread needs, however long it takes.
     public func update<T>(_ body: (Layer) -> T) -> T {
-        let result = sceneLock.withLock { body(root) }
-        setNeedsRender()
+        let result = body(root)
+        commit()
         return result
+    }
+
+    /// Hands the model tree's current state to the render thread (app
+    /// thread): runs the display pass at `time` (global media time,
+    /// seconds; default the loop's clock), captures the tree and queues the
+    /// update, coalescing it when two are waiting. Changes made since the
+    /// last commit show from the first frame rendered after it, together.
+    /// - Complexity: O(layers) (see `RenderTreeUpdate`); never waits for a
+    ///   frame.
+    public func commit(at time: MediaTime? = nil) {
+        let t = time ?? MediaTime(self.time.nanoseconds()) / 1e9
+        let update = RenderTreeUpdate(capturing: root, at: t)
+        updates.push(update)
+        setNeedsRender()
+    }
+
+    /// Commits at every outermost commit of `runLoop` (its `onCommit`,
+    /// which this replaces), so `runTurn` and explicit transactions reach
+    /// the screen. The run loop keeps the render loop alive.
+    public func attach(to runLoop: AppRunLoop) {
+        runLoop.onCommit = { [self] t in commit(at: t) }
     }
 
     /// Asks for one frame even if nothing animates.
@@ -196,13 +230,15 @@ public final class RenderLoop {
             }
         }
 
-        // 3. Anything to draw?
+        // 3. Anything to draw? Commits since the last frame first: all of
+        //    one commit shows in the same frame.
+        applyPendingUpdates()
         let forced = state.lock.withLock { () -> Bool in
             let n = needsRender
             needsRender = false
             return n
         }
-        let animating = sceneLock.withLock { root.hasRunningAnimations(at: seconds(target)) }
+        let animating = renderRoot.hasRunningAnimations(at: seconds(target))
         if !forced && !animating && !lastFrameWasAnimating && lastPresentation != nil {
             lastFlipTimestamp = nil   // the next frame starts a new run of intervals
             state.lock.withLock {
@@ -221,10 +257,8 @@ public final class RenderLoop {
 
         // 5. Render at the target time.
         let renderStart = System.monotonicNanoseconds()
-        lastFrameWasAnimating = sceneLock.withLock {
-            compositor.render(root, at: seconds(target), into: backBuffer.view, clearColor: clearColor)
-            return root.hasRunningAnimations(at: seconds(target))
-        }
+        compositor.render(renderRoot, at: seconds(target), into: backBuffer.view, clearColor: clearColor)
+        lastFrameWasAnimating = renderRoot.hasRunningAnimations(at: seconds(target))
         let renderTime = System.monotonicNanoseconds() - renderStart
         renderEstimate = max(renderTime, renderEstimate - renderEstimate / 8)
 
@@ -286,6 +320,22 @@ public final class RenderLoop {
             hook(shown)
             // A hook that blocked (a screendump) is a pause, not a frame.
             if System.monotonicNanoseconds() - start > interval / 2 { lastFlipTimestamp = nil }
+        }
+    }
+
+    /// Applies the commits waiting in the queue to the render tree, oldest
+    /// first (render thread).
+    private func applyPendingUpdates() {
+        updates.take(into: &taken)
+        guard !taken.isEmpty else { return }
+        var commits = 0
+        var i = 0
+        while i < taken.count { taken[i].apply(); commits += taken[i].commitCount; i += 1 }
+        let n = taken.count
+        taken.removeAll(keepingCapacity: true)
+        bump {
+            $0.updatesApplied += n
+            $0.commitsApplied += commits
         }
     }
 

@@ -20,6 +20,10 @@ public struct RenderLoopStatistics: Equatable, Sendable {
     /// target: the display does not wait for vblank, so the loop holds
     /// each flip until its target time from then on.
     public var earlyFlips = 0
+    /// Render-tree updates applied (at most one per frame start, each
+    /// possibly carrying several commits), and the commits they carried.
+    public var updatesApplied = 0
+    public var commitsApplied = 0
 
     /// Time between consecutive flips of frames rendered back to back (an
     /// idle stretch or a blocking hook starts a new run), in 1 ms buckets:

@@ -14,6 +14,21 @@ public enum ScreendumpHandshake {
     /// - Parameter name: letters, digits, '-' and '_' (it names files).
     public static func request(_ name: String, timeoutMilliseconds: Int32 = 30_000) throws(KMSError) {
         print("READY-FOR-SCREENDUMP \(name)")
+        try awaitAnswer(name, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// The same handshake for a screen that is moving (no golden can say
+    /// what it shows): the host saves the dump as `<name>.png` and, given
+    /// `earlier`, checks that it differs from the dump of that name — the
+    /// screen changed between the two (`READY-FOR-SCREENDUMP-UNCHECKED`).
+    public static func requestUnchecked(_ name: String, differingFrom earlier: String? = nil,
+                                        timeoutMilliseconds: Int32 = 30_000) throws(KMSError) {
+        if let earlier { print("READY-FOR-SCREENDUMP-UNCHECKED \(name) \(earlier)") }
+        else { print("READY-FOR-SCREENDUMP-UNCHECKED \(name)") }
+        try awaitAnswer(name, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    private static func awaitAnswer(_ name: String, timeoutMilliseconds: Int32) throws(KMSError) {
         fbr_flush_stdout()
         let deadline = fbr_monotonic_ns() + Int64(timeoutMilliseconds) * 1_000_000
         var line: [UInt8] = []

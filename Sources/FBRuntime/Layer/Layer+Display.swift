@@ -133,9 +133,9 @@ extension Layer {
     /// Called by the compositor before drawing; cheap for layers that draw
     /// nothing (no allocation, a few checks each).
     ///
-    /// Threading: it runs app code (`draw(in:)`) and writes `contents`;
-    /// until commits hand the render thread a snapshot, the render loop
-    /// runs it under its scene lock.
+    /// Threading: it runs app code (`draw(in:)`) and writes `contents`, so
+    /// it runs on the app thread: `RenderLoop` runs it at each commit
+    /// (`RenderTreeUpdate`), and the render thread's compositor does not.
     public func displayIfNeeded(at time: MediaTime, depth: Int = 0) {
         guard depth < Compositor.maximumDepth else { return }
         let local = localTime(fromParent: time)

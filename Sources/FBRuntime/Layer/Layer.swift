@@ -29,8 +29,10 @@ public enum LayerTreeError: Error, Equatable, CustomStringConvertible {
 /// the bounds, default (0.5, 0.5)) sits in the superlayer's space.
 ///
 /// Threading: the model tree belongs to the app thread. The render thread
-/// never reads it; it gets immutable snapshots at commit (see the render
-/// loop issue). Until that exists, render only from the app thread.
+/// never reads it: `RenderLoop` draws twins of the model layers, updated
+/// from immutable snapshots made at each commit (`RenderTreeUpdate`). A
+/// `Compositor` used directly renders whatever tree it is given, on the
+/// caller's thread.
 open class Layer {
     /// A name for messages and debugging.
     public var name: String
@@ -281,16 +283,43 @@ open class Layer {
     open class func needsDisplay(forKey key: String) -> Bool { false }
 
     /// A copy of this layer's model properties for `presentation(at:)`
-    /// (CA's `init(layer:)`): no sublayers, no animations. A subclass with
-    /// its own properties overrides it to copy them too.
+    /// and for the render tree's twins (CA's `init(layer:)`): a layer of
+    /// the same class, no sublayers, no animations. A subclass with its own
+    /// properties overrides it to make an instance of its class and
+    /// `copyLayerState(from:)` to copy them.
     open func makePresentationCopy() -> Layer {
         let copy = Layer(name: name)
-        copy.copyModelProperties(from: self)
+        copy.copyLayerState(from: self)
         return copy
     }
 
+    /// Copies every model property of `other` — a layer of the same class,
+    /// as `makePresentationCopy()` makes — into this one, except the tree,
+    /// the animations, the delegate and the actions. Subclasses with stored
+    /// properties override it, call `super` and copy theirs. The render
+    /// tree uses it to update a twin in place (so its identity, and the
+    /// compositor's caches keyed by it, last across commits).
+    open func copyLayerState(from other: Layer) { copyModelProperties(from: other) }
+
+    /// What the commit hand-off keeps on a model layer: its render-side
+    /// twin (see `RenderTreeUpdate`). App-thread state.
+    final var handOff = LayerHandOffState()
+
+    /// Replaces the sublayers of a render-side twin with `list` (render
+    /// thread, `RenderTreeUpdate.apply`). A layer leaving this one keeps its
+    /// `superlayer` if another layer has taken it already.
+    final func setRenderSublayers(_ list: [Layer]) {
+        for old in sublayers where old.superlayer === self { old.superlayer = nil }
+        sublayers = list
+        for new in list { new.superlayer = self }
+    }
+
     deinit {
-        for sublayer in sublayers { sublayer.superlayer = nil }
+        // A render-tree twin's former sublayer may have another superlayer
+        // by now (its old parent was not in a later update).
+        for sublayer in sublayers where sublayer.superlayer === self { sublayer.superlayer = nil }
+        // The twin of a model layer is released on the render thread.
+        if let twin = handOff.twin { RenderTreeUpdate.retire(twin) }
     }
 
     // MARK: Tree edits

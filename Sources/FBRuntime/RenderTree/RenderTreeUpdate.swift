@@ -1,0 +1,199 @@
+import Raster
+
+/// What the commit hand-off keeps on a model layer (app-thread state).
+struct LayerHandOffState {
+    /// The layer's render-side twin: made once, at the first commit that
+    /// reaches the layer, then updated in place by every update. The app
+    /// thread only holds the reference (its identity names the twin in
+    /// updates); it never reads or writes the twin's fields.
+    var twin: Layer?
+    /// The last copy of the layer's backing store handed to the render
+    /// thread, and the `serial` of the backing store it copies.
+    var handedContents: LayerContents?
+    var handedSerial: UInt64 = 0
+    init() {}
+}
+
+/// One commit's state of a model layer tree, made on the app thread and
+/// applied to the render tree on the render thread (Core Animation's
+/// commit to the render server).
+///
+/// **The render tree.** Each model layer that reaches a commit has one
+/// *twin*: a layer of the same class (`makePresentationCopy()`), created at
+/// the first commit that reaches it and updated in place afterwards with
+/// `copyLayerState(from:)`, its animations, its sublayer list and its mask.
+/// Twins keep their identity across commits, so everything the compositor
+/// keys by layer identity — damage tracking, shadow, stroke, gradient and
+/// text caches, rasterize bitmaps — keeps working. The render thread reads
+/// and renders only twins; the app thread only model layers.
+///
+/// **Capture** (`init(capturing:at:)`, app thread): first the display pass
+/// (`displayIfNeeded(at:)`: app `draw(in:)` code runs here, not on the render
+/// thread), then a walk of the whole tree making, for every layer, a
+/// detached copy of its model properties (the subclass's included), its
+/// animations as they are, custom property values, contents reference and
+/// the twins of its sublayers and mask.
+///
+/// - Complexity: the walk is over every layer at every commit (no dirty
+///   tracking yet): O(layers) time and one copy allocated per layer, on the
+///   app thread; applying it costs O(layers) on the render thread, at most
+///   once per frame (several queued updates are applied in order). For the
+///   trees this runtime targets (hundreds of layers) that is well under a
+///   millisecond; a larger tree would want dirty marks from the property
+///   hooks and tree edits.
+///
+/// **Contents.** A `contents` image is shared, not copied: change an image
+/// the render tree may show only by setting a new one (editing its pixels
+/// in place races with the renderer). The exception is a backing store
+/// drawn by `draw(in:)`: the layer redraws into it at later commits, so the
+/// update carries a copy of it, made once per redraw.
+///
+/// **Lifetimes.** A model layer keeps its twin; when the model layer is
+/// freed (on the app thread, which owns the model tree) the twin is handed
+/// to the next update and freed with it on the render thread.
+///
+/// **Limits.** Custom properties whose animation redraws the layer
+/// (`needsDisplay(forKey:)`) are redrawn at each commit, not each frame:
+/// between commits the render thread shows the last drawing. Fonts,
+/// `EmitterCell`s and paths' storage are shared objects: do not change them
+/// once handed over (set new ones). Layers deeper than
+/// `Compositor.maximumDepth` are not captured (the compositor would not
+/// draw them).
+public final class RenderTreeUpdate {
+    struct Entry {
+        let twin: Layer
+        let state: Layer
+        let animations: [(key: String, animation: Animation)]
+        let sublayers: [Layer]
+        let mask: Layer?
+    }
+
+    private(set) var entries: [Entry] = []
+    /// Twins whose model layers died before this commit: held until the
+    /// render thread drops the update, so they are freed there (a twin's
+    /// deinit touches its render-side sublayers).
+    private var retired: [Layer] = []
+
+    /// Twins of model layers freed since the last capture (app thread).
+    nonisolated(unsafe) private static var retiring: [Layer] = []
+
+    /// Called by a model layer's deinit (app thread: model layers belong to
+    /// it): the twin goes to the render thread with the next update.
+    static func retire(_ twin: Layer) { retiring.append(twin) }
+    /// The twin of the captured root: the root of the render tree.
+    let root: Layer
+    /// The commit time, global media time (seconds).
+    public let commitTime: MediaTime
+    /// How many commits this update carries (more than one once the queue
+    /// coalesced it with later ones).
+    public private(set) var commitCount = 1
+    /// True when every layer of the tree is in it (always, while capture
+    /// walks the whole tree): a later complete update then replaces an
+    /// earlier one outright when they are coalesced.
+    let isComplete: Bool
+
+    /// Layers captured.
+    public var layerCount: Int { entries.count }
+
+    /// Captures `root`'s tree (app thread), after running its display pass
+    /// at `time` (global media time, seconds).
+    public init(capturing root: Layer, at time: MediaTime) {
+        root.displayIfNeeded(at: time)
+        self.root = RenderTreeUpdate.twin(of: root)
+        commitTime = time
+        isComplete = true
+        capture(root, depth: 0)
+        retired = RenderTreeUpdate.retiring
+        RenderTreeUpdate.retiring = []
+    }
+
+    private init(root: Layer, commitTime: MediaTime, entries: [Entry], commitCount: Int, isComplete: Bool,
+                 retired: [Layer]) {
+        self.root = root; self.commitTime = commitTime; self.entries = entries
+        self.commitCount = commitCount; self.isComplete = isComplete; self.retired = retired
+    }
+
+    static func twin(of layer: Layer) -> Layer {
+        if let t = layer.handOff.twin { return t }
+        let t = layer.makePresentationCopy()
+        layer.handOff.twin = t
+        return t
+    }
+
+    private func capture(_ layer: Layer, depth: Int) {
+        guard depth < Compositor.maximumDepth else { return }
+        let twin = RenderTreeUpdate.twin(of: layer)
+        let state = layer.makePresentationCopy()
+        state.contents = RenderTreeUpdate.handedContents(of: layer)
+        var subs: [Layer] = []
+        subs.reserveCapacity(layer.sublayers.count)
+        for s in layer.sublayers { subs.append(RenderTreeUpdate.twin(of: s)) }
+        let maskTwin = layer.mask.map { RenderTreeUpdate.twin(of: $0) }
+        entries.append(Entry(twin: twin, state: state, animations: layer.animations, sublayers: subs, mask: maskTwin))
+        if let mask = layer.mask { capture(mask, depth: depth + 1) }
+        for s in layer.sublayers { capture(s, depth: depth + 1) }
+    }
+
+    /// The contents to hand over: the layer's own, except a backing store
+    /// `draw(in:)` paints into, which is copied once per redraw.
+    private static func handedContents(of layer: Layer) -> LayerContents? {
+        guard let contents = layer.contents else { return nil }
+        guard let store = layer.actionState.displayStore, contents === store.contents else { return contents }
+        if let handed = layer.handOff.handedContents, layer.handOff.handedSerial == contents.serial { return handed }
+        guard let copy = Surface<ARGB8888>(width: contents.width, height: contents.height) else { return nil }
+        let source = contents.image.view, target = copy.view
+        var y = 0
+        while y < source.height { target.row(y).update(from: source.row(y), count: source.width); y += 1 }
+        let handed = LayerContents(copy, isOpaque: contents.isOpaque)
+        layer.handOff.handedContents = handed
+        layer.handOff.handedSerial = contents.serial
+        return handed
+    }
+
+    /// This update with `newer` applied after it: one update that leaves
+    /// the render tree as applying both in turn would.
+    func coalesced(with newer: RenderTreeUpdate) -> RenderTreeUpdate {
+        let count = commitCount + newer.commitCount
+        if newer.isComplete {
+            return RenderTreeUpdate(root: newer.root, commitTime: newer.commitTime, entries: newer.entries,
+                                    commitCount: count, isComplete: true, retired: retired + newer.retired)
+        }
+        // A partial update: keep our entries for the twins it does not
+        // name (sorted identities, binary search), then its own.
+        var named = newer.entries.map { ObjectIdentifier($0.twin) }
+        named.sort()
+        var merged: [Entry] = []
+        merged.reserveCapacity(entries.count + newer.entries.count)
+        for e in entries {
+            let id = ObjectIdentifier(e.twin)
+            var lo = 0, hi = named.count
+            while lo < hi { let mid = (lo + hi) / 2; if named[mid] < id { lo = mid + 1 } else { hi = mid } }
+            if lo == named.count || named[lo] != id { merged.append(e) }
+        }
+        merged.append(contentsOf: newer.entries)
+        return RenderTreeUpdate(root: newer.root, commitTime: newer.commitTime, entries: merged,
+                                commitCount: count, isComplete: isComplete, retired: retired + newer.retired)
+    }
+
+    /// Brings the twins to this update's state (render thread).
+    /// Allocation-free when the tree's shape is unchanged, besides what
+    /// the copied properties' own setters do.
+    func apply() {
+        var i = 0
+        while i < entries.count {
+            let e = entries[i]
+            i += 1
+            e.twin.copyLayerState(from: e.state)
+            e.twin.animations = e.animations
+            if !RenderTreeUpdate.same(e.twin.sublayers, e.sublayers) { e.twin.setRenderSublayers(e.sublayers) }
+            if e.twin.mask !== e.mask { e.twin.mask = e.mask }
+        }
+    }
+
+    private static func same(_ a: [Layer], _ b: [Layer]) -> Bool {
+        guard a.count == b.count else { return false }
+        var i = 0
+        while i < a.count { if a[i] !== b[i] { return false }; i += 1 }
+        return true
+    }
+}
