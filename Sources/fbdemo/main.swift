@@ -36,6 +36,10 @@
 //   --drag-check       with --still: ask the host to drag on QEMU's tablet
 //                      (READY-FOR-POINTER), require the layer under it to
 //                      follow, print the touch-to-photon latency.
+//   --uinput-drag-check  with --still: make a uinput touchscreen, wait for
+//                      the seat to hot-plug it (udev's seat0 with udevd),
+//                      drag on it, require the layer to follow, print the
+//                      touch-to-photon latency from each uinput write.
 import CPosix
 import FBRuntime
 import ImageIO
@@ -59,6 +63,7 @@ struct Options {
     var interruptAfter: Int?
     var touch = false
     var dragCheck = false
+    var uinputDrag = false
 }
 
 func usage(_ message: String) -> Never {
@@ -104,6 +109,7 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--check-pacing": options.checkPacing = true
         case "--touch": options.touch = true
         case "--drag-check": options.touch = true; options.dragCheck = true
+        case "--uinput-drag-check": options.touch = true; options.dragCheck = true; options.uinputDrag = true
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
@@ -267,7 +273,9 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         let touch = options.touch || config.touchDevice != nil
             ? TouchControl(board: config, root: scene.root, width: output.width, height: output.height) : nil
         if options.dragCheck {
-            status = touch?.dragCheck(loop, width: output.width, height: output.height) ?? 1
+            status = options.uinputDrag
+                ? touch?.uinputDragCheck(loop, width: output.width, height: output.height) ?? 1
+                : touch?.dragCheck(loop, width: output.width, height: output.height) ?? 1
         }
         while status == 0 && !options.dragCheck && loop.isRunning {
             if let touch { touch.waitAndDispatch(loop, timeoutMilliseconds: 200) }
