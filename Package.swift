@@ -58,7 +58,7 @@ let package = Package(
 
         .executableTarget(
             name: "fbdemo",
-            dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix"],
+            dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput"],
             path: "Sources/fbdemo"
         ),
         // Renders a fixed scene with every Raster kernel and prints a checksum;

@@ -1,3 +1,4 @@
+import CInput
 import CPosix
 import FBRuntime
 import Input
@@ -24,6 +25,8 @@ final class TouchControl {
     private var zoomStart = Transform3D.identity
     /// Touch events routed so far.
     private(set) var touchCount = 0
+    /// Names of the touch and pointer devices libinput added so far.
+    private(set) var addedDevices: [String] = []
 
     /// nil (with a message) when no input can be opened.
     init?(board: BoardConfig, root: Layer, width: Int, height: Int) {
@@ -59,6 +62,7 @@ final class TouchControl {
             seat.dispatch(width: width, height: height) { event in
                 if case let .deviceAdded(name, node, capabilities) = event, capabilities.contains(.touch) || capabilities.contains(.pointer) {
                     print("fbdemo: input \(name) (\(node))")
+                    addedDevices.append(name)
                 }
                 if let touch = mapper.touchEvent(event) {
                     touchCount += 1
@@ -133,6 +137,110 @@ final class TouchControl {
               + (latency.map { "\(tenths($0 * 1000)) ms (\(tenths($0 / period)) refresh periods)" } ?? "not measured"))
         guard answered, abs(moved - want) < 0.5, abs(after.y - before.y) < 0.5, latency != nil else {
             print("fbdemo: error: the drag did not move the layer as sent\(answered ? "" : " (no answer from the host)")")
+            return 1
+        }
+        return 0
+    }
+
+    /// The uinput drag check (`--uinput-drag-check`, on a still scene, in
+    /// the VM with udevd running): makes a multitouch touchscreen with
+    /// /dev/uinput after the seat is open, waits for libinput to hot-plug
+    /// it, puts a finger down on the top-level layer at 20 %, 30 % of the
+    /// screen and moves it right in steps (a quarter of the width in all),
+    /// then requires that layer to have moved by as much. Prints the
+    /// touch-to-photon latency of each step: from just before the uinput
+    /// write of the move to the app thread seeing the page flip of the
+    /// first frame after it (each step starts with no frame pending, the
+    /// scene being still). Returns the exit status.
+    func uinputDragCheck(_ loop: RenderLoop, width: Int, height: Int) -> Int32 {
+        let name = "fbdemo uinput touchscreen"
+        let fd: Int32
+        do { fd = try System.open("/dev/uinput", O_WRONLY | O_NONBLOCK) } catch {
+            print("fbdemo: error: \(error.description)"); return 1
+        }
+        defer { _ = fbr_uinput_destroy(fd); System.close(fd) }
+        let r = name.withCString { fbr_uinput_create_touchscreen(fd, $0, 4095, 4095, 16, 10) }
+        guard r >= 0 else { print("fbdemo: error: uinput create failed (errno \(-r))"); return 1 }
+        let created = MonotonicClock().now
+        while !addedDevices.contains(name) && MonotonicClock().now - created < 5 { waitAndDispatch(loop, timeoutMilliseconds: 50) }
+        guard addedDevices.contains(name) else { print("fbdemo: error: the seat did not add the uinput touchscreen (no udevd?)"); return 1 }
+        func emit(_ type: Int32, _ code: Int32, _ value: Int32) { _ = fbr_uinput_emit(fd, type, code, value) }
+        func contact(x: Int32, y: Int32, trackingID: Int32?) {
+            emit(FBR_EV_ABS, FBR_ABS_MT_SLOT, 0)
+            if let trackingID { emit(FBR_EV_ABS, FBR_ABS_MT_TRACKING_ID, trackingID) }
+            emit(FBR_EV_ABS, FBR_ABS_MT_POSITION_X, x)
+            emit(FBR_EV_ABS, FBR_ABS_MT_POSITION_Y, y)
+            emit(FBR_EV_KEY, FBR_BTN_TOUCH, 1)
+            emit(FBR_EV_ABS, FBR_ABS_X, x)
+            emit(FBR_EV_ABS, FBR_ABS_Y, y)
+            emit(FBR_EV_SYN, FBR_SYN_REPORT, 0)
+        }
+        /// Routes what libinput has once it is readable (1 s at most),
+        /// asking for a frame only then: `waitAndDispatch` asks for one each
+        /// call, and frames asked for while idle would flip without the move.
+        /// Whether a touch move was routed.
+        func route() -> Bool {
+            let deadline = MonotonicClock().now + 1
+            while MonotonicClock().now < deadline {
+                var revents: Int16 = 0
+                if fbr_poll1(seat.fd, Int16(POLLIN), 10, &revents) > 0 {
+                    if waitAndDispatch(loop, timeoutMilliseconds: 0) != nil { return true }
+                }
+            }
+            return false
+        }
+        /// Lets what the last write caused reach the screen; afterwards no frame is pending.
+        func settle(_ milliseconds: Int64) { fbr_sleep_ns(milliseconds * 1_000_000) }
+
+        let start = Point(x: Double(width) * 0.2, y: Double(height) * 0.3)
+        let target: Layer? = loop.update { root in
+            guard var layer = root.hitTest(start, at: MonotonicClock().now), layer !== root else { return nil }
+            while let parent = layer.superlayer, parent !== root { layer = parent }
+            return layer
+        }
+        guard let target else { print("fbdemo: error: no layer at 20 %, 30 % to drag"); return 1 }
+        let before: Point = loop.update { _ in target.position }
+        // Axes 0…4095 over the screen; libinput's transformed coordinate is
+        // raw · size / 4096. 819 ≈ 20 %, 1228 ≈ 30 %; 8 steps of 128 units
+        // are a quarter of the width.
+        let x0: Int32 = 819, y0: Int32 = 1228, step: Int32 = 128, steps: Int32 = 8
+        contact(x: x0, y: y0, trackingID: 1)
+        _ = route()
+        settle(150)
+        var latencies: [Double] = []
+        for i in 1...steps {
+            settle(100)   // no frame pending: the next flip is this move's
+            let idle = loop.statistics
+            let shown = idle.framesShown
+            let written = MonotonicClock().now
+            contact(x: x0 + i * step, y: y0, trackingID: nil)
+            let routed = route()
+            if routed && idle.framesRendered == shown && loop.waitUntil(timeoutNanoseconds: 1_000_000_000, { $0.framesShown > shown }) {
+                latencies.append(MonotonicClock().now - written)
+            }
+        }
+        emit(FBR_EV_ABS, FBR_ABS_MT_SLOT, 0)
+        emit(FBR_EV_ABS, FBR_ABS_MT_TRACKING_ID, -1)
+        emit(FBR_EV_KEY, FBR_BTN_TOUCH, 0)
+        emit(FBR_EV_SYN, FBR_SYN_REPORT, 0)
+        for _ in 0..<20 { waitAndDispatch(loop, timeoutMilliseconds: 10) }   // the release
+        let after: Point = loop.update { _ in target.position }
+        let want = Double(steps * step) * Double(width) / 4096
+        let moved = after.x - before.x
+        let period = Double(loop.presenter.refreshIntervalNanoseconds) / 1e9
+        func tenths(_ v: Double) -> String {
+            guard v.isFinite else { return "?" }
+            let t = Int((v * 10).rounded())
+            return (t < 0 ? "-" : "") + "\(abs(t) / 10).\(abs(t) % 10)"
+        }
+        let sorted = latencies.sorted()
+        print("fbdemo: uinput drag: \(target.name) moved \(tenths(moved)) points right (want \(tenths(want))), "
+              + "\(tenths(after.y - before.y)) down; touch-to-photon (uinput write → flip) over \(sorted.count) moves: "
+              + (sorted.isEmpty ? "not measured"
+                 : "min \(tenths(sorted[0] * 1000)) ms, median \(tenths(sorted[sorted.count / 2] * 1000)) ms, max \(tenths(sorted[sorted.count - 1] * 1000)) ms "
+                   + "(median \(tenths(sorted[sorted.count / 2] / period)) refresh periods)"))
+        guard abs(moved - want) < 0.5, abs(after.y - before.y) < 0.5, !sorted.isEmpty else {
+            print("fbdemo: error: the uinput drag did not move the layer as sent")
             return 1
         }
         return 0

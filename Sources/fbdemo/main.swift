@@ -46,6 +46,10 @@
 //                      for N ms mid-change and ask the host for two
 //                      screendumps meanwhile, which must differ (the render
 //                      thread goes on from the last commit).
+//   --uinput-drag-check  with --still: make a uinput touchscreen, wait for
+//                      the seat to hot-plug it (udev's seat0 with udevd),
+//                      drag on it, require the layer to follow, print the
+//                      touch-to-photon latency from each uinput write.
 import CPosix
 import FBRuntime
 import ImageIO
@@ -70,6 +74,7 @@ struct Options {
     var touch = false
     var dragCheck = false
     var blockAppMilliseconds: Int?
+    var uinputDrag = false
 }
 
 func usage(_ message: String) -> Never {
@@ -119,6 +124,7 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--block-app-ms":
             guard let n = Int(value()), n > 0, n <= 60_000 else { usage("--block-app-ms takes 1…60000") }
             options.blockAppMilliseconds = n
+        case "--uinput-drag-check": options.touch = true; options.dragCheck = true; options.uinputDrag = true
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
@@ -294,7 +300,9 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         let touch = options.touch || config.touchDevice != nil
             ? TouchControl(board: config, root: scene.root, width: output.width, height: output.height) : nil
         if options.dragCheck {
-            status = touch?.dragCheck(loop, width: output.width, height: output.height) ?? 1
+            status = options.uinputDrag
+                ? touch?.uinputDragCheck(loop, width: output.width, height: output.height) ?? 1
+                : touch?.dragCheck(loop, width: output.width, height: output.height) ?? 1
         }
         let turns = options.scene == "showcase" && !options.still
         while status == 0 && !options.dragCheck && loop.isRunning {

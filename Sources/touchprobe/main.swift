@@ -5,15 +5,23 @@
 // double tap, a drag and a two-finger pinch, and checks what comes back:
 // libinput's events (slots, order, positions scaled to the mode size), the
 // layers the TouchRouter delivers them to (hit testing on the presentation
-// tree, capture) and the gestures recognised. Then it unplugs the device.
+// tree, capture) and the gestures recognised. Then it hot-plugs a second
+// touchscreen while the context is open, taps on it, unplugs it mid-touch,
+// and unplugs the first device.
+// With --udev it opens udev's seat0 instead (libinput's udev backend, the
+// production path) and writes no udev entries: systemd-udevd must be
+// running (scripts/vm/with-udevd), and devices come and go through its
+// netlink events.
 // One `VMTEST-CHECK PASS|FAIL …` line per check (scripts/vm/run.py counts
 // them); exit status 1 if any failed.
 //
-// Usage: touchprobe [--size WxH] [--pointer]
+// Usage: touchprobe [--size WxH] [--pointer] [--udev]
 //   --size     the mode size touches are scaled to (default 640x480, the
 //              VM's display)
 //   --pointer  also check a pointer as one touch: QEMU's virtio tablet,
 //              driven by scripts/vm/run.py over QMP (READY-FOR-POINTER)
+//   --udev     libinput's udev seat ("seat0") with udevd running, instead
+//              of the path backend with hand-written udev entries
 import CInput
 import CPosix
 import FBRuntime
@@ -29,6 +37,7 @@ func probe() -> Int32 {
     var panelWidth: UInt32 = 640
     var panelHeight: UInt32 = 480
     let pointerTest = System.arguments().contains("--pointer")
+    let udevSeat = System.arguments().contains("--udev")
     do {
         let arguments = System.arguments()
         if let i = arguments.firstIndex(of: "--size"), i + 1 < arguments.count {
@@ -113,11 +122,17 @@ func probe() -> Int32 {
 
     // libinput (its path backend too) asks udev about the device and ignores
     // one udev has not initialised; with no udevd, write the entry udevd would:
-    // initialised, an input device, a touchscreen.
-    writeUdevEntry("/run/udev/data/c" + screen.deviceNumber, "I:1\nE:ID_INPUT=1\nE:ID_INPUT_TOUCHSCREEN=1\n")
+    // initialised, an input device, a touchscreen. With udevd (--udev) the
+    // seat finds the device itself, once udevd has processed it.
+    if !udevSeat {
+        writeUdevEntry("/run/udev/data/c" + screen.deviceNumber, "I:1\nE:ID_INPUT=1\nE:ID_INPUT_TOUCHSCREEN=1\n")
+    }
 
     let seat: InputSeat
-    do { seat = try InputSeat(devicePaths: [screen.node]) } catch { fatal("libinput: \(error.description)") }
+    do {
+        seat = udevSeat ? try InputSeat(seat: "seat0") : try InputSeat(devicePaths: [screen.node])
+    } catch { fatal("libinput: \(error.description)") }
+    let backend = udevSeat ? "udev seat0" : "path backend"
 
     var received: [InputEvent] = []
     /// Reads what libinput has, waiting up to `milliseconds` for the first event.
@@ -126,12 +141,28 @@ func probe() -> Int32 {
         _ = fbr_poll1(seat.fd, Int16(POLLIN), milliseconds, &revents)
         seat.dispatch(width: panelWidth, height: panelHeight) { received.append($0) }
     }
-    pump(milliseconds: 1000)
-    let added = received.contains {
-        if case let .deviceAdded(name, _, capabilities) = $0 { return name == "FBRuntime touchprobe" && capabilities.contains(.touch) }
-        return false
+    /// Whether `events` has the touch device `name` added.
+    func hasAdded(_ events: [InputEvent], _ name: String) -> Bool {
+        events.contains {
+            if case let .deviceAdded(n, _, capabilities) = $0 { return n == name && capabilities.contains(.touch) }
+            return false
+        }
     }
-    check(added, "device-added", "libinput (path backend) added \(screen.node) as a touch device")
+    /// Pumps until libinput adds the touch device `name` (5 s at most); the
+    /// milliseconds it took, nil if it did not come. Other events are dropped.
+    func waitForDevice(_ name: String) -> Double? {
+        let start = now()
+        var found = false
+        while !found && now() - start < 5 {
+            pump(milliseconds: 100)
+            found = hasAdded(received, name)
+            received.removeAll()
+        }
+        return found ? (now() - start) * 1000 : nil
+    }
+    let firstAdded = waitForDevice("FBRuntime touchprobe")
+    check(firstAdded != nil, "device-added", "libinput (\(backend)) added \(screen.node) as a touch device")
+    let added = firstAdded != nil
     if !added { fatal("libinput did not add the touchscreen (\(received.count) events)") }
     received.removeAll()
 
@@ -336,7 +367,57 @@ func probe() -> Int32 {
         check(hit == "bottom-left", "rotated-90", "UI \(decimal(turned.uiSize.width))x\(decimal(turned.uiSize.height)); a tap at the screen's top-left went to \(hit)")
     }
 
-    // 7. The touchscreen goes away: libinput reports it removed; nothing
+    // 7. Hotplug: a second touchscreen appears while the context is open
+    //    (udev seat: through udevd's netlink event; path backend: the
+    //    caller adds the node), a tap on it is routed, and it disappears
+    //    while a finger is down: the touch is cancelled, the device
+    //    removed, nothing crashes.
+    do {
+        let name = "FBRuntime touchprobe 2"
+        let written = now()
+        let second: VirtualTouchscreen
+        do { second = try VirtualTouchscreen(name: name, slots: 10) } catch { fatal("uinput (second): \(error.description)") }
+        for _ in 0..<100 where !System.exists(second.node) { sleep(milliseconds: 20) }
+        if !udevSeat {
+            writeUdevEntry("/run/udev/data/c" + second.deviceNumber, "I:1\nE:ID_INPUT=1\nE:ID_INPUT_TOUCHSCREEN=1\n")
+            do { try seat.addDevice(path: second.node) } catch { check(false, "hotplug-added", error.description) }
+        }
+        let took = waitForDevice(name)
+        check(took != nil, "hotplug-added", "\(backend) added \(second.node) (\(second.deviceNumber)) \(decimal((now() - written) * 1000)) ms after it was created")
+        if took != nil {
+            deliveries.removeAll()
+            let x = raw(size.width * 0.75, size.width), y = raw(size.height * 0.25, size.height)
+            second.frame([.down(slot: 0, trackingID: 1, x: x, y: y)], touching: true)
+            var events = route()
+            sleep(milliseconds: 40)
+            second.frame([.up(slot: 0)], touching: false)
+            events += route()
+            let want = ["down 0 \(decimal(expected(x, size.width))) \(decimal(expected(y, size.height)))", "frame", "up 0", "frame"]
+            check(shape(events) == want && deliveries.count == 2 && deliveries.allSatisfy { $0.layer == "right" }, "hotplug-tap",
+                  "\(list(shape(events))) (want \(list(want))), delivered to \(list(deliveries.map { $0.layer })) (want right, right)")
+            sleep(milliseconds: 450)
+            router.advance(to: now())
+
+            second.frame([.down(slot: 0, trackingID: 2, x: x, y: y)], touching: true)
+            _ = route()
+            let held = router.activeTouches.count
+            second.destroy()
+            var removed = false, cancelled = false
+            for _ in 0..<50 where !removed {
+                pump(milliseconds: 100)
+                for e in received {
+                    if case let .deviceRemoved(n, _) = e, n == name { removed = true }
+                    if case .touchCancel = e { cancelled = true }
+                    if let t = mapper.touchEvent(e) { router.handle(t) }
+                }
+                received.removeAll()
+            }
+            check(held == 1 && removed && cancelled && router.activeTouches.isEmpty, "hotplug-removed",
+                  "unplugged with \(held) touch held: removed \(removed), touch cancelled \(cancelled), \(router.activeTouches.count) touches left")
+        }
+    }
+
+    // 8. The touchscreen goes away: libinput reports it removed; nothing
     //    crashes and the context keeps working.
     do {
         screen.frame([.down(slot: 0, trackingID: 6, x: 100, y: 100)], touching: true)
@@ -357,7 +438,7 @@ func probe() -> Int32 {
               "device removed: \(removed), the touch held was \(cancelled ? "cancelled" : "ended") by libinput, \(router.activeTouches.count) touches left")
     }
 
-    // 8. A pointer as one touch (--pointer, in the VM): QEMU's virtio
+    // 9. A pointer as one touch (--pointer, in the VM): QEMU's virtio
     //    tablet, driven by the host over QMP (input-send-event), read
     //    through libinput as an absolute pointer: left button down, a move,
     //    up must come out as one touch. The tablet's axes are 0…32767, so

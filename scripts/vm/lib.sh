@@ -136,3 +136,67 @@ vm_busybox() {
     rm -rf "$dir"
     mv "$dir.tmp" "$dir"
 }
+
+# systemd-udevd for the guest's udev-seat tests (scripts/vm/with-udevd):
+# Debian's udev package and libsystemd-shared at the host's candidate
+# version, fetched with apt-get download into the cache (keyed by the
+# version, never installed), unpacked there. Sets VM_UDEV_LIST to
+# scripts/vm/mkcpio.py lines: udevadm (also as /lib/systemd/systemd-udevd,
+# which it is in the package), the rules libinput's devices need (input_id
+# sets ID_INPUT*, the default rules), udev.conf, the with-udevd wrapper and
+# the libraries udevadm needs (ldd; libsystemd-shared through its RUNPATH
+# from the unpacked tree). No hwdb.bin: libinput needs none of its entries
+# for a touchscreen, and compiling it would add 10 MB to every boot.
+# amd64 only for now (the host's ldd resolves the libraries); arm64 would
+# need the udev libraries (libkmod, libacl, libcap, libselinux, libblkid)
+# in the arm64 sysroot.
+VM_UDEV_RULES=(50-udev-default.rules 60-input-id.rules 60-evdev.rules 60-persistent-input.rules 70-touchpad.rules)
+vm_udev() {
+    local arch=$1
+    [ "$arch" = "$(dpkg --print-architecture)" ] || die "vm_udev: only the host's architecture ($arch asked)"
+    local version
+    version=$(apt-cache policy udev 2>/dev/null | sed -n 's/^ *Candidate: //p')
+    if [ -z "$version" ] || [ "$version" = "(none)" ]; then apt_update_once
+        version=$(apt-cache policy udev 2>/dev/null | sed -n 's/^ *Candidate: //p')
+    fi
+    [ -n "$version" ] && [ "$version" != "(none)" ] || die "no udev package in the apt archive"
+    local dir="$FBR_CACHE/vm/udev_${version//:/%3a}_$arch"
+    if [ ! -x "$dir/bin/udevadm" ]; then
+        log "downloading udev=$version and libsystemd-shared=$version"
+        rm -rf "$dir.tmp"
+        mkdir -p "$dir.tmp"
+        (cd "$dir.tmp" && apt-get download -q "udev:$arch=$version" "libsystemd-shared:$arch=$version" 2>&1 | grep -v "unsandboxed" >&2) || true
+        local deb count=0
+        for deb in "$dir.tmp"/*.deb; do
+            [ -f "$deb" ] || continue
+            dpkg-deb -x "$deb" "$dir.tmp"
+            rm -f "$deb"
+            count=$((count + 1))
+        done
+        [ "$count" = 2 ] || die "apt-get download udev libsystemd-shared ($version) failed"
+        rm -rf "$dir"
+        mv "$dir.tmp" "$dir"
+    fi
+    local udevadm="$dir/bin/udevadm" shared
+    shared=$(find "$dir/usr/lib" -name 'libsystemd-shared-*.so' | head -1)
+    [ -n "$shared" ] || die "$dir has no libsystemd-shared"
+    VM_UDEV_LIST="dir /run
+dir /usr
+dir /usr/bin
+dir /lib/systemd
+dir /lib/udev
+dir /lib/udev/rules.d
+dir /etc/udev
+file /usr/bin/udevadm $udevadm 755
+symlink /lib/systemd/systemd-udevd /usr/bin/udevadm
+file /etc/udev/udev.conf $dir/etc/udev/udev.conf 644
+file /bin/with-udevd $VM_DIR/with-udevd 755
+file ${shared#"$dir"} $shared 755"
+    local rule
+    for rule in "${VM_UDEV_RULES[@]}"; do
+        VM_UDEV_LIST+=$'\n'"file /lib/udev/rules.d/$rule $dir/lib/udev/rules.d/$rule 644"
+    done
+    # udevadm's libraries but libsystemd-shared (above, from the tree).
+    VM_UDEV_LIST+=$'\n'$(LD_LIBRARY_PATH="$(dirname "$shared")" ldd "$udevadm" \
+        | awk '/=> \// && !/libsystemd-shared/ { print "file " $3 " " $3 " 755" } /^\t\// { print "file " $1 " " $1 " 755" }')
+}
