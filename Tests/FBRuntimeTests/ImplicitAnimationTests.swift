@@ -224,7 +224,7 @@ final class ImplicitAnimationTests: XCTestCase {
     func testCompletionRunsOnceAfterTheLastAnimationEnds() {
         let (root, layer) = scene()
         let other = Layer(name: "other")
-        try! root.addSublayer(other)
+        Transaction.withoutActions { try! root.addSublayer(other) }       // no fade of the root
         var completions = 0
         Transaction.begin()
         Transaction.setCompletionBlock { completions += 1 }

@@ -279,6 +279,33 @@ final class TransitionTests: XCTestCase {
         XCTAssertNotNil(scene.page.animation(forKey: Transition.key))
     }
 
+    /// Adding and removing sublayers fades the superlayer (CA's default for
+    /// the `sublayers` key), from its image before the first edit of the
+    /// transaction; `.none` turns it off.
+    func testTreeEditsFadeTheSuperlayer() {
+        let scene = Scene(after: false)
+        scene.root.isDisplayRoot = true
+        let before = render(scene.root, at: 1)
+        let rendered = Transition.imagesRendered
+        let added = Layer(name: "added")
+        added.bounds = Rect(x: 0, y: 0, width: 10, height: 10)
+        added.backgroundColor = .white
+        loop.runTurn {
+            try! scene.page.addSublayer(added)
+            added.removeFromSuperlayer()
+            try! scene.page.addSublayer(added)             // three edits, one fade
+        }
+        XCTAssertEqual(Transition.imagesRendered - rendered, 1)
+        guard case let .transition(t)? = scene.page.animation(forKey: Transition.key) else { return XCTFail("no fade") }
+        XCTAssertEqual(t.type, .fade)
+        XCTAssertEqual(pixelChecksum(render(scene.root, at: 1).view), pixelChecksum(before.view), "progress 0 shows the tree before the edit")
+        loop.runTurn { added.removeFromSuperlayer() }
+        scene.page.removeAllAnimations()
+        scene.page.actions[.sublayers] = LayerAction.none
+        loop.runTurn { try! scene.page.addSublayer(added) }
+        XCTAssertNil(scene.page.animation(forKey: Transition.key))
+    }
+
     /// A layer drawing its own backing store (`draw(in:)`) sets `contents`
     /// when it is displayed: that is not the app's change and must not fade.
     func testBackingStoreRedrawsDoNotFade() {

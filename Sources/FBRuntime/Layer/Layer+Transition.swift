@@ -15,15 +15,21 @@
 // `.animation(.transition(t))` action runs `t` instead; another animation
 // is added under the key's path; a handler is called with no value.
 //
-// Adding and removing sublayers does not fade yet (TODO: the superlayer's
-// `sublayers` action; it needs the before image of the superlayer at every
-// tree edit, which is a full render of it).
+// Adding, inserting, replacing and removing sublayers runs the
+// superlayer's `sublayers` action the same way (CA's default: a fade of
+// the superlayer): the before image is the superlayer rendered just before
+// the first edit of the transaction — a render of its subtree on the app
+// thread, so tree edits in a displayed tree with actions on cost one; set
+// the action to `.none` (or disable actions) to avoid it.
 
 extension AnimatableKey {
     /// `contents`: not interpolable; its default action is a fade.
     public static let contents = AnimatableKey.custom("contents")
     /// `hidden` (`isHidden`): not interpolable; its default action is a fade.
     public static let hidden = AnimatableKey.custom("hidden")
+    /// `sublayers`: a tree edit below the layer; its default action is a
+    /// fade of the layer.
+    public static let sublayers = AnimatableKey.custom("sublayers")
 }
 
 extension Layer {

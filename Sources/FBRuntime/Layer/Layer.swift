@@ -270,7 +270,7 @@ open class Layer {
     /// `nil` for custom keys; subclasses override it per key, `.none`
     /// turning the implicit animation off.
     open class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
-        if key == .contents || key == .hidden { return .implicitAnimation }   // a fade (Layer+Transition.swift)
+        if key == .contents || key == .hidden || key == .sublayers { return .implicitAnimation }   // a fade (Layer+Transition.swift)
         return key.valueKind == nil ? nil : .implicitAnimation
     }
 
@@ -341,9 +341,11 @@ open class Layer {
         }
         let count = sublayers.count - (layer.superlayer === self ? 1 : 0)
         guard index >= 0 && index <= count else { throw .indexOutOfRange(index, count: count) }
+        willChangeSubtree(forKey: .sublayers, changes: true)
         layer.removeFromSuperlayer()
         sublayers.insert(layer, at: index)
         layer.superlayer = self
+        didChangeSubtree()
     }
 
     public func insertSublayer(_ layer: Layer, above sibling: Layer) throws(LayerTreeError) {
@@ -369,8 +371,10 @@ open class Layer {
     /// Detaches this layer from its superlayer; a no-op when it has none.
     public func removeFromSuperlayer() {
         guard let parent = superlayer else { return }
+        parent.willChangeSubtree(forKey: .sublayers, changes: true)
         if let i = parent.sublayers.firstIndex(where: { $0 === self }) { parent.sublayers.remove(at: i) }
         superlayer = nil
+        parent.didChangeSubtree()
     }
 
     // MARK: Timing (CALayer adopts CAMediaTiming)
