@@ -35,6 +35,13 @@ public struct TouchEventMapper: Sendable {
         }
     }
 
+    /// Where a `CursorLayer` goes for `event` (a pointer move: UI points
+    /// through the same orientation as touches), or nil for other events.
+    public func cursorLocation(_ event: InputEvent) -> Point? {
+        guard case let .pointerMoved(x, y, _) = event else { return nil }
+        return orientation.uiPoint(touchX: x, touchY: y)
+    }
+
     /// libinput's microseconds of CLOCK_MONOTONIC as media time (seconds of
     /// the same clock).
     public static func mediaTime(_ microseconds: UInt64) -> MediaTime { Double(microseconds) / 1_000_000 }

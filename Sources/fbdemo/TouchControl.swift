@@ -23,6 +23,8 @@ final class TouchControl {
     private var dragStart = Point(x: 0, y: 0)
     private var zoomed: Layer?
     private var zoomStart = Transform3D.identity
+    /// Shown while a pointer device is present (its arrow follows it).
+    private var cursor: CursorLayer?
     /// Touch events routed so far.
     private(set) var touchCount = 0
     /// Names of the touch and pointer devices libinput added so far.
@@ -63,7 +65,13 @@ final class TouchControl {
                 if case let .deviceAdded(name, node, capabilities) = event, capabilities.contains(.touch) || capabilities.contains(.pointer) {
                     print("fbdemo: input \(name) (\(node))")
                     addedDevices.append(name)
+                    if capabilities.contains(.pointer) && cursor == nil {
+                        let c = CursorLayer()
+                        Transaction.withoutActions { try? root.addSublayer(c) }
+                        cursor = c
+                    }
                 }
+                if let location = mapper.cursorLocation(event) { cursor?.move(to: location) }
                 if let touch = mapper.touchEvent(event) {
                     touchCount += 1
                     router.handle(touch)
