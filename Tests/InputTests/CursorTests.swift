@@ -40,6 +40,7 @@ final class CursorTests: XCTestCase {
         XCTAssertTrue(cursor.animations.isEmpty, "no action: the cursor follows at once")
         Compositor().render(root, at: 0, into: target.view)
         XCTAssertEqual(target.view.row(40)[42], 0xFFFF_FFFF, "the arrow's body, white, above the card")
+        XCTAssertTrue(root.hitTest(Point(x: 42, y: 40), at: 0) === card, "the cursor is never hit")
         cursor.move(to: Point(x: .nan, y: 3))
         XCTAssertEqual(cursor.position, Point(x: 40, y: 30))
     }

@@ -44,6 +44,9 @@ public final class CursorLayer: ShapeLayer {
         }
     }
 
+    /// Never hit: touches and clicks go to what is under the arrow.
+    public override func contains(_ point: Point) -> Bool { false }
+
     /// Hides the cursor (the pointer went away). No action runs.
     public func hide() { Transaction.withoutActions { isHidden = true } }
 }
