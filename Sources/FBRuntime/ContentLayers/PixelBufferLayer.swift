@@ -41,7 +41,7 @@ open class PixelBufferLayer: Layer {
 
     /// Lets `body` write the back buffer (its previous content is the frame
     /// presented three presents ago, or transparent).
-    public func withBackBuffer<T>(_ body: (PixelView<ARGB8888>) -> T) -> T {
+    public final func withBackBuffer<T>(_ body: (PixelView<ARGB8888>) -> T) -> T {
         body(buffers[back].image.view)
     }
 
