@@ -7,9 +7,8 @@ import Raster
 ///   recolours and rounds) on each turn of its run loop — property changes
 ///   in a transaction, animated by their default actions;
 /// - **basic**: a bar turning (`transform.rotation.z`, 0 → 2π, repeating);
-/// - **keyframe**: an arrow (a `ShapeLayer`) going round a circle (cubic
-///   keyframes through eight points) and turning with it (rotation
-///   keyframes along the tangent: what `rotationMode` auto would give);
+/// - **keyframe**: an arrow (a `ShapeLayer`) going round a circle along a
+///   path, turned to the path's direction (`rotationMode` auto);
 /// - **group**: a square that grows, fades and rounds as one group,
 ///   autoreversing;
 /// - **transition**: two pages — a `GradientLayer` whose colours animate,
@@ -193,22 +192,14 @@ final class ShowcaseScene: DemoScene {
         spin.repeatCount = .infinity
         bar.add(spin, forKey: "spin", at: time)
 
-        // Round the circle: cubic keyframes through eight points, and the
-        // tangent's angle (a quarter turn ahead of the radius) alongside,
-        // increasing past 2π so the turn never jumps back.
-        var positions: [AnimatableValue] = []
-        var angles: [AnimatableValue] = []
-        for k in 0...8 {
-            positions.append(.point(orbitPoint(k)))
-            angles.append(.scalar(Double(k) * Double.pi / 4 + Double.pi / 2))
-        }
-        var around = KeyframeAnimation(key: .position, values: positions, duration: 2.4)
-        around.calculationMode = .cubic
+        // Round the circle: a keyframe animation along a path, turning
+        // with it (rotationMode auto: the arrow points along the tangent).
+        let start = orbitPoint(0), centre = Point(x: (orbitPoint(0).x + orbitPoint(4).x) / 2, y: orbitPoint(0).y)
+        var around = KeyframeAnimation(key: .position, values: [], duration: 2.4)
+        around.path = Path(circleCenter: PathPoint(x: centre.x, y: centre.y), radius: start.x - centre.x)
+        around.rotationMode = .auto
         around.timing.repeatCount = .infinity
         arrow.add(around, forKey: "around", at: time)
-        var turn = KeyframeAnimation(key: .transformRotationZ, values: angles, duration: 2.4)
-        turn.timing.repeatCount = .infinity
-        arrow.add(turn, forKey: "turn", at: time)
 
         var grow = BasicAnimation(key: .transformScale, from: .scalar(1), to: .scalar(1.35), duration: 0.7)
         grow.timingFunction = .easeInEaseOut
