@@ -60,13 +60,8 @@ public final class DrawingContext {
 
     /// Fills `path` (bounds space), anti-aliased, source-over.
     public func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
-        let argb = color.premultiplied.argb
-        guard color.alpha > 0, let kernel = KernelTable.solidMask(.srcOver, color: argb, alpha: 255, family: canvas.family)
-        else { return }
-        let target = canvas.target
-        rasterizer.fill(path, transform: transform, rule: rule, clip: canvas.clip) { y, x, coverage, count in
-            kernel(target.row(y) + x, coverage, count, argb, 255)
-        }
+        guard color.alpha > 0 else { return }
+        canvas.fill(path, color: color.premultiplied, rule: rule, transform: transform, using: rasterizer)
     }
 
     /// Fills a rectangle (bounds space).
@@ -87,8 +82,7 @@ public final class DrawingContext {
         let place = AffineTransform(a: rect.width / Double(image.width), b: 0, c: 0, d: rect.height / Double(image.height),
                                     tx: rect.minX, ty: rect.minY).concatenating(transform)
         let paint = ImagePaint(image: image, transform: place, filter: .bilinear, edge: .transparent)
-        let a = transform.apply(PathPoint(x: rect.minX, y: rect.minY)), b = transform.apply(PathPoint(x: rect.maxX, y: rect.maxY))
-        let area = BoundingBox(minX: Swift.min(a.x, b.x), minY: Swift.min(a.y, b.y), maxX: Swift.max(a.x, b.x), maxY: Swift.max(a.y, b.y))
+        let area = projectedBox(rect, ProjectiveTransform(transform))
         canvas.fill(area.enclosingIntRect.intersection(canvas.clip), paint: paint, operator: .srcOver)
     }
 }
