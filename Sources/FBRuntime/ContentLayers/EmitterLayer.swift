@@ -283,17 +283,15 @@ open class EmitterLayer: Layer {
         let box = projectedBox(Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r), d.map).enclosingIntRect
             .intersection(d.canvas.clip)
         guard !box.isEmpty else { return }
-        let ca = p.color.alpha
-        let tintR = unitToByte(p.color.red * ca), tintG = unitToByte(p.color.green * ca), tintB = unitToByte(p.color.blue * ca)
-        let tintA = unitToByte(ca)
+        let f = p.color.tintFactors
         let alpha = unitToByte(d.opacity)
         if texelToTarget.isAffine {
             let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: .bilinear, edge: .transparent)
-            d.compositor.fillPaint(box, paint: TintedPaint(paint, red: tintR, green: tintG, blue: tintB, alpha: tintA),
+            d.compositor.fillPaint(box, paint: TintedPaint(paint, red: f.red, green: f.green, blue: f.blue, alpha: f.alpha),
                                    operator: op, alpha: alpha, canvas: d.canvas)
         } else {
             let paint = ImagePaint(image: image, projective: texelToTarget, filter: .bilinear, edge: .transparent)
-            d.compositor.fillPaint(box, paint: TintedPaint(paint, red: tintR, green: tintG, blue: tintB, alpha: tintA),
+            d.compositor.fillPaint(box, paint: TintedPaint(paint, red: f.red, green: f.green, blue: f.blue, alpha: f.alpha),
                                    operator: op, alpha: alpha, canvas: d.canvas)
         }
     }

@@ -186,22 +186,16 @@ extension Compositor {
 
     /// Multiplies premultiplied pixels by a straight colour: red by
     /// red × alpha, …, alpha by alpha (what tinting the straight colour and
-    /// fading it does to the premultiplied one).
+    /// fading it does to the premultiplied one; `TintedPaint`'s rule).
     func multiply(_ view: PixelView<ARGB8888>, by tint: Color) {
-        let fa = UInt32(unitToByte(tint.alpha))
-        let fr = UInt32(unitToByte(tint.red * tint.alpha)), fg = UInt32(unitToByte(tint.green * tint.alpha))
-        let fb = UInt32(unitToByte(tint.blue * tint.alpha))
+        let f = tint.tintFactors
+        let fr = UInt32(f.red), fg = UInt32(f.green), fb = UInt32(f.blue), fa = UInt32(f.alpha)
         var y = 0
         while y < view.height {
             let row = view.row(y)
             var x = 0
             while x < view.width {
-                let p = row[x]
-                if p != 0 {
-                    let a = div255((p >> 24) * fa), r = div255(((p >> 16) & 0xFF) * fr)
-                    let g = div255(((p >> 8) & 0xFF) * fg), b = div255((p & 0xFF) * fb)
-                    row[x] = a << 24 | r << 16 | g << 8 | b
-                }
+                row[x] = tinted(row[x], red: fr, green: fg, blue: fb, alpha: fa)
                 x &+= 1
             }
             y &+= 1

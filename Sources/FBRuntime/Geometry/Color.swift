@@ -28,3 +28,12 @@ public struct Color: Equatable, Sendable {
         PremultipliedColor(red: red, green: green, blue: blue, alpha: alpha)
     }
 }
+
+extension Color {
+    /// The factors (0…255) that tint a premultiplied image by this straight
+    /// colour and fade it by its alpha: red × alpha, green × alpha,
+    /// blue × alpha, alpha (see `TintedPaint` and `tinted`).
+    var tintFactors: (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+        (unitToByte(red * alpha), unitToByte(green * alpha), unitToByte(blue * alpha), unitToByte(alpha))
+    }
+}

@@ -22,12 +22,18 @@ public struct TintedPaint<Inner: Paint>: Paint {
         inner.shade(x: x, y: y, count: count, into: span, family: family)
         var i = 0
         while i < count {
-            let p = span[i]
-            if p != 0 {
-                span[i] = div255((p >> 24) &* alpha) << 24 | div255(((p >> 16) & 0xFF) &* red) << 16
-                    | div255(((p >> 8) & 0xFF) &* green) << 8 | div255((p & 0xFF) &* blue)
-            }
+            span[i] = tinted(span[i], red: red, green: green, blue: blue, alpha: alpha)
             i &+= 1
         }
     }
+}
+
+/// A premultiplied pixel multiplied channel by channel by factors in
+/// 0…255 (255 = unchanged), rounded by `div255` — `TintedPaint`'s rule,
+/// for code that tints pixels in place.
+@inlinable @inline(__always)
+public func tinted(_ p: UInt32, red: UInt32, green: UInt32, blue: UInt32, alpha: UInt32) -> UInt32 {
+    if p == 0 { return 0 }
+    return div255((p >> 24) &* alpha) << 24 | div255(((p >> 16) & 0xFF) &* red) << 16
+        | div255(((p >> 8) & 0xFF) &* green) << 8 | div255((p & 0xFF) &* blue)
 }
