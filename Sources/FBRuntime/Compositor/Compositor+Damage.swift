@@ -11,10 +11,7 @@ extension Compositor {
     /// same inherited opacity); `clip` is the pixel clip of the
     /// `masksToBounds` ancestors (the target's bounds at the root).
     func survey(_ layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
-        guard depth < Compositor.maximumDepth else {
-            Diagnostics.warn(layer, "depth", "nested deeper than Compositor.maximumDepth (\(Compositor.maximumDepth)); not drawn, with its sublayers")
-            return
-        }
+        guard isWithinDepthLimit(layer, depth) else { return }
         if !layer.animations.isEmpty && surveyIfInTransition(layer, parent: parent, opacity: opacity, clip: clip, depth: depth) {
             return      // Compositor+Transition.swift
         }
@@ -56,14 +53,7 @@ extension Compositor {
                 // The bitmap's signature (raster space) and how it is placed.
                 signature.combine(e.currentSignature)
                 signature.combine(e.width); signature.combine(e.height)
-                if let mask = layer.mask {
-                    let maskPlacement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity,
-                                                        flipped: r.sublayersFlipped, time: r.localTime)
-                    if let m = resolve(mask, in: maskPlacement) {
-                        signature.combine(m, inheritedOpacity: 1)
-                        foldSubtree(m, into: &signature, depth: depth + 1)
-                    }
-                }
+                foldMask(of: r, into: &signature, depth: depth)
             } else {
                 foldSubtree(r, into: &signature, depth: depth)
             }
@@ -79,8 +69,7 @@ extension Compositor {
         if !layer.sublayers.isEmpty && depth + 1 < Compositor.maximumDepth {
             var childClip = clip
             if let pixelClip { childClip = childClip.intersection(pixelClip) }
-            let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace,
-                                            flipped: r.sublayersFlipped, time: r.localTime)
+            let placement = r.sublayerPlacement
             forEachSublayerInDrawingOrder(layer) { sublayer in
                 survey(sublayer, parent: placement, opacity: layerOpacity, clip: childClip, depth: depth + 1)
             }
@@ -94,8 +83,7 @@ extension Compositor {
         guard depth + 1 < Compositor.maximumDepth else { return }
         let layer = r.layer
         signature.combine(layer.sublayers.count)
-        let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace,
-                                        flipped: r.sublayersFlipped, time: r.localTime)
+        let placement = r.sublayerPlacement
         let sublayers = layer.sublayers
         var i = 0
         while i < sublayers.count {
@@ -105,15 +93,18 @@ extension Compositor {
             signature.combine(s, inheritedOpacity: 1)
             foldSubtree(s, into: &signature, depth: depth + 1)
         }
-        if includeMask, let mask = layer.mask {
-            let maskPlacement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity,
-                                                flipped: r.sublayersFlipped, time: r.localTime)
-            if let m = resolve(mask, in: maskPlacement) {
-                signature.combine(m, inheritedOpacity: 1)
-                foldSubtree(m, into: &signature, depth: depth + 1)
-            } else {
-                signature.combine(5 as UInt64)
-            }
+        if includeMask { foldMask(of: r, into: &signature, depth: depth) }
+    }
+
+    /// Folds the mask layer of `r` (if any), with its subtree, into
+    /// `signature`.
+    func foldMask(of r: ResolvedLayer, into signature: inout LayerSignature, depth: Int) {
+        guard let mask = r.layer.mask, depth + 1 < Compositor.maximumDepth else { return }
+        if let m = resolve(mask, in: r.maskPlacement) {
+            signature.combine(m, inheritedOpacity: 1)
+            foldSubtree(m, into: &signature, depth: depth + 1)
+        } else {
+            signature.combine(5 as UInt64)
         }
     }
 

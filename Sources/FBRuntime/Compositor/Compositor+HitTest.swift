@@ -36,8 +36,7 @@ extension Compositor {
                     }
                 }
             } else {
-                let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace,
-                                                flipped: r.sublayersFlipped, time: r.localTime)
+                let placement = r.sublayerPlacement
                 // Back to front: the last hit is the front-most.
                 forEachSublayerInDrawingOrder(layer) { sublayer in
                     if let h = hitTest(sublayer, point: point, parent: placement, depth: depth + 1) { hit = h }

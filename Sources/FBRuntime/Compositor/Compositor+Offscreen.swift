@@ -94,7 +94,7 @@ extension Compositor {
                 box = box.union(projectedBox(extent, r.toTarget))
             }
             if sublayers && depth + 1 < Compositor.maximumDepth {
-                let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped, time: r.localTime)
+                let placement = r.sublayerPlacement
                 let sublayers = layer.sublayers
                 var k = 0
                 while k < sublayers.count {       // not `for in`: see forEachSublayerInDrawingOrder
@@ -118,7 +118,7 @@ extension Compositor {
             box = box.union(source.offsetBy(Double(g.dx), Double(g.dy)).insetBy(-2 * Double(g.margin)))
         }
         if effects, let mask = layer.mask, depth + 1 < Compositor.maximumDepth {
-            let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity, flipped: r.sublayersFlipped, time: r.localTime)
+            let placement = r.maskPlacement
             if let m = resolve(mask, in: placement) {
                 box = box.intersection(subtreeBounds(m, depth: depth + 1))
             } else {
@@ -207,7 +207,7 @@ extension Compositor {
         defer { colorPool.release(image) }
         guard let coverage = coveragePool.acquire(width: width, height: height) else { return nil }
         statistics.offscreenPasses += 1
-        let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: .identity, flipped: r.sublayersFlipped, time: r.localTime)
+        let placement = r.maskPlacement
         draw(mask, parent: placement, opacity: 1, canvas: Canvas(image, family: kernels), depth: depth + 1)
         var y = 0
         while y < height {

@@ -265,6 +265,14 @@ public final class Compositor {
     /// `maximumDepth` or more is skipped with its subtree).
     public static let maximumDepth = 512
 
+    /// True when `layer` at `depth` is shallower than `maximumDepth`; else
+    /// warns once, naming it (the survey and the draw both stop there).
+    func isWithinDepthLimit(_ layer: Layer, _ depth: Int) -> Bool {
+        guard depth >= Compositor.maximumDepth else { return true }
+        Diagnostics.warn(layer, "depth", "nested deeper than Compositor.maximumDepth (\(Compositor.maximumDepth)); not drawn, with its sublayers")
+        return false
+    }
+
     /// Most pixels a shadow blur radius may reach; larger radii are clamped
     /// so a shadow's offscreen margin stays bounded.
     public static let maximumShadowRadius = 256.0
@@ -281,10 +289,7 @@ public final class Compositor {
             if u.occluded || u.subtreeExtent.intersection(canvas.clip).isEmpty { return }
             unit = i
         }
-        guard depth < Compositor.maximumDepth else {
-            Diagnostics.warn(layer, "depth", "nested deeper than Compositor.maximumDepth (\(Compositor.maximumDepth)); not drawn, with its sublayers")
-            return
-        }
+        guard isWithinDepthLimit(layer, depth) else { return }
         if !layer.animations.isEmpty && drawIfInTransition(layer, parent: parent, opacity: opacity, canvas: canvas, depth: depth) {
             return      // Compositor+Transition.swift
         }
@@ -391,7 +396,7 @@ public final class Compositor {
             drawReplicas(r, replicator.replication(at: r.localTime), opacity: opacity, canvas: canvas, depth: depth)
             return
         }
-        let placement = ParentPlacement(toTarget: r.toTarget, sublayerSpace: r.sublayerSpace, flipped: r.sublayersFlipped, time: r.localTime)
+        let placement = r.sublayerPlacement
         forEachSublayerInDrawingOrder(r.layer) { sublayer in
             draw(sublayer, parent: placement, opacity: opacity, canvas: canvas, depth: depth + 1)
         }
@@ -469,6 +474,17 @@ public final class Compositor {
         /// The layer's local time: its animations are evaluated at it, and
         /// its sublayers' times derive from it.
         let localTime: MediaTime
+
+        /// Where this layer puts its sublayers.
+        var sublayerPlacement: ParentPlacement {
+            ParentPlacement(toTarget: toTarget, sublayerSpace: sublayerSpace, flipped: sublayersFlipped, time: localTime)
+        }
+
+        /// Where this layer's `mask` is laid out: the layer's bounds space,
+        /// without its `sublayerTransform`.
+        var maskPlacement: ParentPlacement {
+            ParentPlacement(toTarget: toTarget, sublayerSpace: .identity, flipped: sublayersFlipped, time: localTime)
+        }
 
         /// Background, contents, border and each sublayer: the parts that may
         /// overlap inside the layer image.
