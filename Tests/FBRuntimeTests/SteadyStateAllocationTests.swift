@@ -19,6 +19,33 @@ final class SteadyStateAllocationTests: XCTestCase {
         withExtendedLifetime((array, object)) {}
     }
 
+    /// Choosing a kernel for any operator is a lookup: after the first
+    /// choice (which builds the tables), no choice allocates — also for
+    /// operators without a dedicated loop (the additive emitter's `plus`).
+    func testKernelChoiceAllocatesNothing() {
+        _ = KernelTable.image(.plus, alpha: 255, sourceIsOpaque: false, family: .simd)
+        _ = KernelTable.solid(.plus, color: 0x8040_2010, alpha: 255, family: .simd)
+        _ = KernelTable.solidMask(.plus, color: 0x8040_2010, alpha: 255, family: .simd)
+        _ = KernelTable.imageMask(.plus, alpha: 255, sourceIsOpaque: false, family: .simd)
+        // Index loops over arrays made before counting: `for … in` and
+        // array literals allocate by themselves in debug builds.
+        let ops: [BlendOperator] = [.plus, .multiply, .xor, .colorDodge, .dstIn]
+        let families: [KernelFamily] = [.simd, .reference]
+        var found = 0
+        fbr_malloc_counter_begin()
+        var k = 0
+        while k < ops.count * 4 {
+            let op = ops[k / 4], family = families[k % 2], alpha: UInt32 = (k / 2) % 2 == 0 ? 128 : 255
+            if let _ = KernelTable.image(op, alpha: alpha, sourceIsOpaque: false, family: family) { found += 1 }
+            if let _ = KernelTable.solid(op, color: 0x8040_2010, alpha: alpha, family: family) { found += 1 }
+            if let _ = KernelTable.solidMask(op, color: 0x8040_2010, alpha: alpha, family: family) { found += 1 }
+            if let _ = KernelTable.imageMask(op, alpha: alpha, sourceIsOpaque: true, family: family) { found += 1 }
+            k += 1
+        }
+        XCTAssertEqual(fbr_malloc_counter_end(), 0)
+        XCTAssertEqual(found, 5 * 2 * 2 * 4, "every choice found its kernel")
+    }
+
     /// Counting is per thread: allocations of another thread do not count.
     func testOtherThreadsDoNotCount() throws {
         fbr_malloc_counter_begin()

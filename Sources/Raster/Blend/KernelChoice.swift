@@ -80,7 +80,7 @@ extension KernelTable {
             default: break
             }
         }
-        return op.visit(SolidPicker(family: family, fullAlpha: alpha == 255))
+        return KernelMemo.solid[KernelMemo.index(op, family, fullAlpha: alpha == 255, opaque: false)].kernel
     }
 
     /// The kernel for an image draw with `op` and global `alpha` (see
@@ -96,7 +96,7 @@ extension KernelTable {
             default: break
             }
         }
-        return op.visit(ImagePicker(family: family, fullAlpha: alpha == 255, opaque: sourceIsOpaque))
+        return KernelMemo.image[KernelMemo.index(op, family, fullAlpha: alpha == 255, opaque: sourceIsOpaque)].kernel
     }
 
     /// The kernel that composites a colour through an A8 coverage row with
@@ -108,7 +108,7 @@ extension KernelTable {
             return alpha == 255 ? { d, m, n, c, _ in SIMDKernels.srcOverSolidMask(d, mask: m, n, color: c) }
                                 : { d, m, n, c, a in SIMDKernels.srcOverSolidMask(d, mask: m, n, color: c, alpha: a) }
         }
-        return op.visit(SolidMaskPicker(family: family, fullAlpha: alpha == 255, opaque: color &>> 24 == 255))
+        return KernelMemo.solidMask[KernelMemo.index(op, family, fullAlpha: alpha == 255, opaque: color &>> 24 == 255)].kernel
     }
 
     /// The kernel that composites an image row through an A8 coverage row
@@ -130,7 +130,59 @@ extension KernelTable {
                 return { d, s, m, n, a in SIMDKernels.composite(Op.self, d, n, source: ImageSource(s), coverage: MaskAlphaCoverage(m, alpha: a)) }
             }
         }
-        return op.visit(ImageMaskPicker(family: family, fullAlpha: alpha == 255, opaque: sourceIsOpaque))
+        return KernelMemo.imageMask[KernelMemo.index(op, family, fullAlpha: alpha == 255, opaque: sourceIsOpaque)].kernel
+    }
+}
+
+// MARK: The kernels each operator's visitor makes, made once
+
+/// Every generic kernel the pickers make, built once for all operators,
+/// families, alpha and opacity cases (about 200 closures a kind). Asking
+/// `op.visit(picker)` at each draw builds a closure that captures the
+/// formula's metadata — a heap allocation per draw for any operator
+/// without a dedicated loop; the tables make the choice a lookup. Built on
+/// first use by Swift's thread-safe global initialisation, then read-only.
+enum KernelMemo {
+    static func index(_ op: BlendOperator, _ family: KernelFamily, fullAlpha: Bool, opaque: Bool) -> Int {
+        ((Int(op.rawValue) &* 2 &+ (family == .simd ? 1 : 0)) &* 2 &+ (fullAlpha ? 1 : 0)) &* 2 &+ (opaque ? 1 : 0)
+    }
+
+    static func build<Entry>(_ make: (BlendOperator, KernelFamily, Bool, Bool) -> Entry) -> [Entry] {
+        var table: [Entry] = []
+        table.reserveCapacity(BlendOperator.allCases.count * 8)
+        for op in BlendOperator.allCases {
+            for family in [KernelFamily.reference, .simd] {
+                for fullAlpha in [false, true] {
+                    for opaque in [false, true] {
+                        assert(table.count == index(op, family, fullAlpha: fullAlpha, opaque: opaque))
+                        table.append(make(op, family, fullAlpha, opaque))
+                    }
+                }
+            }
+        }
+        return table
+    }
+
+    // The kernels sit in concrete structs: a function stored directly in a
+    // generic container is kept at its most general abstraction, and taking
+    // it out would wrap it in a reabstraction thunk — an allocation per
+    // lookup, the very thing the tables avoid.
+    struct Solid { let kernel: SolidCompositeKernel? }
+    struct Image { let kernel: ImageSpanKernel? }
+    struct SolidMask { let kernel: SolidMaskKernel? }
+    struct ImageMask { let kernel: ImageMaskKernel? }
+
+    nonisolated(unsafe) static let solid: [Solid] = build { op, family, fullAlpha, _ in
+        Solid(kernel: op.visit(SolidPicker(family: family, fullAlpha: fullAlpha)))
+    }
+    nonisolated(unsafe) static let image: [Image] = build { op, family, fullAlpha, opaque in
+        Image(kernel: op.visit(ImagePicker(family: family, fullAlpha: fullAlpha, opaque: opaque)))
+    }
+    nonisolated(unsafe) static let solidMask: [SolidMask] = build { op, family, fullAlpha, opaque in
+        SolidMask(kernel: op.visit(SolidMaskPicker(family: family, fullAlpha: fullAlpha, opaque: opaque)))
+    }
+    nonisolated(unsafe) static let imageMask: [ImageMask] = build { op, family, fullAlpha, opaque in
+        ImageMask(kernel: op.visit(ImageMaskPicker(family: family, fullAlpha: fullAlpha, opaque: opaque)))
     }
 }
 
