@@ -67,6 +67,22 @@ static inline int fbr_uinput_create_touchscreen(int fd, const char *name, int ma
     if (ioctl(fd, UI_DEV_CREATE) < 0) return -errno;
     return 0;
 }
+/// A device with just the keys `codes` (appliance buttons: power, volume,
+/// enter…).
+static inline int fbr_uinput_create_keys(int fd, const char *name, const int *codes, unsigned count) {
+    int r;
+    if ((r = fbr_uinput_set(fd, UI_SET_EVBIT, EV_KEY))) return r;
+    for (unsigned i = 0; i < count; i++) if ((r = fbr_uinput_set(fd, UI_SET_KEYBIT, codes[i]))) return r;
+    struct uinput_setup setup;
+    memset(&setup, 0, sizeof setup);
+    setup.id.bustype = BUS_VIRTUAL;
+    setup.id.vendor = 0x1d6b;   // Linux Foundation
+    setup.id.product = 0x7008;
+    strncpy(setup.name, name, UINPUT_MAX_NAME_SIZE - 1);
+    if (ioctl(fd, UI_DEV_SETUP, &setup) < 0) return -errno;
+    if (ioctl(fd, UI_DEV_CREATE) < 0) return -errno;
+    return 0;
+}
 /// The device's sysfs name ("input5") into `buffer`.
 static inline int fbr_uinput_sysname(int fd, char *buffer, unsigned length) {
     return ioctl(fd, UI_GET_SYSNAME(length), buffer) < 0 ? -errno : 0;

@@ -20,18 +20,7 @@ final class VirtualTouchscreen {
         fd = try System.open("/dev/uinput", O_WRONLY | O_NONBLOCK)
         let r = name.withCString { fbr_uinput_create_touchscreen(fd, $0, Self.axisMaximum, Self.axisMaximum, Self.resolution, slots) }
         if r < 0 { System.close(fd); throw SystemError("uinput create", errno: -r) }
-        var buffer = [CChar](repeating: 0, count: 64)
-        let s = fbr_uinput_sysname(fd, &buffer, 64)
-        if s < 0 { throw SystemError("UI_GET_SYSNAME", errno: -s) }
-        let sysname = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        // The event node is a child of the input device in sysfs: eventN.
-        for n in 0..<256 where System.exists("/sys/class/input/\(sysname)/event\(n)/dev") {
-            node = "/dev/input/event\(n)"
-            let bytes = (try? System.readFile("/sys/class/input/\(sysname)/event\(n)/dev", limit: 64)) ?? []
-            deviceNumber = String(decoding: bytes.filter { $0 != 0x0A }, as: UTF8.self)
-            break
-        }
-        if node.isEmpty { throw SystemError("no event node under /sys/class/input/\(sysname)", errno: 2) }
+        (node, deviceNumber) = try eventNode(ofUinput: fd)
     }
 
     deinit { destroy() }
@@ -89,5 +78,47 @@ final class VirtualTouchscreen {
     private func emit(_ type: Int32, _ code: Int32, _ value: Int32) {
         let r = fbr_uinput_emit(fd, type, code, value)
         if r < 0 { print("touchprobe: uinput write failed: errno \(-r)") }
+    }
+}
+
+/// The event node (/dev/input/eventN) of the uinput device `fd` made and
+/// its "major:minor", from sysfs.
+func eventNode(ofUinput fd: Int32) throws(SystemError) -> (node: String, deviceNumber: String) {
+    var buffer = [CChar](repeating: 0, count: 64)
+    let s = fbr_uinput_sysname(fd, &buffer, 64)
+    if s < 0 { throw SystemError("UI_GET_SYSNAME", errno: -s) }
+    let sysname = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    // The event node is a child of the input device in sysfs: eventN.
+    for n in 0..<256 where System.exists("/sys/class/input/\(sysname)/event\(n)/dev") {
+        let bytes = (try? System.readFile("/sys/class/input/\(sysname)/event\(n)/dev", limit: 64)) ?? []
+        return ("/dev/input/event\(n)", String(decoding: bytes.filter { $0 != 0x0A }, as: UTF8.self))
+    }
+    throw SystemError("no event node under /sys/class/input/\(sysname)", errno: 2)
+}
+
+/// Appliance buttons made with /dev/uinput: a device with only `codes`.
+final class VirtualKeys {
+    let fd: Int32
+    let node: String
+    let deviceNumber: String
+
+    init(name: String, codes: [Int32]) throws(SystemError) {
+        let handle = try System.open("/dev/uinput", O_WRONLY | O_NONBLOCK)
+        let r = name.withCString { n in codes.withUnsafeBufferPointer { fbr_uinput_create_keys(handle, n, $0.baseAddress, UInt32($0.count)) } }
+        if r < 0 { System.close(handle); throw SystemError("uinput create", errno: -r) }
+        do { (node, deviceNumber) = try eventNode(ofUinput: handle) } catch { _ = fbr_uinput_destroy(handle); System.close(handle); throw error }
+        fd = handle
+    }
+
+    /// Presses (`true`) or releases a key, one report.
+    func key(_ code: Int32, pressed: Bool) {
+        _ = fbr_uinput_emit(fd, FBR_EV_KEY, code, pressed ? 1 : 0)
+        _ = fbr_uinput_emit(fd, FBR_EV_SYN, FBR_SYN_REPORT, 0)
+    }
+
+    /// Unplugs it.
+    func destroy() {
+        _ = fbr_uinput_destroy(fd)
+        System.close(fd)
     }
 }

@@ -367,6 +367,52 @@ func probe() -> Int32 {
         check(hit == "bottom-left", "rotated-90", "UI \(decimal(turned.uiSize.width))x\(decimal(turned.uiSize.height)); a tap at the screen's top-left went to \(hit)")
     }
 
+    // 6b. Appliance buttons: a keys-only device (power, volume up) joins
+    //     the seat; a press and a release of power come out as key events.
+    do {
+        let name = "FBRuntime touchprobe keys"
+        let power: Int32 = 116, volumeUp: Int32 = 115       // KEY_POWER, KEY_VOLUMEUP
+        let keys: VirtualKeys
+        do { keys = try VirtualKeys(name: name, codes: [power, volumeUp]) } catch { fatal("uinput (keys): \(error.description)") }
+        for _ in 0..<100 where !System.exists(keys.node) { sleep(milliseconds: 20) }
+        if !udevSeat {
+            writeUdevEntry("/run/udev/data/c" + keys.deviceNumber, "I:1\nE:ID_INPUT=1\nE:ID_INPUT_KEY=1\n")
+            do { try seat.addDevice(path: keys.node) } catch { check(false, "keys", error.description) }
+        }
+        var added = false
+        let start = now()
+        while !added && now() - start < 5 {
+            pump(milliseconds: 100)
+            added = received.contains {
+                if case let .deviceAdded(n, _, capabilities) = $0 { return n == name && capabilities.contains(.keyboard) }
+                return false
+            }
+            received.removeAll()
+        }
+        keys.key(power, pressed: true)
+        keys.key(power, pressed: false)
+        var presses: [String] = []
+        for _ in 0..<20 where presses.count < 2 {
+            pump(milliseconds: 100)
+            for e in received { if case let .key(code, pressed, _) = e { presses.append("\(code) \(pressed ? "down" : "up")") } }
+            received.removeAll()
+        }
+        let want = ["\(power) down", "\(power) up"]
+        check(added && presses == want, "keys", "\(backend): buttons device added \(added), events \(list(presses)) (want \(list(want)))")
+        // Unplug it (and drop its udev entry, as udevd would on removal)
+        // and wait until libinput has let go of it: the next device made
+        // may reuse its event node.
+        keys.destroy()
+        if !udevSeat { _ = unlink("/run/udev/data/c" + keys.deviceNumber) }
+        var gone = false
+        for _ in 0..<50 where !gone {
+            pump(milliseconds: 100)
+            gone = received.contains { if case let .deviceRemoved(n, _) = $0 { return n == name }; return false }
+            received.removeAll()
+        }
+        check(gone, "keys-removed", "\(backend): the buttons device unplugged and removed \(gone)")
+    }
+
     // 7. Hotplug: a second touchscreen appears while the context is open
     //    (udev seat: through udevd's netlink event; path backend: the
     //    caller adds the node), a tap on it is routed, and it disappears
