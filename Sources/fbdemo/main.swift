@@ -56,6 +56,10 @@ import ImageIO
 import Raster
 
 fbr_line_buffer_stdout()
+// The scenes turn and tilt their layers: smooth every edge, as an iOS app
+// does with UIViewEdgeAntialiasing (Core Animation's default is hard
+// edges; see Layer.allowsEdgeAntialiasing).
+Layer.defaultAllowsEdgeAntialiasing = true
 
 struct Options {
     var headless = false

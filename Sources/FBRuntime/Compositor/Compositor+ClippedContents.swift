@@ -31,8 +31,9 @@ extension Compositor {
     /// - Complexity: O(pixels covered); no heap allocation for an affine
     ///   map (the span is a stack temporary; a projective map flattens the
     ///   path into a new one).
+    /// `hard`: the spans are cut along these edges (Compositor+Edges.swift).
     func fillPaint<P: Paint>(_ rect: IntRect, paint: P, through path: Path, map: ProjectiveTransform, sampleRect: Rect,
-                             operator op: BlendOperator, alpha: UInt8, canvas: Canvas) {
+                             operator op: BlendOperator, alpha: UInt8, canvas: Canvas, hard: CentreEdges = CentreEdges()) {
         var clip = rect.intersection(canvas.clip)
         if let bounds = paint.paintedBounds { clip = clip.intersection(bounds) }
         guard !clip.isEmpty, alpha > 0,
@@ -49,7 +50,10 @@ extension Compositor {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: chunk) { buffer in
             let scratch = buffer.baseAddress!
             rasterizer.fill(devicePath, transform: affine ? map.affinePart : .identity, rule: .nonZero, clip: clip) {
-                y, x, coverage, count in
+                y, spanX, spanCoverage, spanCount in
+                let (lo, hi) = hard.isEmpty ? (spanX, spanX + spanCount) : cutSpan(hard, y: y, x: spanX, count: spanCount)
+                guard lo < hi else { return }
+                let x = lo, count = hi - lo, coverage = spanCoverage + (lo - spanX)
                 let row = target.row(y)
                 var done = 0
                 while done < count {

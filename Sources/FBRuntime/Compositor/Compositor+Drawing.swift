@@ -17,9 +17,10 @@ extension Compositor {
     /// Fills `path` (layer space) mapped by `map` (layer → target pixels),
     /// anti-aliased, with `op`. `sampleRect` (layer space) is where the map's
     /// magnification is sampled to choose the flattening tolerance under
-    /// perspective.
+    /// perspective. `hard`: spans are cut along these edges (pixel centres
+    /// outside them are not drawn; see Compositor+Edges.swift).
     func fillShape(_ path: Path, map: ProjectiveTransform, sampleRect: Rect, color: PremultipliedColor,
-                   rule: FillRule, operator op: BlendOperator, canvas: Canvas) {
+                   rule: FillRule, operator op: BlendOperator, canvas: Canvas, hard: CentreEdges = CentreEdges()) {
         guard let kernel = KernelTable.solidMask(op, color: color.argb, alpha: 255, family: kernels) else { return }
         let target = canvas.target
         let argb = color.argb
@@ -28,8 +29,10 @@ extension Compositor {
         let devicePath = affine ? path : projectedPath(path, map, sampleRect: sampleRect)
         rasterizer.fill(devicePath, transform: affine ? map.affinePart : .identity, rule: rule, clip: canvas.clip) {
             y, x, coverage, count in
-            kernel(target.row(y) + x, coverage, count, argb, 255)
-            written += count
+            let (lo, hi) = hard.isEmpty ? (x, x + count) : cutSpan(hard, y: y, x: x, count: count)
+            guard lo < hi else { return }
+            kernel(target.row(y) + lo, coverage + (lo - x), hi - lo, argb, 255)
+            written += hi - lo
         }
         statistics.pixelsWritten += written
         statistics.pixelsBlended += written
@@ -37,9 +40,19 @@ extension Compositor {
            let tintKernel = KernelTable.solidMask(.srcOver, color: tint.argb, alpha: 255, family: kernels) {
             rasterizer.fill(devicePath, transform: affine ? map.affinePart : .identity, rule: rule, clip: canvas.clip) {
                 y, x, coverage, count in
-                tintKernel(target.row(y) + x, coverage, count, tint.argb, 255)
+                let (lo, hi) = hard.isEmpty ? (x, x + count) : cutSpan(hard, y: y, x: x, count: count)
+                guard lo < hi else { return }
+                tintKernel(target.row(y) + lo, coverage + (lo - x), hi - lo, tint.argb, 255)
             }
         }
+    }
+
+    /// The part `lo ..< hi` of the span `x ..< x + count` of row `y` that
+    /// `hard` keeps (`lo >= hi` when none).
+    @inline(__always)
+    func cutSpan(_ hard: CentreEdges, y: Int, x: Int, count: Int) -> (Int, Int) {
+        let c = hard.columns(row: y)
+        return (Swift.max(x, c.lo), Swift.min(x + count, c.hi))
     }
 
     /// Writes the coverage of `path` mapped by `map` into `mask` (all of it:
@@ -156,6 +169,14 @@ extension Compositor {
         let filter = (magnifies ? r.layer.magnificationFilter : r.layer.minificationFilter).imageFilter
         let mipMaps = filter == .trilinear ? contents.mipMapsForDrawing : nil
         let misaligned = misalignedTint(texelToTarget)
+        // Contents filling the bounds of a layer off the pixel grid, with
+        // hard edges: the image clamped at its border (its own filtering
+        // does not fade it) and cut along the bounds' outline.
+        if dest == r.bounds, misaligned == nil,
+           drawHardEdgeContents(contents, r, texelToTarget: texelToTarget, filter: filter, contentsRect: unit,
+                                mipMaps: mipMaps, box: box, alpha: alpha, operator: op, canvas: canvas) {
+            return
+        }
         if texelToTarget.isAffine {
             let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: filter, edge: .transparent,
                                    contentsRect: unit, imageIsOpaque: contents.isOpaque, mipMaps: mipMaps)

@@ -144,7 +144,7 @@ extension Compositor {
         let s = r.shifted(x: region.x, y: region.y)
         overlayState.offscreenDepth += 1
         drawContentsAndSublayers(s, opacity: opacity, operator: .srcOver, canvas: Canvas(off, family: kernels), depth: depth)
-        rasterizeCoverage(roundedBounds(s), map: s.toTarget, sampleRect: s.bounds, into: coverage)
+        rasterizeBoundsCoverage(s, into: coverage)
         composite(off, x: region.x, y: region.y, mask: coverage, operator: op, alpha: 255, canvas: canvas)
         offscreenTint(off, x: region.x, y: region.y, mask: coverage, alpha: 255, canvas: canvas)
         overlayState.offscreenDepth -= 1

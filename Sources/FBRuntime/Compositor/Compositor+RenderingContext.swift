@@ -30,6 +30,8 @@ struct ContextPolygon {
     var points: [ContextPoint]
     /// Not cut: drawn whole, with what overhangs the bounds.
     var whole: Bool
+    /// The planes (indices) this piece was cut along.
+    var cutBy: [Int] = []
 }
 
 extension Compositor {
@@ -51,9 +53,8 @@ extension Compositor {
     /// flattened into it, overhang included). The pieces of a cut plane are
     /// drawn by rendering the layer offscreen and compositing it through the
     /// coverage of the piece (one offscreen pass each); their image is cut
-    /// to the layer's bounds, and the seam between two pieces is
-    /// anti-aliased on both sides (a faint seam can show over a contrasting
-    /// backdrop). A layer with empty bounds is sorted by the depth of its
+    /// to the layer's bounds, and the seam between two pieces is hard and
+    /// shared exactly (see `drawPiece`). A layer with empty bounds is sorted by the depth of its
     /// position and drawn whole.
     @inline(never)
     func drawRenderingContext(_ r: ResolvedLayer, parent: ParentPlacement, opacity: Double, canvas: Canvas, depth: Int) {
@@ -90,7 +91,7 @@ extension Compositor {
             if piece.whole {
                 draw(plane.layer, parent: plane.placement, opacity: plane.opacity, canvas: canvas, depth: plane.depth)
             } else {
-                drawPiece(piece, of: plane, parentToTarget: parent.toTarget, canvas: canvas)
+                drawPiece(piece, of: plane, planes: planes, parentToTarget: parent.toTarget, canvas: canvas)
             }
         }
     }
@@ -119,16 +120,30 @@ extension Compositor {
 
     /// One piece of a cut plane: the layer offscreen, composited through
     /// the piece's coverage.
-    private func drawPiece(_ piece: ContextPolygon, of plane: ContextPlane, parentToTarget: ProjectiveTransform, canvas: Canvas) {
+    ///
+    /// **Seams.** The coverage is the layer's bounds (its own edges as the
+    /// layer draws them, `hardEdgeOutline`) cut hard along each plane that
+    /// cut the piece (`CentreEdge`). The line of a cut is computed from the
+    /// two planes alone, so the pieces on its two sides see the same line
+    /// bit for bit and together cover every pixel along the seam exactly
+    /// once: no backdrop shows through, nothing is drawn twice. More than
+    /// `CentreEdges.capacity` cuts (or a cut line that cannot be placed)
+    /// fall back to the piece polygon anti-aliased on every side.
+    private func drawPiece(_ piece: ContextPolygon, of plane: ContextPlane, planes: [ContextPlane],
+                           parentToTarget: ProjectiveTransform, canvas: Canvas) {
         var path = Path()
         var box = BoundingBox.empty
+        var centre = PathPoint(0, 0)
         for (k, p) in piece.points.enumerated() {
             guard let q = parentToTarget.apply(x: p.x, y: p.y), q.x.isFinite, q.y.isFinite else { return }
             let point = PathPoint(x: q.x, y: q.y)
             if k == 0 { path.move(to: point) } else { path.line(to: point) }
             box = box.union(BoundingBox(minX: q.x, minY: q.y, maxX: q.x, maxY: q.y))
+            centre = PathPoint(centre.x + q.x, centre.y + q.y)
         }
         path.close()
+        let n = Double(piece.points.count)
+        centre = PathPoint(centre.x / n, centre.y / n)
         let region = box.enclosingIntRect.intersection(canvas.clip)
         guard !region.isEmpty, let off = colorPool.acquire(width: region.width, height: region.height) else { return }
         defer { colorPool.release(off) }
@@ -140,10 +155,34 @@ extension Compositor {
         let shifted = ParentPlacement(toTarget: p.toTarget.concatenating(shift), sublayerSpace: p.sublayerSpace,
                                       flipped: p.flipped, time: p.time)
         draw(plane.layer, parent: shifted, opacity: plane.opacity, canvas: Canvas(off, family: kernels), depth: plane.depth)
-        rasterizer.fill(path, transform: AffineTransform(translationX: Double(-region.x), y: Double(-region.y)),
-                        rule: .nonZero, into: coverage)
+        let toRegion = AffineTransform(translationX: Double(-region.x), y: Double(-region.y))
+        if let seams = seamEdges(piece, of: plane, planes: planes, parentToTarget: parentToTarget, centre: centre),
+           let s = resolve(plane.layer, in: shifted) {
+            rasterizeBoundsCoverage(s, into: coverage)
+            seams.cut(coverage, originX: region.x, originY: region.y)
+        } else {
+            rasterizer.fill(path, transform: toRegion, rule: .nonZero, into: coverage)
+        }
         statistics.pixelsWritten += region.area
         composite(off, x: region.x, y: region.y, mask: coverage, operator: .srcOver, alpha: 255, canvas: canvas)
+    }
+
+    /// The hard cuts of `piece` in target pixels, kept side towards
+    /// `centre` (the piece's centroid there); `nil` when there are more
+    /// than `CentreEdges.capacity` or one cannot be placed.
+    private func seamEdges(_ piece: ContextPolygon, of plane: ContextPlane, planes: [ContextPlane],
+                           parentToTarget: ProjectiveTransform, centre: PathPoint) -> CentreEdges? {
+        guard !piece.cutBy.isEmpty, piece.cutBy.count <= CentreEdges.capacity, let n1 = plane.normal else { return nil }
+        var edges = CentreEdges()
+        for cutter in piece.cutBy {
+            guard let n2 = planes[cutter].normal,
+                  let (a, b) = ContextGeometry.intersection(n1, plane.d, n2, planes[cutter].d),
+                  let qa = parentToTarget.apply(x: a.x, y: a.y), let qb = parentToTarget.apply(x: b.x, y: b.y),
+                  let edge = CentreEdge(through: PathPoint(qa.x, qa.y), PathPoint(qb.x, qb.y), inside: centre)
+            else { return nil }
+            edges.append(edge)
+        }
+        return edges
     }
 }
 
@@ -220,7 +259,8 @@ enum ContextGeometry {
             case (true, false): front.append(p)
             case (false, true): back.append(p)
             case (true, true):
-                let (f, b) = split(p, n: n, d: d)
+                var (f, b) = split(p, n: n, d: d)
+                f.cutBy.append(first.plane); b.cutBy.append(first.plane)
                 if f.points.count >= 3 { front.append(f) }
                 if b.points.count >= 3 { back.append(b) }
             }
@@ -236,6 +276,26 @@ enum ContextGeometry {
             out.append(contentsOf: coplanar)
             backToFront(back, planes: planes, into: &out)
         }
+    }
+
+    /// Two points of the line where the planes n1·p + d1 = 0 and
+    /// n2·p + d2 = 0 meet: the point of the line nearest the origin and
+    /// that point plus 256 units along n1 × n2 (normalised). A function of
+    /// the two planes alone; `nil` for parallel planes.
+    static func intersection(_ n1: ContextPoint, _ d1: Double, _ n2: ContextPoint, _ d2: Double) -> (ContextPoint, ContextPoint)? {
+        let u = ContextPoint(x: n1.y * n2.z - n1.z * n2.y, y: n1.z * n2.x - n1.x * n2.z, z: n1.x * n2.y - n1.y * n2.x)
+        let uu = u.x * u.x + u.y * u.y + u.z * u.z
+        guard uu > 1e-18, uu.isFinite else { return nil }
+        // Planes n·p = h with h = −d; p0 = c1·n1 + c2·n2.
+        let h1 = -d1, h2 = -d2
+        let n11 = n1.x * n1.x + n1.y * n1.y + n1.z * n1.z, n22 = n2.x * n2.x + n2.y * n2.y + n2.z * n2.z
+        let n12 = n1.x * n2.x + n1.y * n2.y + n1.z * n2.z
+        let c1 = (h1 * n22 - h2 * n12) / uu, c2 = (h2 * n11 - h1 * n12) / uu
+        let p0 = ContextPoint(x: c1 * n1.x + c2 * n2.x, y: c1 * n1.y + c2 * n2.y, z: c1 * n1.z + c2 * n2.z)
+        let s = 256 / uu.squareRoot()
+        let p1 = ContextPoint(x: p0.x + u.x * s, y: p0.y + u.y * s, z: p0.z + u.z * s)
+        guard p0.x.isFinite, p0.y.isFinite, p1.x.isFinite, p1.y.isFinite else { return nil }
+        return (p0, p1)
     }
 
     static func zCentre(_ p: ContextPolygon) -> Double {
@@ -259,6 +319,7 @@ enum ContextGeometry {
                 f.append(m); b.append(m)
             }
         }
-        return (ContextPolygon(plane: p.plane, points: f, whole: false), ContextPolygon(plane: p.plane, points: b, whole: false))
+        return (ContextPolygon(plane: p.plane, points: f, whole: false, cutBy: p.cutBy),
+                ContextPolygon(plane: p.plane, points: b, whole: false, cutBy: p.cutBy))
     }
 }

@@ -362,8 +362,7 @@ public final class Compositor {
                     fillRect(rect, color: faded(color, opacity), operator: fillOp, canvas: canvas)
                 }
             } else {
-                fillShape(roundedBounds(r), map: r.toTarget, sampleRect: r.bounds,
-                          color: faded(color, opacity), rule: .nonZero, operator: op, canvas: canvas)
+                fillBackgroundShape(r, color: faded(color, opacity), operator: op, canvas: canvas)
             }
         }
         let hasInside = layer.contents != nil || layer.drawsOwnContent || !layer.sublayers.isEmpty
@@ -382,8 +381,7 @@ public final class Compositor {
         }
         let width = r.p.borderWidth
         if width > 0, r.p.borderColor.alpha > 0 {
-            fillShape(borderRing(r, width: width), map: r.toTarget, sampleRect: r.bounds,
-                      color: faded(r.p.borderColor, opacity), rule: .evenOdd, operator: op, canvas: canvas)
+            fillBorder(r, width: width, color: faded(r.p.borderColor, opacity), operator: op, canvas: canvas)
         }
     }
 

@@ -66,6 +66,7 @@ struct LayerSignature {
         combine(l.magnificationFilter.signatureCode)
         combine(p.contentsRect); combine(p.contentsCenter); combine(l.contentsScale)
         combine(l.isOpaque)
+        combine(l.allowsEdgeAntialiasing); combine(Int(l.edgeAntialiasingMask.rawValue))
         if l.drawsOwnContent || l.isTransformLayer || l.replicator != nil { l.combineContentSignature(into: &self, at: r.localTime) }
         guard !imageOnly else { return }
         combine(l.backgroundBlurRadius)

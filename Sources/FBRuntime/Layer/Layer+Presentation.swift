@@ -112,6 +112,8 @@ extension Layer {
         shadowPath = other.shadowPath
         allowsGroupOpacity = other.allowsGroupOpacity
         isDoubleSided = other.isDoubleSided
+        allowsEdgeAntialiasing = other.allowsEdgeAntialiasing
+        edgeAntialiasingMask = other.edgeAntialiasingMask
         isOpaque = other.isOpaque
         compositingOperator = other.compositingOperator
         beginTime = other.beginTime

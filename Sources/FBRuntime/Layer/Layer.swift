@@ -152,6 +152,24 @@ open class Layer {
     public var allowsGroupOpacity = true
     /// `false` hides the layer when its back faces the viewer.
     public var isDoubleSided = true
+    /// Whether the edges of the layer named by `edgeAntialiasingMask` are
+    /// anti-aliased where the layer is not aligned to the pixel grid
+    /// (rotated, scaled to fractional edges, in perspective). `false` (the
+    /// default, as in Core Animation) draws every edge hard: a pixel is in
+    /// the layer when its centre is. The default comes from
+    /// `Layer.defaultAllowsEdgeAntialiasing` (the `UIViewEdgeAntialiasing`
+    /// analog). Applies to the straight edges of the background, border,
+    /// contents filling the bounds, and the `masksToBounds` clip; rounded
+    /// corners are always anti-aliased.
+    public var allowsEdgeAntialiasing = Layer.defaultAllowsEdgeAntialiasing
+    /// Which edges `allowsEdgeAntialiasing` smooths (CAEdgeAntialiasingMask),
+    /// default all four. Clear the edges that abut other layers so no seam
+    /// shows between them.
+    public var edgeAntialiasingMask: EdgeAntialiasingMask = .all
+    /// The initial `allowsEdgeAntialiasing` of new layers (false, as CA
+    /// reads it from `UIViewEdgeAntialiasing` when an app does not set it).
+    /// Set it once at start-up, before building layers.
+    public nonisolated(unsafe) static var defaultAllowsEdgeAntialiasing = false
     /// A promise that the layer fills its bounds with opaque pixels: what
     /// lies under it is not drawn (occlusion culling) and its whole-pixel
     /// background is copied, not blended. A wrong `true` shows stale

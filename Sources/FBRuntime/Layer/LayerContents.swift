@@ -110,3 +110,20 @@ public struct CornerMask: OptionSet, Sendable {
     public static let maxXMaxY = CornerMask(rawValue: 8)
     public static let all: CornerMask = [.minXMinY, .maxXMinY, .minXMaxY, .maxXMaxY]
 }
+
+/// Which edges of a layer are anti-aliased (CAEdgeAntialiasingMask). The
+/// raw values are CA's; in FBRuntime's y-down spaces the top edge is the
+/// bounds' minY edge.
+public struct EdgeAntialiasingMask: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The minX edge.
+    public static let left = EdgeAntialiasingMask(rawValue: 1)
+    /// The maxX edge.
+    public static let right = EdgeAntialiasingMask(rawValue: 2)
+    /// The maxY edge.
+    public static let bottom = EdgeAntialiasingMask(rawValue: 4)
+    /// The minY edge.
+    public static let top = EdgeAntialiasingMask(rawValue: 8)
+    public static let all: EdgeAntialiasingMask = [.left, .right, .bottom, .top]
+}
