@@ -56,9 +56,12 @@ let package = Package(
         // and the tests, never by the core modules.
         .target(name: "ImageIO", dependencies: ["Raster", "CPNG", "CPosix"], path: "Sources/ImageIO"),
 
+        // The demo scenes (orbit, showcase) and their touch handling, shared
+        // by fbdemo and the desktop simulator fbsim.
+        .target(name: "DemoScenes", dependencies: ["FBRuntime", "Input", "TouchInput", "Raster"], path: "Sources/DemoScenes"),
         .executableTarget(
             name: "fbdemo",
-            dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput"],
+            dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput", "DemoScenes"],
             path: "Sources/fbdemo"
         ),
         // Renders a fixed scene with every Raster kernel and prints a checksum;
