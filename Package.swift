@@ -108,6 +108,6 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
         .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "TestSupport", "CCairo", "CFreeType", "MallocCounter"], path: "Tests/FBRuntimeTests"),
-        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime"], path: "Tests/InputTests"),
+        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes"], path: "Tests/InputTests"),
     ]
 )

@@ -1,6 +1,7 @@
 import CSDL2
 import FBRuntime
 import Raster
+import Synchronization
 
 /// A `FramePresenter` for the desktop simulator's SDL window.
 ///
@@ -27,8 +28,12 @@ final class WindowPresenter: FramePresenter {
     let refreshIntervalNanoseconds: Int64
     let flipsWaitForVBlank = false
     private(set) var isFlipPending = false
-    /// Called on the render thread after each commit.
+    /// Called on the render thread after a commit when the app thread has
+    /// not uploaded since the last call (one wake-up per upload, however
+    /// long the app thread is away).
     var onCommit: () -> Void = {}
+    /// True from a wake-up until the app thread's next upload.
+    private let wakePending = Atomic<Bool>(false)
 
     /// The frame last committed, XRGB8888 (SDL's RGB888: 0x00RRGGBB).
     private let scanout: Surface<XRGB8888>
@@ -77,7 +82,7 @@ final class WindowPresenter: FramePresenter {
             }
             unseen = unseen.union(preparedDamage)
         }
-        onCommit()
+        if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { onCommit() }
         let now = System.monotonicNanoseconds()
         if !hasShownFirst {
             hasShownFirst = true
@@ -98,7 +103,9 @@ final class WindowPresenter: FramePresenter {
     /// (streaming, XRGB8888, the frame's size). Returns false when nothing
     /// changed.
     func upload(into texture: OpaquePointer) -> Bool {
-        lock.withLock {
+        // Cleared first: a commit after this point wakes the app thread again.
+        wakePending.store(false, ordering: .releasing)
+        return lock.withLock {
             guard !unseen.isEmpty else { return false }
             var rect = SDL_Rect(x: Int32(unseen.x), y: Int32(unseen.y), w: Int32(unseen.width), h: Int32(unseen.height))
             let pixels = scanout.pixels + unseen.y * scanout.rowStride + unseen.x
