@@ -160,6 +160,9 @@ def run_fbsim(name, fbsim, args, outdir, env, rotation=0):
                                 str(x0 + (x1 - x0) * i // steps), str(y0 + (y1 - y0) * i // steps)]
                 command += ["sleep", "0.1", "mouseup", "1"]
                 subprocess.run(command, env=env, check=True, timeout=30)
+    except (OSError, RuntimeError, ValueError, subprocess.SubprocessError) as error:
+        failure = f"harness: {error}"
+        proc.kill()
     finally:
         if proc.poll() is None:
             try:
@@ -177,7 +180,8 @@ def main():
     fbsim, outdir = sys.argv[1], sys.argv[2]
     xvfb, display = start_xvfb()
     log(f"Xvfb on {display}")
-    env = dict(os.environ, DISPLAY=display, SDL_VIDEODRIVER="x11")
+    # The software renderer: no GL stack needed, pixels as the frame has them.
+    env = dict(os.environ, DISPLAY=display, SDL_VIDEODRIVER="x11", SDL_RENDER_DRIVER="software")
     env.pop("WAYLAND_DISPLAY", None)
     checks = [
         ("sim-frames", ["--frames", "30", "--check-pacing"], 0),
