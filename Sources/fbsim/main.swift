@@ -213,6 +213,10 @@ func run() -> Int32 {
     }
     var driver = "?"
     if let name = SDL_GetCurrentVideoDriver() { driver = String(cString: name) }
+    if driver == "offscreen" || driver == "dummy" {
+        // SDL falls back to these when it finds no X11 or Wayland display.
+        print("fbsim: warning: SDL's \(driver) video driver: nothing is visible (no DISPLAY or WAYLAND_DISPLAY?)")
+    }
     var info = SDL_RendererInfo()
     let rendererName = SDL_GetRendererInfo(window.renderer, &info) == 0 && info.name != nil ? String(cString: info.name) : "?"
     print("fbsim: board \(board.name): window \(options.width)x\(options.height) on \(driver) (renderer \(rendererName)), "
