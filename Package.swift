@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "rastercheck", targets: ["rastercheck"]),
         .executable(name: "kmsprobe", targets: ["kmsprobe"]),
         .executable(name: "touchprobe", targets: ["touchprobe"]),
+        .executable(name: "fbsim", targets: ["fbsim"]),
     ],
     targets: [
         // C shims: one header each, static inline wrappers for what Swift
@@ -38,6 +39,9 @@ let package = Package(
                        providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
+        // The desktop simulator's window (host only): SDL2 on X11 or Wayland.
+        .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", pkgConfig: "sdl2",
+                       providers: [.apt(["libsdl2-dev"])]),
         // Tests only: cairo as a second opinion on path coverage.
         .systemLibrary(name: "CCairo", path: "Tests/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
@@ -56,9 +60,12 @@ let package = Package(
         // and the tests, never by the core modules.
         .target(name: "ImageIO", dependencies: ["Raster", "CPNG", "CPosix"], path: "Sources/ImageIO"),
 
+        // The demo scenes (orbit, showcase) and their touch handling, shared
+        // by fbdemo and the desktop simulator fbsim.
+        .target(name: "DemoScenes", dependencies: ["FBRuntime", "Input", "TouchInput", "Raster"], path: "Sources/DemoScenes"),
         .executableTarget(
             name: "fbdemo",
-            dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput"],
+            dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput", "DemoScenes"],
             path: "Sources/fbdemo"
         ),
         // Renders a fixed scene with every Raster kernel and prints a checksum;
@@ -73,6 +80,13 @@ let package = Package(
         // back through libinput, routed and recognised.
         .executableTarget(name: "touchprobe", dependencies: ["FBRuntime", "Input", "TouchInput", "CInput", "CPosix"],
                           path: "Sources/touchprobe"),
+
+        // The desktop simulator (host only, never built for the board): the
+        // demo scenes through the render loop in an SDL2 window, the mouse
+        // as one touch (scripts/sim, scripts/sim-test).
+        .executableTarget(name: "fbsim",
+                          dependencies: ["FBRuntime", "DemoScenes", "Input", "Raster", "ImageIO", "CPosix", "CSDL2"],
+                          path: "Sources/fbsim"),
 
         // Benchmarks against the peers (host only): scripts/bench.
         .executableTarget(name: "rasterbench", dependencies: ["Raster", "CPixman", "CCairo", "CPosix", "TestSupport"],
@@ -94,6 +108,6 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
         .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "TestSupport", "CCairo", "CFreeType", "MallocCounter"], path: "Tests/FBRuntimeTests"),
-        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime"], path: "Tests/InputTests"),
+        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes"], path: "Tests/InputTests"),
     ]
 )

@@ -39,6 +39,11 @@ ensure_packages() {
 # text tests (and DejaVu for the demo's line of text).
 HOST_PACKAGES=(pkg-config libdrm-dev libinput-dev libudev-dev libpng-dev zlib1g-dev libcairo2-dev libpixman-1-dev file
                libfreetype-dev libharfbuzz-dev fonts-dejavu-core fonts-lohit-deva)
+# The desktop simulator (fbsim, host only) links SDL2.
+HOST_PACKAGES+=(libsdl2-dev)
+# Its test: an X server without a screen, mouse input through XTEST, and
+# window captures.
+SIM_TEST_PACKAGES=(xvfb xdotool x11-apps)
 
 require_swift() {
     command -v swift >/dev/null || die "swift is not on PATH (this project needs Swift 6.1 or newer)"

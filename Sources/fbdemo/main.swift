@@ -51,6 +51,7 @@
 //                      drag on it, require the layer to follow, print the
 //                      touch-to-photon latency from each uinput write.
 import CPosix
+import DemoScenes
 import FBRuntime
 import ImageIO
 import Raster

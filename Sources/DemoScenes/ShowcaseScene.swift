@@ -20,8 +20,8 @@ import Raster
 /// (`OrbitScene.fontPath`). The app drives it with `turn(at:)` inside
 /// `AppRunLoop.runTurn`; everything depends only on the times it is given,
 /// so headless frames are repeatable.
-final class ShowcaseScene: DemoScene {
-    let root = Layer(name: "root")
+public final class ShowcaseScene: DemoScene {
+    public let root = Layer(name: "root")
     private let width: Double, height: Double
     private let tile = Layer(name: "implicit")
     private let bar = Layer(name: "basic")
@@ -39,7 +39,7 @@ final class ShowcaseScene: DemoScene {
     private var lastStep = 0
     private var started = false
 
-    init(width: Double, height: Double) {
+    public init(width: Double, height: Double) {
         self.width = width
         self.height = height
         root.bounds = Rect(x: 0, y: 0, width: width, height: height)
@@ -184,7 +184,7 @@ final class ShowcaseScene: DemoScene {
 
     /// Adds the repeating animations (basic, keyframe, group, the
     /// gradient's colours) beginning at `time`.
-    func startAnimations(at time: MediaTime) {
+    public func startAnimations(at time: MediaTime) {
         startTime = time
         lastStep = 0
         started = true
@@ -222,7 +222,7 @@ final class ShowcaseScene: DemoScene {
     /// `AppRunLoop.runTurn`): every `period` seconds after the start, move
     /// the implicit tile on; on odd steps push the other page in, on even
     /// ones drop the ball with a spring.
-    func turn(at time: MediaTime) {
+    public func turn(at time: MediaTime) {
         guard started else { return }
         let elapsed = time - startTime
         let step = elapsed.isFinite && elapsed > 0 ? Int(Swift.min(elapsed / ShowcaseScene.period, 1e9)) : 0
@@ -258,15 +258,15 @@ final class ShowcaseScene: DemoScene {
     }
 }
 
-/// What fbdemo runs: a tree, its animations, and the app's work per turn.
-protocol DemoScene: AnyObject {
+/// What fbdemo and fbsim run: a tree, its animations, and the app's work per turn.
+public protocol DemoScene: AnyObject {
     var root: Layer { get }
     func startAnimations(at time: MediaTime)
     func turn(at time: MediaTime)
 }
 
 extension OrbitScene: DemoScene {
-    func turn(at time: MediaTime) {}
+    public func turn(at time: MediaTime) {}
 }
 
 private extension Rect {

@@ -11,25 +11,25 @@ import Raster
 /// file is there (`fontPath`; without it the scene has no text, as in the
 /// VM guests, which carry no fonts). Everything depends only on the clock
 /// the animations are evaluated at, so frames are repeatable.
-final class OrbitScene {
-    let root = Layer(name: "root")
+public final class OrbitScene {
+    public let root = Layer(name: "root")
     private let card = Layer(name: "card")
     private let pulse = Layer(name: "pulse")
     private let strip = Layer(name: "strip")
     private let title = TextLayer(name: "title")
     /// DejaVu Sans where Debian's fonts-dejavu-core puts it (on the host,
     /// in the arm64 sysroot the aarch64 build runs against, on a board).
-    static let fontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    public static let fontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     private let width: Double, height: Double
 
     /// The scene with its animations running from `time`.
-    convenience init(width: Double, height: Double, at time: MediaTime) {
+    public convenience init(width: Double, height: Double, at time: MediaTime) {
         self.init(width: width, height: height)
         startAnimations(at: time)
     }
 
     /// The scene at rest: what the animated scene shows at its start time.
-    init(width: Double, height: Double) {
+    public init(width: Double, height: Double) {
         self.width = width
         self.height = height
         root.bounds = Rect(x: 0, y: 0, width: width, height: height)
@@ -101,7 +101,7 @@ final class OrbitScene {
 
     /// Starts the slide, the turn, the pulse and the scroll at `time` (their
     /// first values are the layers' model values, so nothing jumps).
-    func startAnimations(at time: MediaTime) {
+    public func startAnimations(at time: MediaTime) {
         var slide = BasicAnimation(key: .position, from: .point(card.position),
                                    to: .point(Point(x: width * 0.8, y: height * 0.3)), duration: 0.4)
         slide.autoreverses = true

@@ -1,0 +1,109 @@
+import FBRuntime
+import Input
+import TouchInput
+
+/// The demo scenes' touch handling, the same for every input source
+/// (fbdemo's libinput seat, fbsim's mouse): an `InputEvent` (device terms:
+/// panel pixels, libinput's seat slots) goes through `TouchEventMapper`
+/// (the board's rotation and calibration) to `TouchRouter`, whose pan and
+/// pinch recognisers drag a top-level layer of the scene and zoom it. A
+/// pointer device shows a `CursorLayer` that follows it.
+///
+/// Threading: the app thread, inside `RenderLoop.update` (the hit test reads
+/// the tree the render thread draws, and the gestures change it).
+public final class SceneTouch {
+    public let mapper: TouchEventMapper
+    public let router: TouchRouter
+    private let root: Layer
+    private let pan = PanGestureRecognizer()
+    private let pinch = PinchGestureRecognizer()
+    private var dragged: Layer?
+    private var dragStart = Point(x: 0, y: 0)
+    private var zoomed: Layer?
+    private var zoomStart = Transform3D.identity
+    /// Shown while a pointer device is present (its arrow follows it).
+    private var cursor: CursorLayer?
+    /// Touch events routed so far.
+    public private(set) var touchCount = 0
+    /// Names of the touch and pointer devices added so far.
+    public private(set) var addedDevices: [String] = []
+
+    /// `orientation`: the panel's size, rotation and calibration; touches
+    /// come in its panel pixels and reach the tree in UI points.
+    public init(root: Layer, orientation: DisplayOrientation) {
+        self.root = root
+        mapper = TouchEventMapper(orientation: orientation)
+        router = TouchRouter(root: root)
+        pan.action = { [unowned(unsafe) self] _ in self.panned() }
+        pinch.action = { [unowned(unsafe) self] _ in self.pinched() }
+        router.add(pan, to: root)
+        router.add(pinch, to: root)
+    }
+
+    /// The earliest deadline of a recogniser (media time), if any: call
+    /// `advance(to:)` by then.
+    public var nextDeadline: MediaTime? { router.nextDeadline }
+
+    /// Routes one input event. `log` gets a line for each touch or pointer
+    /// device added. Returns the touch routed, if the event was one.
+    @discardableResult
+    public func handle(_ event: InputEvent, log: (String) -> Void = { _ in }) -> TouchEvent? {
+        if case let .deviceAdded(name, node, capabilities) = event, capabilities.contains(.touch) || capabilities.contains(.pointer) {
+            log("input \(name) (\(node))")
+            addedDevices.append(name)
+            if capabilities.contains(.pointer) && cursor == nil {
+                let c = CursorLayer()
+                Transaction.withoutActions { try? root.addSublayer(c) }
+                cursor = c
+            }
+        }
+        if let location = mapper.cursorLocation(event) { cursor?.move(to: location) }
+        guard let touch = mapper.touchEvent(event) else { return nil }
+        touchCount += 1
+        router.handle(touch)
+        return touch
+    }
+
+    /// Lets the recognisers' timers run to `time` (media time).
+    public func advance(to time: MediaTime) { router.advance(to: time) }
+
+    /// The top-level layer (a sublayer of the root) a touch began in.
+    private func topLevelLayer(under id: Int32?) -> Layer? {
+        guard let id, var layer = router.capturingLayer(of: id) else { return nil }
+        while let parent = layer.superlayer, parent !== root { layer = parent }
+        return layer === root ? nil : layer
+    }
+
+    private func panned() {
+        switch pan.state {
+        case .began:
+            dragged = topLevelLayer(under: pan.touches.first?.id)
+            guard let layer = dragged else { return }
+            // Take over from any animation where it is on screen now.
+            if case let .point(p)? = layer.presentationValue(for: .position, at: MonotonicClock().now) { layer.position = p }
+            layer.removeAllAnimations()
+            dragStart = layer.position
+            fallthrough
+        case .changed:
+            dragged?.position = Point(x: dragStart.x + pan.translation.x, y: dragStart.y + pan.translation.y)
+        default:
+            dragged = nil
+        }
+    }
+
+    private func pinched() {
+        switch pinch.state {
+        case .began:
+            zoomed = topLevelLayer(under: pinch.touches.first?.id)
+            guard let layer = zoomed else { return }
+            layer.removeAllAnimations()
+            zoomStart = layer.transform
+            fallthrough
+        case .changed:
+            let s = min(max(pinch.scale, 0.2), 5)   // keep the layer on a sane scale
+            zoomed?.transform = zoomStart.concatenating(Transform3D(scaleX: s, y: s))
+        default:
+            zoomed = nil
+        }
+    }
+}
