@@ -41,6 +41,9 @@ import Input
 import Raster
 
 fbr_line_buffer_stdout()
+// As fbdemo: the scenes turn and tilt layers, so every edge is smoothed
+// (Core Animation's default is hard edges; see Layer.allowsEdgeAntialiasing).
+Layer.defaultAllowsEdgeAntialiasing = true
 
 struct Options {
     var width = 640
