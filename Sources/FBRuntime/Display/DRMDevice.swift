@@ -85,8 +85,10 @@ public final class DRMDevice {
     public private(set) var atomicEnabled = false
 
     /// Opens `path` read-write and checks it is a KMS device with dumb
-    /// buffers on which we are (or can become) DRM master.
-    public init(path: String) throws(KMSError) {
+    /// buffers on which we are (or can become) DRM master. With
+    /// `requireMaster` false, a device another process is master of opens
+    /// too (`acquireMaster()` later; kmsprobe --take-master).
+    public init(path: String, requireMaster: Bool = true) throws(KMSError) {
         let fd = path.withCString { fbr_open($0, O_RDWR) }
         guard fd >= 0 else { throw KMSError(.notFound, "open \(path)", errno: fbr_errno()) }
         var ok = false
@@ -103,7 +105,7 @@ public final class DRMDevice {
         }
         // The first process to open a primary node becomes master on its
         // own; otherwise ask (it fails while a compositor holds it).
-        if drmIsMaster(fd) == 0 && drmSetMaster(fd) != 0 {
+        if requireMaster && drmIsMaster(fd) == 0 && drmSetMaster(fd) != 0 {
             throw KMSError(.unsupported, "\(path): cannot become DRM master (is another compositor running?)", errno: fbr_errno())
         }
         let atomic = drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
