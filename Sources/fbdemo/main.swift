@@ -51,6 +51,8 @@
 //   --master-handoff   while the animations run, drop DRM master for
 //                      kmsprobe --take-master (a second process) to take,
 //                      and require the display back (see MasterHandoffCheck).
+//   --vt-handoff       the same through a VT switch (chvt away, kmsprobe
+//                      takes master, switches back to our VT).
 //   --expect-damage-clips  exit 1 if no flip carried FB_DAMAGE_CLIPS while
 //                      the committer could send them (atomic, and the
 //                      primary plane has the property).
@@ -87,6 +89,7 @@ struct Options {
     var uinputDrag = false
     var kmsAPI: KMSAPIChoice?
     var masterHandoff = false
+    var vtHandoff = false
     var vtSwitch = true
     var expectDamageClips = false
 }
@@ -94,7 +97,7 @@ struct Options {
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
                      + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--touch] [--block-app-ms N] [--scene orbit|showcase]\n"
-                     + "              [--kms-api atomic|legacy|auto] [--master-handoff] [--no-vt-switch]\n")
+                     + "              [--kms-api atomic|legacy|auto] [--master-handoff] [--vt-handoff] [--no-vt-switch]\n")
     exit(2)
 }
 
@@ -143,6 +146,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             guard let api = KMSAPIChoice(value()) else { usage("--kms-api takes atomic, legacy or auto") }
             options.kmsAPI = api
         case "--master-handoff": options.masterHandoff = true
+        case "--vt-handoff": options.masterHandoff = true; options.vtHandoff = true
         case "--no-vt-switch": options.vtSwitch = false
         case "--expect-damage-clips": options.expectDamageClips = true
         case "--uinput-drag-check": options.touch = true; options.dragCheck = true; options.uinputDrag = true
@@ -273,6 +277,11 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
 
     let scene = makeScene(options.scene, width: Double(output.width), height: Double(output.height))
     scene.root.isDisplayRoot = true
+    if options.masterHandoff && !options.vtHandoff {
+        // The second process must win the race for the freed master:
+        // fbdemo's first drmSetMaster retry waits 250 ms (default 20 ms).
+        presenter.retryBackoff = MasterRetryBackoff(initialNanoseconds: 250_000_000, maximumNanoseconds: 500_000_000)
+    }
     let loop = RenderLoop(root: scene.root, presenter: presenter)
     loop.compositor.debugOverlays = debugOverlaysFromEnvironment()   // before the render thread starts
     if options.framesGiven { loop.frameLimit = options.frames }
@@ -312,7 +321,7 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
             status = 1
         }
     } else if status == 0 && options.masterHandoff {
-        status = masterHandoffCheck(loop, presenter: presenter, scene: scene)
+        status = masterHandoffCheck(loop, presenter: presenter, scene: scene, viaVT: options.vtHandoff)
     } else if status == 0, let ms = options.blockAppMilliseconds {
         status = blockAppCheck(loop, milliseconds: ms)
     } else if status == 0, let n = options.interruptAfter {

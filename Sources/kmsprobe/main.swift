@@ -15,6 +15,10 @@
 //               quadrants (screendump master-taken), give master back and
 //               wait until another framebuffer is on the CRTC (the first
 //               process took the display back); no restore.
+//   --ready-file PATH  with --take-master: create PATH once polling for
+//               master (the first process drops it only then).
+//   --vt-back N  with --take-master: after giving master back, switch to
+//               VT N (VT_ACTIVATE), where the first process waits.
 import CPosix
 import FBRuntime
 import Raster
@@ -26,6 +30,8 @@ struct Options {
     var askHost = true
     var burstFlips = 60
     var takeMaster = false
+    var vtBack: Int32?
+    var readyFile: String?
 
     static func parse(_ arguments: [String]) -> Options {
         var options = Options()
@@ -35,6 +41,8 @@ struct Options {
             case "--device": options.devicePath = iterator.next() ?? options.devicePath
             case "--no-host": options.askHost = false
             case "--take-master": options.takeMaster = true
+            case "--vt-back": options.vtBack = Int32(iterator.next() ?? "")
+            case "--ready-file": options.readyFile = iterator.next()
             case "--flips": options.burstFlips = Int(iterator.next() ?? "") ?? options.burstFlips
             default:
                 fbr_write_stderr("usage: kmsprobe [--device PATH] [--no-host] [--flips N] [--take-master]\n")
@@ -120,6 +128,11 @@ func takeMaster(_ options: Options) throws(KMSError) {
     let deadline = fbr_monotonic_ns() + 15_000_000_000
     let start = fbr_monotonic_ns()
     var attempts = 0
+    if let path = options.readyFile {
+        let fd = path.withCString { fbr_open_mode($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        guard fd >= 0 else { throw KMSError(.callFailed, "creating \(path)", errno: fbr_errno()) }
+        _ = close(fd)
+    }
     while true {
         attempts += 1
         do { try device.acquireMaster(); break } catch {
@@ -137,6 +150,14 @@ func takeMaster(_ options: Options) throws(KMSError) {
     print("kmsprobe: showing quadrants on CRTC \(output.crtcID) instead of framebuffer \(previous)")
     if options.askHost { try ScreendumpHandshake.request("master-taken") }
     try device.dropMaster()
+    if let vt = options.vtBack {
+        let tty0 = "/dev/tty0".withCString { fbr_open($0, O_RDWR | O_NOCTTY) }
+        guard tty0 >= 0, fbr_vt_activate(tty0, vt) == 0 else {
+            throw KMSError(.callFailed, "VT_ACTIVATE \(vt)", errno: fbr_errno())
+        }
+        _ = close(tty0)
+        print("kmsprobe: switched back to VT \(vt)")
+    }
     let back = fbr_monotonic_ns()
     while output.currentFramebufferID() == buffer.framebufferID {
         guard fbr_monotonic_ns() < back + 15_000_000_000 else {
