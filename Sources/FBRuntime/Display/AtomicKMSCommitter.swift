@@ -225,6 +225,19 @@ final class AtomicRequest {
         counts[objectCount - 1] += 1
     }
 
+    /// The request as the ioctl will see it: per object, its properties
+    /// and values in order (tests; allocates).
+    var groups: [(object: UInt32, properties: [(id: UInt32, value: UInt64)])] {
+        var result: [(object: UInt32, properties: [(id: UInt32, value: UInt64)])] = []
+        var p = 0
+        for o in 0..<objectCount {
+            var list: [(id: UInt32, value: UInt64)] = []
+            for _ in 0..<Int(counts[o]) { list.append((propertyIDs[p], values[p])); p += 1 }
+            result.append((objects[o], list))
+        }
+        return result
+    }
+
     /// Issues DRM_IOCTL_MODE_ATOMIC with `flags` (drmIoctl retries EINTR
     /// and EAGAIN).
     func commit(fd: Int32, flags: UInt32, userData: UnsafeMutableRawPointer?, what: @autoclosure () -> String) throws(KMSError) {
