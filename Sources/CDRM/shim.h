@@ -14,4 +14,16 @@ static inline unsigned long fbr_drm_ioctl_mode_destroy_dumb(void) { return DRM_I
 static inline uint32_t fbr_drm_format_xrgb8888(void) { return DRM_FORMAT_XRGB8888; }
 static inline uint32_t fbr_drm_format_rgb565(void) { return DRM_FORMAT_RGB565; }
 static inline uint32_t fbr_drm_format_argb8888(void) { return DRM_FORMAT_ARGB8888; }
+// Atomic modesetting: the ioctl is issued directly (AtomicKMSCommitter
+// keeps its object and property arrays in fixed storage; libdrm's
+// drmModeAtomicCommit allocates on every call).
+static inline unsigned long fbr_drm_ioctl_mode_atomic(void) { return DRM_IOCTL_MODE_ATOMIC; }
+static inline uint32_t fbr_drm_mode_atomic_test_only(void) { return DRM_MODE_ATOMIC_TEST_ONLY; }
+static inline uint32_t fbr_drm_mode_atomic_nonblock(void) { return DRM_MODE_ATOMIC_NONBLOCK; }
+static inline uint32_t fbr_drm_mode_atomic_allow_modeset(void) { return DRM_MODE_ATOMIC_ALLOW_MODESET; }
+static inline uint32_t fbr_drm_mode_page_flip_event(void) { return DRM_MODE_PAGE_FLIP_EVENT; }
+static inline uint32_t fbr_drm_mode_object_crtc(void) { return DRM_MODE_OBJECT_CRTC; }
+static inline uint32_t fbr_drm_mode_object_connector(void) { return DRM_MODE_OBJECT_CONNECTOR; }
+static inline uint32_t fbr_drm_mode_object_plane(void) { return DRM_MODE_OBJECT_PLANE; }
+static inline uint64_t fbr_drm_plane_type_primary(void) { return DRM_PLANE_TYPE_PRIMARY; }
 #endif

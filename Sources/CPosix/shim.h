@@ -22,6 +22,10 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <math.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <linux/vt.h>
+#include <linux/kd.h>
 
 static inline int fbr_errno(void) { return errno; }
 static inline void fbr_set_errno(int value) { errno = value; }
@@ -114,6 +118,53 @@ static inline void fbr_cond_broadcast(pthread_cond_t *c) { pthread_cond_broadcas
 static inline int fbr_cond_wait_until(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline_ns) {
     struct timespec ts = { (time_t)(deadline_ns / 1000000000LL), (long)(deadline_ns % 1000000000LL) };
     return pthread_cond_timedwait(c, m, &ts);
+}
+
+// Virtual terminals (VTSwitcher): VT_PROCESS mode, so a VT switch asks
+// the program (a signal) before it happens, and the program acknowledges.
+static inline unsigned long fbr_vt_getstate(void) { return VT_GETSTATE; }
+static inline unsigned long fbr_vt_setmode(void) { return VT_SETMODE; }
+static inline unsigned long fbr_vt_reldisp(void) { return VT_RELDISP; }
+static inline int fbr_vt_ackacq(void) { return VT_ACKACQ; }
+static inline int fbr_vt_active_number(int fd) {
+    struct vt_stat st;
+    if (ioctl(fd, VT_GETSTATE, &st) != 0) return -1;
+    return st.v_active;
+}
+/// VT_SETMODE: VT_PROCESS with the given release and acquire signals, or
+/// VT_AUTO when `process` is 0.
+static inline int fbr_vt_set_process_mode(int fd, int process, int release_signal, int acquire_signal) {
+    struct vt_mode mode;
+    memset(&mode, 0, sizeof mode);
+    mode.mode = process ? VT_PROCESS : VT_AUTO;
+    mode.relsig = (short)(process ? release_signal : 0);
+    mode.acqsig = (short)(process ? acquire_signal : 0);
+    return ioctl(fd, VT_SETMODE, &mode);
+}
+static inline int fbr_vt_release_display(int fd, int value) { return ioctl(fd, VT_RELDISP, (unsigned long)value); }
+static inline int fbr_vt_activate(int fd, int number) { return ioctl(fd, VT_ACTIVATE, (unsigned long)number); }
+static inline int fbr_sigusr1(void) { return SIGUSR1; }
+static inline int fbr_sigusr2(void) { return SIGUSR2; }
+
+/// posix_spawn of `path` with `argv` (NULL-terminated), the environment
+/// inherited; returns the child's pid or -errno.
+static inline int fbr_spawn(const char *path, char *const argv[]) {
+    extern char **environ;
+    pid_t pid;
+    int r = posix_spawn(&pid, path, NULL, NULL, argv, environ);
+    return r == 0 ? (int)pid : -r;
+}
+/// waitpid; returns the exit status (0…255), 128+signal, or -errno;
+/// with `nohang`, -EAGAIN while the child still runs.
+static inline int fbr_wait_child(int pid, int nohang) {
+    int status = 0;
+    pid_t r;
+    do { r = waitpid((pid_t)pid, &status, nohang ? WNOHANG : 0); } while (r < 0 && errno == EINTR);
+    if (r < 0) return -errno;
+    if (r == 0) return -EAGAIN;
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return -EINVAL;
 }
 
 #endif

@@ -46,6 +46,18 @@
 //                      for N ms mid-change and ask the host for two
 //                      screendumps meanwhile, which must differ (the render
 //                      thread goes on from the last commit).
+//   --kms-api atomic|legacy|auto  how frames are committed (default: the
+//                      board's kms-api, else auto: atomic where available).
+//   --master-handoff   while the animations run, drop DRM master for
+//                      kmsprobe --take-master (a second process) to take,
+//                      and require the display back (see MasterHandoffCheck).
+//   --vt-handoff       the same through a VT switch (chvt away, kmsprobe
+//                      takes master, switches back to our VT).
+//   --expect-damage-clips  exit 1 if no flip carried FB_DAMAGE_CLIPS while
+//                      the committer could send them (atomic, and the
+//                      primary plane has the property).
+//   --no-vt-switch     leave the VT alone (default: VT_PROCESS mode where
+//                      there is a VT, so a VT switch drops and retakes master).
 //   --uinput-drag-check  with --still: make a uinput touchscreen, wait for
 //                      the seat to hot-plug it (udev's seat0 with udevd),
 //                      drag on it, require the layer to follow, print the
@@ -80,11 +92,17 @@ struct Options {
     var dragCheck = false
     var blockAppMilliseconds: Int?
     var uinputDrag = false
+    var kmsAPI: KMSAPIChoice?
+    var masterHandoff = false
+    var vtHandoff = false
+    var vtSwitch = true
+    var expectDamageClips = false
 }
 
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
-                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--touch] [--block-app-ms N] [--scene orbit|showcase]\n")
+                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--touch] [--block-app-ms N] [--scene orbit|showcase]\n"
+                     + "              [--kms-api atomic|legacy|auto] [--master-handoff] [--vt-handoff] [--no-vt-switch]\n")
     exit(2)
 }
 
@@ -129,6 +147,13 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--block-app-ms":
             guard let n = Int(value()), n > 0, n <= 60_000 else { usage("--block-app-ms takes 1…60000") }
             options.blockAppMilliseconds = n
+        case "--kms-api":
+            guard let api = KMSAPIChoice(value()) else { usage("--kms-api takes atomic, legacy or auto") }
+            options.kmsAPI = api
+        case "--master-handoff": options.masterHandoff = true
+        case "--vt-handoff": options.masterHandoff = true; options.vtHandoff = true
+        case "--no-vt-switch": options.vtSwitch = false
+        case "--expect-damage-clips": options.expectDamageClips = true
         case "--uinput-drag-check": options.touch = true; options.dragCheck = true; options.uinputDrag = true
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
@@ -229,14 +254,26 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
             device = try DRMDevice.openFirstConnected()
         }
         output = try KMSOutput(device: device, connectorName: config.connector, mode: config.mode)
-        presenter = try KMSPresenter(output: output, format: config.pixelFormat, bufferCount: config.buffers)
+        let (committer, fallback) = try (options.kmsAPI ?? config.kmsAPI).makeCommitter(for: output)
+        if let fallback { print("fbdemo: legacy KMS: \(fallback)") }
+        presenter = try KMSPresenter(output: output, format: config.pixelFormat, bufferCount: config.buffers,
+                                     committer: committer)
     } catch {
         print("fbdemo: error: \(error.description)")
         return 1
     }
     print("fbdemo: board \(config.name): \(device.path) (\(device.driverName)\(device.supportsAtomic ? ", atomic" : "")), "
           + "connector \(output.connectorName), CRTC \(output.crtcID), mode \(output.modeDescription), "
-          + "\(config.pixelFormat.name) ×\(config.buffers)")
+          + "\(config.pixelFormat.name) ×\(config.buffers), \(presenter.committer.apiName) commits"
+          + ((presenter.committer as? AtomicKMSCommitter).map { $0.supportsDamageClips ? " with FB_DAMAGE_CLIPS" : " (no FB_DAMAGE_CLIPS)" } ?? ""))
+    if options.vtSwitch {
+        do throws(KMSError) {
+            presenter.vtSwitcher = try VTSwitcher()
+            print("fbdemo: \(presenter.vtSwitcher!.path) in VT_PROCESS mode (a VT switch drops and retakes DRM master)")
+        } catch {
+            print("fbdemo: no VT switching: \(error.description)")
+        }
+    }
     if config.rotation != 0 {
         // TODO(render-loop issue): rotate in software (render into a rotated
         // back buffer, or rotate while copying the damage).
@@ -245,6 +282,11 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
 
     let scene = makeScene(options.scene, width: Double(output.width), height: Double(output.height))
     scene.root.isDisplayRoot = true
+    if options.masterHandoff && !options.vtHandoff {
+        // The second process must win the race for the freed master:
+        // fbdemo's first drmSetMaster retry waits 250 ms (default 20 ms).
+        presenter.retryBackoff = MasterRetryBackoff(initialNanoseconds: 250_000_000, maximumNanoseconds: 500_000_000)
+    }
     let loop = RenderLoop(root: scene.root, presenter: presenter)
     loop.compositor.debugOverlays = debugOverlaysFromEnvironment()   // before the render thread starts
     if options.framesGiven { loop.frameLimit = options.frames }
@@ -283,6 +325,8 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
             print("fbdemo: error: an idle scene rendered or flipped")
             status = 1
         }
+    } else if status == 0 && options.masterHandoff {
+        status = masterHandoffCheck(loop, presenter: presenter, scene: scene, viaVT: options.vtHandoff)
     } else if status == 0, let ms = options.blockAppMilliseconds {
         status = blockAppCheck(loop, milliseconds: ms)
     } else if status == 0, let n = options.interruptAfter {
@@ -326,6 +370,20 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
     print("fbdemo: \(stats.summary)")
     print("fbdemo: refresh period \(formatMilliseconds(period)), flips \(presenter.flipsWaitForVBlank ? "wait for vblank" : "complete at once (held to the period)"), "
           + "\(presenter.busyCount) EBUSY")
+    let kms = presenter.statistics
+    print("fbdemo: \(presenter.committer.apiName) commits: \(kms.modesets) modesets, \(kms.flips) flips, "
+          + "\(kms.damageClipCommits) with damage clips; master lost \(kms.masterLosses)×, regained \(kms.regains)×, "
+          + "\(kms.failedMasterAttempts) failed drmSetMaster; VT releases \(kms.vtReleases), acquires \(kms.vtAcquires)")
+    if options.expectDamageClips {
+        let canClip = (presenter.committer as? AtomicKMSCommitter)?.supportsDamageClips ?? false
+        if !canClip {
+            print("fbdemo: no damage clips expected: \(presenter.committer.apiName) commits"
+                  + (presenter.committer is AtomicKMSCommitter ? ", the primary plane has no FB_DAMAGE_CLIPS" : ""))
+        } else if kms.damageClipCommits == 0 || kms.flips == 0 {
+            print("fbdemo: error: \(kms.flips) flips, none with damage clips")
+            status = 1
+        }
+    }
     print("fbdemo: frame intervals: \(stats.histogramDescription)")
     if let error = loop.error {
         print("fbdemo: error: \(error.description)")

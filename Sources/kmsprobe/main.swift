@@ -8,8 +8,17 @@
 // HostLink). Then it times a burst of flips, restores the CRTC it found and
 // exits 0; any failure prints `kmsprobe: error: …` and exits 1.
 //
-// Usage: kmsprobe [--device PATH] [--no-host] [--flips N]
+// Usage: kmsprobe [--device PATH] [--no-host] [--flips N] [--take-master]
 //   --no-host   do not wait for screendumps (running by hand on a board)
+//   --take-master  the second process of fbdemo's --master-handoff test:
+//               wait (≤ 15 s) until DRM master is free, take it, show the
+//               quadrants (screendump master-taken), give master back and
+//               wait until another framebuffer is on the CRTC (the first
+//               process took the display back); no restore.
+//   --ready-file PATH  with --take-master: create PATH once polling for
+//               master (the first process drops it only then).
+//   --vt-back N  with --take-master: after giving master back, switch to
+//               VT N (VT_ACTIVATE), where the first process waits.
 import CPosix
 import FBRuntime
 import Raster
@@ -20,6 +29,9 @@ struct Options {
     var devicePath = "/dev/dri/card0"
     var askHost = true
     var burstFlips = 60
+    var takeMaster = false
+    var vtBack: Int32?
+    var readyFile: String?
 
     static func parse(_ arguments: [String]) -> Options {
         var options = Options()
@@ -28,9 +40,12 @@ struct Options {
             switch argument {
             case "--device": options.devicePath = iterator.next() ?? options.devicePath
             case "--no-host": options.askHost = false
+            case "--take-master": options.takeMaster = true
+            case "--vt-back": options.vtBack = Int32(iterator.next() ?? "")
+            case "--ready-file": options.readyFile = iterator.next()
             case "--flips": options.burstFlips = Int(iterator.next() ?? "") ?? options.burstFlips
             default:
-                fbr_write_stderr("usage: kmsprobe [--device PATH] [--no-host] [--flips N]\n")
+                fbr_write_stderr("usage: kmsprobe [--device PATH] [--no-host] [--flips N] [--take-master]\n")
                 exit(2)
             }
         }
@@ -107,8 +122,57 @@ func run(_ options: Options) throws(KMSError) {
     withExtendedLifetime(back) {}
 }
 
+/// `--take-master`: see the usage notes above.
+func takeMaster(_ options: Options) throws(KMSError) {
+    let device = try DRMDevice(path: options.devicePath, requireMaster: false)
+    let deadline = fbr_monotonic_ns() + 15_000_000_000
+    let start = fbr_monotonic_ns()
+    var attempts = 0
+    if let path = options.readyFile {
+        let fd = path.withCString { fbr_open_mode($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        guard fd >= 0 else { throw KMSError(.callFailed, "creating \(path)", errno: fbr_errno()) }
+        _ = close(fd)
+    }
+    while true {
+        attempts += 1
+        do { try device.acquireMaster(); break } catch {
+            if fbr_monotonic_ns() > deadline { throw error }
+            fbr_sleep_ns(2_000_000)
+        }
+    }
+    print("kmsprobe: DRM master after \(milliseconds(fbr_monotonic_ns() - start)), \(attempts) attempts")
+    let output = try KMSOutput(device: device)
+    let previous = output.currentFramebufferID()
+    let buffer = try DumbBuffer(device: device, width: output.width, height: output.height, format: .xrgb8888)
+    buffer.fill { Pattern.quadrants.color(x: $0, y: $1, width: output.width, height: output.height) }
+    try LegacyKMSCommitter().modeset(output, framebufferID: buffer.framebufferID)
+    try buffer.markDirty()
+    print("kmsprobe: showing quadrants on CRTC \(output.crtcID) instead of framebuffer \(previous)")
+    if options.askHost { try ScreendumpHandshake.request("master-taken") }
+    try device.dropMaster()
+    if let vt = options.vtBack {
+        let tty0 = "/dev/tty0".withCString { fbr_open($0, O_RDWR | O_NOCTTY) }
+        guard tty0 >= 0, fbr_vt_activate(tty0, vt) == 0 else {
+            throw KMSError(.callFailed, "VT_ACTIVATE \(vt)", errno: fbr_errno())
+        }
+        _ = close(tty0)
+        print("kmsprobe: switched back to VT \(vt)")
+    }
+    let back = fbr_monotonic_ns()
+    while output.currentFramebufferID() == buffer.framebufferID {
+        guard fbr_monotonic_ns() < back + 15_000_000_000 else {
+            throw KMSError(.timedOut, "nobody took the display back within 15 s")
+        }
+        fbr_sleep_ns(5_000_000)
+    }
+    print("kmsprobe: master given back; CRTC \(output.crtcID) shows framebuffer \(output.currentFramebufferID()) "
+          + "after \(milliseconds(fbr_monotonic_ns() - back))")
+    withExtendedLifetime(buffer) {}
+}
+
 do throws(KMSError) {
-    try run(Options.parse(Array(System.arguments().dropFirst())))
+    let options = Options.parse(Array(System.arguments().dropFirst()))
+    if options.takeMaster { try takeMaster(options) } else { try run(options) }
     print("kmsprobe: ok")
 } catch {
     print("kmsprobe: error: \(error.description)")

@@ -57,11 +57,15 @@ final class BoardConfigTests: XCTestCase {
         XCTAssertEqual(config.pixelFormat, .xrgb8888)
         XCTAssertEqual(config.buffers, 2)
         XCTAssertEqual(config.rotation, 0)
+        XCTAssertEqual(config.kmsAPI, .auto)
+        XCTAssertEqual(try parse("name = a\nkms-api = legacy").kmsAPI, .legacy)
+        XCTAssertEqual(try parse("name = a\nkms-api = atomic").kmsAPI, .atomic)
         XCTAssertEqual(try parse("name = a\nmode = 800x480").mode, .size(width: 800, height: 480, refreshMillihertz: nil))
     }
 
     func testEachErrorNamesTheFileAndLine() {
-        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, drm-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration)")
+        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, drm-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration, kms-api)")
+        assertError("name = a\nkms-api = fast", "test.conf:2: kms-api 'fast': atomic, legacy or auto")
         assertError("name = a\nname = b", "test.conf:2: 'name' is set twice")
         assertError("name = a\n\nmode", "test.conf:3: expected 'key = value', got 'mode'")
         assertError("name = a\nconnector =  # nothing", "test.conf:2: 'connector' has no value")

@@ -28,12 +28,15 @@ public struct BoardConfig: Equatable, Sendable {
     /// libinput's calibration matrix, row-major: the first two rows of a
     /// 3×3 affine map in normalised device coordinates.
     public var calibration: [Double] = [1, 0, 0, 0, 1, 0]
+    /// How frames are committed: atomic, legacy, or atomic where the
+    /// driver has it (`auto`, the default).
+    public var kmsAPI: KMSAPIChoice = .auto
 
     public init(name: String) { self.name = name }
 
     /// The keys the format knows, in the order the files list them.
     public static let keys = ["name", "drm-device", "connector", "mode", "pixel-format", "rotation",
-                              "buffers", "touch-device", "calibration"]
+                              "buffers", "touch-device", "calibration", "kms-api"]
 }
 
 /// A board file that does not parse: `file:line: message`, like a compiler.
@@ -126,6 +129,9 @@ extension BoardConfig {
                     throw error("calibration: 6 numbers (a b c d e f), got \(numbers.count)")
                 }
                 config.calibration = numbers
+            case "kms-api":
+                guard let api = KMSAPIChoice(value) else { throw error("kms-api '\(value)': atomic, legacy or auto") }
+                config.kmsAPI = api
             default:
                 preconditionFailure("key list and switch disagree")
             }

@@ -15,6 +15,10 @@ public struct KMSError: Error, CustomStringConvertible, Equatable {
         case busy
         /// An event did not arrive in time.
         case timedOut
+        /// This process is not DRM master (EACCES or EPERM from a commit):
+        /// another process (a VT switch, a second compositor) took the
+        /// display. The presenter waits and asks for master again.
+        case masterLost
     }
     public let kind: Kind
     public let message: String
@@ -31,9 +35,12 @@ public struct KMSError: Error, CustomStringConvertible, Equatable {
         return text
     }
 
-    /// A failed call, or `.busy` when the errno is EBUSY.
+    /// A failed call: `.busy` when the errno is EBUSY, `.masterLost` when
+    /// it is EACCES or EPERM (the ioctls that need DRM master), else
+    /// `.callFailed`.
     static func call(_ message: String, errno: Int32) -> KMSError {
-        KMSError(errno == EBUSY ? .busy : .callFailed, message, errno: errno)
+        let kind: Kind = errno == EBUSY ? .busy : (errno == EACCES || errno == EPERM ? .masterLost : .callFailed)
+        return KMSError(kind, message, errno: errno)
     }
 }
 
@@ -70,13 +77,18 @@ public final class DRMDevice {
     public let driverName: String
     /// DRM_CAP_DUMB_BUFFER: CPU-mapped scan-out buffers are available.
     public let supportsDumbBuffers: Bool
-    /// The driver accepted DRM_CLIENT_CAP_ATOMIC (probed, then left off:
-    /// the backend commits through the legacy path for now).
+    /// The driver accepted DRM_CLIENT_CAP_ATOMIC (probed, then left off
+    /// until `enableAtomic()`: the legacy path needs nothing).
     public let supportsAtomic: Bool
+    /// True once `enableAtomic()` succeeded: the universal-planes and
+    /// atomic client capabilities are on for this descriptor.
+    public private(set) var atomicEnabled = false
 
     /// Opens `path` read-write and checks it is a KMS device with dumb
-    /// buffers on which we are (or can become) DRM master.
-    public init(path: String) throws(KMSError) {
+    /// buffers on which we are (or can become) DRM master. With
+    /// `requireMaster` false, a device another process is master of opens
+    /// too (`acquireMaster()` later; kmsprobe --take-master).
+    public init(path: String, requireMaster: Bool = true) throws(KMSError) {
         let fd = path.withCString { fbr_open($0, O_RDWR) }
         guard fd >= 0 else { throw KMSError(.notFound, "open \(path)", errno: fbr_errno()) }
         var ok = false
@@ -93,7 +105,7 @@ public final class DRMDevice {
         }
         // The first process to open a primary node becomes master on its
         // own; otherwise ask (it fails while a compositor holds it).
-        if drmIsMaster(fd) == 0 && drmSetMaster(fd) != 0 {
+        if requireMaster && drmIsMaster(fd) == 0 && drmSetMaster(fd) != 0 {
             throw KMSError(.unsupported, "\(path): cannot become DRM master (is another compositor running?)", errno: fbr_errno())
         }
         let atomic = drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
@@ -108,6 +120,42 @@ public final class DRMDevice {
     }
 
     deinit { _ = close(fd) }
+
+    /// Turns on DRM_CLIENT_CAP_UNIVERSAL_PLANES and DRM_CLIENT_CAP_ATOMIC
+    /// (so primary planes are listed and atomic commits accepted). Returns
+    /// false, leaving both off, where the driver refuses either.
+    public func enableAtomic() -> Bool {
+        if atomicEnabled { return true }
+        guard drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0 else { return false }
+        guard drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0 else {
+            _ = drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 0)
+            return false
+        }
+        atomicEnabled = true
+        return true
+    }
+
+    /// True while this descriptor is the device's DRM master.
+    public var isMaster: Bool { drmIsMaster(fd) != 0 }
+
+    /// Asks to become DRM master again (after a VT switch, or once another
+    /// process gave it up). Fails with `.masterLost` (EBUSY: someone else
+    /// holds it; EACCES/EPERM: not allowed) without side effects.
+    public func acquireMaster() throws(KMSError) {
+        if drmIsMaster(fd) != 0 { return }
+        if drmSetMaster(fd) != 0 {
+            throw KMSError(.masterLost, "drmSetMaster on \(path)", errno: fbr_errno())
+        }
+    }
+
+    /// Gives up DRM master (a VT switch away; tests). Our framebuffers
+    /// stay; another process may now take the display.
+    public func dropMaster() throws(KMSError) {
+        if drmIsMaster(fd) == 0 { return }
+        if drmDropMaster(fd) != 0 {
+            throw KMSError(.callFailed, "drmDropMaster on \(path)", errno: fbr_errno())
+        }
+    }
 
     /// The primary nodes that exist, /dev/dri/card0 … card15.
     public static func cardPaths() -> [String] {

@@ -48,9 +48,17 @@ public protocol FramePresenter: AnyObject {
     /// returns its timestamp (monotonic nanoseconds: when the new frame
     /// started to scan out). Throws `.timedOut` if it did not come.
     func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64
+    /// True when a frame may be presented now; false while the display is
+    /// someone else's (DRM master lost, VT switched away). Called before
+    /// each frame, with no flip pending; may try to take the display back
+    /// (a presenter that does starts again with a modeset and the whole
+    /// frame). The default: always true.
+    func ensureAccess() -> Bool
 }
 
 extension FramePresenter {
+    public func ensureAccess() -> Bool { true }
+
     public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
         prepare(frame, damage: damage.boundingBox)
     }

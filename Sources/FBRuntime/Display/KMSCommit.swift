@@ -6,22 +6,76 @@ import CPosix
 /// request, test-only commits, the first error recorded and reported at
 /// commit) can sit beside the legacy one without the presenter changing.
 ///
-/// TODO(atomic): an `AtomicKMSCommitter` (DRM_CLIENT_CAP_ATOMIC, plane
-/// properties FB_ID/CRTC_ID/SRC_*/CRTC_*, DRM_MODE_ATOMIC_TEST_ONLY to
-/// validate a format before the first frame). `DRMDevice.supportsAtomic`
-/// already probes for it.
+/// Two implementations: `LegacyKMSCommitter` (SetCrtc + PageFlip, every
+/// driver) and `AtomicKMSCommitter` (one atomic request per frame, a
+/// TEST_ONLY check before the first modeset, FB_DAMAGE_CLIPS). Both are
+/// restored from by the legacy path (`KMSOutput.restore()`).
+///
+/// Errors: EBUSY is `.busy`, EACCES/EPERM `.masterLost` (another process
+/// holds DRM master), see `KMSError.call`.
 public protocol KMSCommitter: AnyObject {
+    /// "atomic" or "legacy", for logs.
+    var apiName: String { get }
     /// Programs the mode and shows `framebufferID` at once (no event).
     func modeset(_ output: KMSOutput, framebufferID: UInt32) throws(KMSError)
     /// Queues a flip to `framebufferID` at the next vblank with a
     /// completion event carrying `userData`. Fails with `.busy` while a
     /// flip is pending.
     func pageFlip(_ output: KMSOutput, framebufferID: UInt32, userData: UnsafeMutableRawPointer?) throws(KMSError)
+    /// The same, telling the driver which pixels changed since the
+    /// framebuffer was last shown (`damage`, framebuffer pixels) where it
+    /// can take them (FB_DAMAGE_CLIPS). Returns true when the commit
+    /// carried the clips. The default ignores `damage`.
+    func pageFlip(_ output: KMSOutput, framebufferID: UInt32, damage: DamageClips,
+                  userData: UnsafeMutableRawPointer?) throws(KMSError) -> Bool
+}
+
+extension KMSCommitter {
+    public func pageFlip(_ output: KMSOutput, framebufferID: UInt32, damage: DamageClips,
+                         userData: UnsafeMutableRawPointer?) throws(KMSError) -> Bool {
+        try pageFlip(output, framebufferID: framebufferID, userData: userData)
+        return false
+    }
+}
+
+/// Which commit interface to use (`--kms-api`, the board file's `kms-api`).
+public enum KMSAPIChoice: Equatable, Sendable {
+    /// Atomic where the driver accepts DRM_CLIENT_CAP_ATOMIC and a primary
+    /// plane with the needed properties is found, else legacy.
+    case auto
+    case atomic
+    case legacy
+
+    /// Parses "auto", "atomic" or "legacy".
+    public init?(_ text: String) {
+        switch text {
+        case "auto": self = .auto
+        case "atomic": self = .atomic
+        case "legacy": self = .legacy
+        default: return nil
+        }
+    }
+
+    /// The committer for `output`: `.atomic` fails where atomic is not
+    /// available; `.auto` falls back to legacy (the reason is returned for
+    /// the log).
+    public func makeCommitter(for output: KMSOutput) throws(KMSError) -> (committer: KMSCommitter, fallbackReason: String?) {
+        switch self {
+        case .legacy: return (LegacyKMSCommitter(), nil)
+        case .atomic: return (try AtomicKMSCommitter(output: output), nil)
+        case .auto:
+            do { return (try AtomicKMSCommitter(output: output), nil) } catch {
+                return (LegacyKMSCommitter(), error.description)
+            }
+        }
+    }
 }
 
 /// drmModeSetCrtc and drmModePageFlip: every KMS driver has them.
 public final class LegacyKMSCommitter: KMSCommitter {
     public init() {}
+
+    public var apiName: String { "legacy" }
 
     public func modeset(_ output: KMSOutput, framebufferID: UInt32) throws(KMSError) {
         var connector = output.connectorID

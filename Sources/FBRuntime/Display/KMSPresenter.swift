@@ -38,6 +38,18 @@ public enum PageFlipState: Equatable, Sendable {
 /// later frames always arrive by flip). `close()` (or deinit)
 /// waits for a pending flip, then restores what the CRTC showed before.
 ///
+/// With a committer that takes damage (`AtomicKMSCommitter`), each flip
+/// names the rectangles copied into the buffer (the frame's damage plus
+/// the buffer's stale area) as FB_DAMAGE_CLIPS.
+///
+/// DRM master (`access`, a `DisplayAccess`): a commit refused with
+/// EACCES/EPERM moves to `.masterLost`; from then `ensureAccess()` (the
+/// render loop asks before each frame) answers false and retries
+/// drmSetMaster with a bounded back-off (`retryBackoff`), and on success
+/// the next frame is a modeset with the whole frame copied. With a
+/// `vtSwitcher`, a VT release drops master and acknowledges the switch
+/// (`.vtReleased`), an acquire takes it back the same way.
+///
 /// Threading: one thread at a time (the render thread).
 public final class KMSPresenter: FramePresenter {
     public let output: KMSOutput
@@ -50,6 +62,15 @@ public final class KMSPresenter: FramePresenter {
     public private(set) var pageFlipState = PageFlipState.idle
     /// Flips that failed with EBUSY (the frame was dropped and retried).
     public private(set) var busyCount = 0
+    /// Whether we hold the display (see the type's notes).
+    public private(set) var access = DisplayAccess.active
+    /// Modesets, flips, flips with damage clips, master lost and regained.
+    public private(set) var statistics = KMSPresenterStatistics()
+    /// Delays between drmSetMaster attempts while master is lost.
+    public var retryBackoff = MasterRetryBackoff()
+    /// VT switching (VT_PROCESS mode), if the program set it up; polled
+    /// by `ensureAccess()`. Closed by `close()`.
+    public var vtSwitcher: VTSwitcher?
 
     private var buffers: [DumbBuffer]
     /// Per buffer, the area that changed since it last received a frame
@@ -59,6 +80,8 @@ public final class KMSPresenter: FramePresenter {
     private var isModeSet = false
     private var isClosed = false
     private let events: PageFlipEvents
+    /// What the prepared buffer received: FB_DAMAGE_CLIPS of its flip.
+    private let damageClips: DamageClips
 
     public var width: Int { output.width }
     public var height: Int { output.height }
@@ -84,6 +107,7 @@ public final class KMSPresenter: FramePresenter {
         let full = IntRect(x: 0, y: 0, width: output.width, height: output.height)
         staleArea = Array(repeating: full, count: bufferCount)
         events = PageFlipEvents(device: output.device)
+        damageClips = DamageClips(width: output.width, height: output.height)
     }
 
     deinit { close() }
@@ -111,12 +135,18 @@ public final class KMSPresenter: FramePresenter {
 
         bufferStates[index] = .rendering
         let stale = staleArea[index]
+        damageClips.removeAll()
         if let pieces, pieces.rects.count > 1, !stale.contains(damage) {
             copy(frame, stale, into: buffers[index])
-            for r in pieces.rects { copy(frame, r.intersection(full), into: buffers[index]) }
+            damageClips.add(stale)
+            for r in pieces.rects {
+                copy(frame, r.intersection(full), into: buffers[index])
+                damageClips.add(r)
+            }
         } else {
             let area = damage.isEmpty ? stale : (stale.isEmpty ? damage : stale.union(damage))
             copy(frame, area, into: buffers[index])
+            damageClips.add(area)
         }
         staleArea[index] = .zero
         for i in staleArea.indices where i != index && !damage.isEmpty {
@@ -129,14 +159,17 @@ public final class KMSPresenter: FramePresenter {
         guard let index = bufferStates.firstIndex(of: .rendering) else {
             preconditionFailure("KMSPresenter: commit without a prepared frame")
         }
+        precondition(access == .active, "KMSPresenter: commit without the display (ensureAccess() is false)")
         if !isModeSet {
             do {
                 try committer.modeset(output, framebufferID: buffers[index].framebufferID)
             } catch {
                 bufferStates[index] = .free
+                if error.kind == .masterLost { loseMaster() }
                 throw error
             }
             isModeSet = true
+            statistics.modesets += 1
             // Drivers without vblank interrupts (virtio-gpu, bochs) complete
             // a flip as soon as it is queued.
             flipsWaitForVBlank = output.hasVBlankEvents()
@@ -150,12 +183,16 @@ public final class KMSPresenter: FramePresenter {
         }
 
         do {
-            try committer.pageFlip(output, framebufferID: buffers[index].framebufferID, userData: events.arm())
+            let clipped = try committer.pageFlip(output, framebufferID: buffers[index].framebufferID,
+                                                 damage: damageClips, userData: events.arm())
+            statistics.flips += 1
+            if clipped { statistics.damageClipCommits += 1 }
         } catch {
             // The buffer holds this frame now but is not shown; it is free,
             // and only the next frame's damage is new to it.
             bufferStates[index] = .free
             if error.kind == .busy { busyCount += 1 }
+            if error.kind == .masterLost { loseMaster() }
             checkInvariants()
             throw error
         }
@@ -198,15 +235,89 @@ public final class KMSPresenter: FramePresenter {
         return timestamp
     }
 
+    // MARK: DRM master and VT switches
+
+    /// True when a frame may be committed now. Called by the render loop
+    /// before each frame (never with a flip pending): handles a VT release
+    /// or acquire, and while master is lost retries drmSetMaster when the
+    /// back-off allows; on success the display is taken back (`regain`).
+    public func ensureAccess() -> Bool {
+        if let vt = vtSwitcher {
+            switch vt.takeRequest() {
+            case .none: break
+            case .release:
+                // Between frames: no flip is pending (the loop waited for
+                // it), so the switch is safe to allow.
+                if pageFlipState == .waitingForFlip { _ = try? waitForFlip(timeoutNanoseconds: 1_000_000_000) }
+                do { try output.device.dropMaster() } catch {
+                    fbr_write_stderr("KMSPresenter: \(error.description)\n")
+                }
+                vt.acknowledgeRelease()
+                access = .vtReleased
+                statistics.vtReleases += 1
+            case .acquire:
+                vt.acknowledgeAcquire()
+                statistics.vtAcquires += 1
+                access = .masterLost(attempts: 0, nextAttemptNanoseconds: System.monotonicNanoseconds())
+            }
+        }
+        switch access {
+        case .active:
+            return true
+        case .vtReleased:
+            return false
+        case .masterLost(let attempts, let next):
+            let now = System.monotonicNanoseconds()
+            guard now >= next else { return false }
+            do {
+                try output.device.acquireMaster()
+            } catch {
+                statistics.failedMasterAttempts += 1
+                access = .masterLost(attempts: attempts + 1,
+                                     nextAttemptNanoseconds: now + retryBackoff.delay(afterFailedAttempts: attempts + 1))
+                return false
+            }
+            regain()
+            return true
+        }
+    }
+
+    /// A commit was refused for want of master: stop committing until
+    /// drmSetMaster succeeds.
+    private func loseMaster() {
+        statistics.masterLosses += 1
+        access = .masterLost(attempts: 0, nextAttemptNanoseconds: System.monotonicNanoseconds() + retryBackoff.delay(afterFailedAttempts: 0))
+    }
+
+    /// Master is ours again: another process may have changed the mode and
+    /// drawn anything, so the next frame is a modeset and every buffer
+    /// takes the whole frame.
+    private func regain() {
+        access = .active
+        isModeSet = false
+        let full = IntRect(x: 0, y: 0, width: width, height: height)
+        for i in staleArea.indices { staleArea[i] = full }
+        statistics.regains += 1
+    }
+
     /// Waits (up to 1 s) for a pending flip, then gives the CRTC back to
     /// what it showed before (the console). Idempotent; deinit calls it.
     /// The buffers are freed only after, since removing the framebuffer on
-    /// screen would switch the CRTC off.
+    /// screen would switch the CRTC off. Without master (taken by another
+    /// process and not given back), one drmSetMaster is tried; if it
+    /// fails, the display is left to its holder.
     public func close() {
         guard !isClosed else { return }
         isClosed = true
         if pageFlipState == .waitingForFlip { _ = try? waitForFlip(timeoutNanoseconds: 1_000_000_000) }
-        if isModeSet {
+        vtSwitcher?.close()
+        if access != .active {
+            do { try output.device.acquireMaster() } catch {
+                fbr_write_stderr("KMSPresenter: not restoring the CRTC: \(error.description)\n")
+                return
+            }
+        }
+        if statistics.modesets > 0 {
             do { try output.restore() } catch {
                 fbr_write_stderr("KMSPresenter: \(error.description)\n")
             }

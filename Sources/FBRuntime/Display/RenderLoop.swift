@@ -86,6 +86,10 @@ public final class RenderLoop {
     private var sawEarlyFlip = false
     private var lastFrameWasAnimating = false
     private var renderEstimate: Int64 = 0
+    /// True while the presenter reports the display is not ours.
+    private var displaySuspended = false
+    /// Longest wait between two looks at a suspended display.
+    public var suspendedPollNanoseconds: Int64 = 20_000_000
 
     /// - Precondition: the presenter's size is positive and within
     ///   `RasterLimits` (the back buffer is allocated here).
@@ -217,6 +221,20 @@ public final class RenderLoop {
         }
         if let limit = frameLimit, statistics.framesRendered >= limit { return false }
 
+        // 1½. The display may be someone else's (DRM master taken, VT
+        //     switched away): render nothing, look again shortly. When it
+        //     comes back the presenter modesets with the whole frame.
+        if !presenter.ensureAccess() {
+            if !displaySuspended { displaySuspended = true; bump { $0.displaySuspensions += 1 } }
+            suspendWait()
+            return true
+        }
+        if displaySuspended {
+            displaySuspended = false
+            bump { $0.displayResumptions += 1 }
+            state.lock.withLock { needsRender = true }
+        }
+
         // 2. Plan the frame for the next vblank.
         let interval = presenter.refreshIntervalNanoseconds
         let now = time.nanoseconds()
@@ -274,6 +292,15 @@ public final class RenderLoop {
         do {
             outcome = try presenter.commit()
         } catch {
+            if error.kind == .masterLost {
+                // Another process holds the display: nothing is queued; the
+                // presenter retries drmSetMaster (ensureAccess) and the
+                // frame is drawn again once it is back.
+                bump { $0.masterLostCommits += 1 }
+                if !displaySuspended { displaySuspended = true; bump { $0.displaySuspensions += 1 } }
+                suspendWait()
+                return true
+            }
             guard error.kind == .busy else { return fail(error) }
             // Nothing was queued: draw this frame again one period later.
             lastPresentation = target
@@ -292,6 +319,22 @@ public final class RenderLoop {
         queuedTarget = target
         if case .shown(let timestamp) = outcome { flipped(at: timestamp, byModeset: true) }
         return true
+    }
+
+    /// Waits while the display is not ours (no timing survives it: the
+    /// next frame starts a new run of intervals and aims at "now").
+    private func suspendWait() {
+        lastPresentation = nil
+        lastFlipTimestamp = nil
+        queuedTarget = nil
+        state.lock.withLock {
+            stats.suspendedWaits += 1
+            needsRender = true
+            state.broadcast()
+            if !stopRequested {
+                _ = state.wait(untilNanoseconds: System.monotonicNanoseconds() + suspendedPollNanoseconds)
+            }
+        }
     }
 
     /// A frame reached the screen at `timestamp` (monotonic ns), by a flip

@@ -24,6 +24,14 @@ public struct RenderLoopStatistics: Equatable, Sendable {
     /// possibly carrying several commits), and the commits they carried.
     public var updatesApplied = 0
     public var commitsApplied = 0
+    /// Commits refused because DRM master was taken (EACCES/EPERM); the
+    /// frame is drawn again once the display is back.
+    public var masterLostCommits = 0
+    /// Times the display went away (`FramePresenter.ensureAccess()` turned
+    /// false) and came back; turns of the loop spent waiting meanwhile.
+    public var displaySuspensions = 0
+    public var displayResumptions = 0
+    public var suspendedWaits = 0
 
     /// Time between consecutive flips of frames rendered back to back (an
     /// idle stretch or a blocking hook starts a new run), in 1 ms buckets:

@@ -1,3 +1,4 @@
+import CPosix
 import Raster
 import Synchronization
 
@@ -61,6 +62,16 @@ public final class SimulatedPresenter: FramePresenter {
     public var failNextFlipsWithBusy = 0
     /// Leave a flip's event out (the wait times out) when true.
     public var dropFlipEvents = false
+    /// Another process holds DRM master until this time (simulated ns):
+    /// the next commit before it fails with `.masterLost`, `ensureAccess()`
+    /// is false until then, and the first commit after is a modeset that
+    /// copies the whole frame (as `KMSPresenter` does after a regain).
+    public var masterTakenUntil: Int64?
+    /// Commits refused for want of master; regains of the display.
+    public private(set) var masterLosses = 0
+    public private(set) var regains = 0
+    private var masterLost = false
+    private var needsFullCopy = false
 
     private var pendingCompletion: Int64?
     /// The frame `prepare` was given (its owner keeps the memory alive).
@@ -107,6 +118,11 @@ public final class SimulatedPresenter: FramePresenter {
         guard let frame = prepared else { preconditionFailure("SimulatedPresenter: commit without a prepared frame") }
         prepared = nil
         let now = time.nanoseconds()
+        if let until = masterTakenUntil, now < until {
+            masterLost = true
+            masterLosses += 1
+            throw KMSError(.masterLost, "simulated EACCES (another process is DRM master)", errno: EACCES)
+        }
         if isModeSet && failNextFlipsWithBusy > 0 {
             failNextFlipsWithBusy -= 1
             throw KMSError(.busy, "simulated EBUSY")
@@ -115,7 +131,10 @@ public final class SimulatedPresenter: FramePresenter {
         damages.append(preparedDamage)
         // One scan-out buffer, shown when committed: only the damage is
         // copied, so a damage that misses a change shows on `screen`.
-        if let pieces = preparedPieces {
+        if needsFullCopy {
+            needsFullCopy = false
+            ScanoutConversion.copy(frame, into: screen.view, rect: IntRect(x: 0, y: 0, width: width, height: height))
+        } else if let pieces = preparedPieces {
             for r in pieces.rects { ScanoutConversion.copy(frame, into: screen.view, rect: r.intersection(preparedDamage)) }
         } else {
             ScanoutConversion.copy(frame, into: screen.view, rect: preparedDamage)
@@ -128,6 +147,19 @@ public final class SimulatedPresenter: FramePresenter {
         pendingCompletion = completesFlipsAtVBlank ? nextVBlank(atOrAfter: now) : now
         pageFlipState = .waitingForFlip
         return .flipQueued
+    }
+
+    /// False while master is lost and `masterTakenUntil` has not passed;
+    /// then the display is ours again (modeset, whole frame next).
+    public func ensureAccess() -> Bool {
+        guard masterLost else { return true }
+        if let until = masterTakenUntil, time.nanoseconds() < until { return false }
+        masterLost = false
+        masterTakenUntil = nil
+        isModeSet = false
+        needsFullCopy = true
+        regains += 1
+        return true
     }
 
     public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
