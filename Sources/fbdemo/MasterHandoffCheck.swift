@@ -1,4 +1,5 @@
 import CPosix
+import DemoScenes
 import FBRuntime
 
 /// `--master-handoff` (scripts/vm-test): DRM master is taken by another
