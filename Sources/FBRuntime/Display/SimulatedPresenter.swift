@@ -59,6 +59,10 @@ public final class SimulatedPresenter: FramePresenter {
     public private(set) var damages: [IntRect] = []
     /// The next this many flips fail with `.busy`.
     public var failNextFlipsWithBusy = 0
+    /// Simulated time each flip's commit takes before the flip is queued
+    /// (ns): the slow path between rendering and the kernel — a wake-up,
+    /// the copy, the driver's commit work — that the loop cannot time.
+    public var commitLatencyNanoseconds: Int64 = 0
     /// Leave a flip's event out (the wait times out) when true.
     public var dropFlipEvents = false
 
@@ -106,11 +110,12 @@ public final class SimulatedPresenter: FramePresenter {
     public func commit() throws(KMSError) -> PresentOutcome {
         guard let frame = prepared else { preconditionFailure("SimulatedPresenter: commit without a prepared frame") }
         prepared = nil
-        let now = time.nanoseconds()
         if isModeSet && failNextFlipsWithBusy > 0 {
             failNextFlipsWithBusy -= 1
             throw KMSError(.busy, "simulated EBUSY")
         }
+        if isModeSet && commitLatencyNanoseconds > 0 { time.advance(byNanoseconds: commitLatencyNanoseconds) }
+        let now = time.nanoseconds()
         presentTimes.append(now)
         damages.append(preparedDamage)
         // One scan-out buffer, shown when committed: only the damage is
