@@ -253,6 +253,26 @@ final class RenderLoopTests: XCTestCase {
         XCTAssertEqual(stats.intervalCount, missed.count)
     }
 
+    /// The modeset shows frame 1 at 5 ms, off the vblank grid, so frame 2
+    /// is planned for 21.67 ms; with an 8 ms budget it is queued at 13.67 ms
+    /// and shown at the 16.67 ms vblank, before its target. Frame 3 and on
+    /// must be planned from that vblank (each queued one budget before the
+    /// vblank that shows it), not from frame 2's target, which would aim
+    /// each 5 ms past its vblank.
+    func testAFlipBeforeAnOffGridTargetPutsTheNextFramesBackOnTheGrid() {
+        let (root, _) = scene()
+        let display = presenter(start: 5_000_000)
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        loop.renderBudgetNanoseconds = 8_000_000
+        for _ in 0..<12 { XCTAssertTrue(loop.runOnce()) }
+        XCTAssertEqual(display.flipTimes[1], RenderLoopTests.period, "frame 2 on the first vblank, before its target")
+        for (queued, shown) in zip(display.presentTimes.dropFirst(2), display.flipTimes.dropFirst(2)) {
+            XCTAssertEqual(shown - queued, 8_000_000)
+        }
+        for i in intervals(Array(display.flipTimes.dropFirst())) { XCTAssertEqual(i, RenderLoopTests.period) }
+        XCTAssertEqual(loop.statistics.earlyFlips, 0)
+    }
+
     func testSkippedRefreshesRoundIntervalsToWholePeriods() {
         let p: Int64 = 16_000_000
         var s = RenderLoopStatistics()

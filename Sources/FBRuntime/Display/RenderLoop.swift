@@ -326,7 +326,15 @@ public final class RenderLoop {
         if late { lateMargin = min(interval, lateMargin + interval / 4) } else if !byModeset { lateMargin -= lateMargin / 1024 }
         let previous = lastFlipTimestamp
         lastFlipTimestamp = timestamp
-        lastPresentation = max(timestamp, target)
+        // Where flips complete at vblank, the flip's timestamp is on the
+        // vblank grid and the next frame is due one period after it, even
+        // when this frame's target was off the grid and the flip came before
+        // it (a target planned from the modeset's or an idle stretch's
+        // "now"): planning from the target would aim every later frame that
+        // far past its vblank, and the first slow one misses it (seen on
+        // vkms: one missed vblank at frame 3). Held flips never come before
+        // their target.
+        lastPresentation = presenter.flipsWaitForVBlank && !sawEarlyFlip && !byModeset ? timestamp : max(timestamp, target)
         let shown = state.lock.withLock { () -> Int in
             if early { stats.earlyFlips += 1 }
             if late { stats.lateFrames += 1 }
