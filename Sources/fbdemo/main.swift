@@ -17,8 +17,9 @@
 // time and written as PNG files.
 //
 // Scenes: `orbit` (the default: the VM golden and the host/aarch64 frame
-// comparison of scripts/test use it) and `showcase` (every kind of
-// animation, see ShowcaseScene; 150 frames headless unless --frames).
+// comparison of scripts/test use it), `showcase` (every kind of
+// animation, see ShowcaseScene; 150 frames headless unless --frames) and
+// `pacer` (one small moving square: the vkms pacing test, PacerScene).
 // Before each frame the app's run loop turns (AppRunLoop.runTurn), where
 // the showcase changes properties and adds animations.
 //
@@ -33,6 +34,11 @@
 //                      frame is rendered or flipped meanwhile.
 //   --check-pacing     exit 1 if two flips came less than a refresh period
 //                      apart.
+//   --max-missed-vblanks N  on a display with real vblanks (vkms): log the
+//                      page-flip events from frame 2 on, print their
+//                      interval histogram and the missed vblanks (from the
+//                      timestamps and from the vblank counter); exit 1
+//                      above N (see VBlankCheck).
 //   --interrupt-after N  send ourselves SIGINT once N frames are on screen
 //                      (the signal path: flag, loop ends, CRTC restored).
 //   --touch            read touch (and a pointer as one touch) from udev's
@@ -87,6 +93,7 @@ struct Options {
     var still = false
     var expectIdle = false
     var checkPacing = false
+    var maxMissedVBlanks: Int?
     var interruptAfter: Int?
     var touch = false
     var dragCheck = false
@@ -101,7 +108,7 @@ struct Options {
 
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
-                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--touch] [--block-app-ms N] [--scene orbit|showcase]\n"
+                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--max-missed-vblanks N] [--touch] [--block-app-ms N] [--scene orbit|showcase|pacer]\n"
                      + "              [--kms-api atomic|legacy|auto] [--master-handoff] [--vt-handoff] [--no-vt-switch]\n")
     exit(2)
 }
@@ -142,6 +149,9 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--still": options.still = true
         case "--expect-idle": options.expectIdle = true
         case "--check-pacing": options.checkPacing = true
+        case "--max-missed-vblanks":
+            guard let n = Int(value()), n >= 0 else { usage("--max-missed-vblanks takes a count ≥ 0") }
+            options.maxMissedVBlanks = n
         case "--touch": options.touch = true
         case "--drag-check": options.touch = true; options.dragCheck = true
         case "--block-app-ms":
@@ -191,8 +201,8 @@ func zeroPadded(_ n: Int, _ width: Int) -> String {
 
 func run() {
     let options = parseOptions(System.arguments())
-    guard options.scene == "orbit" || options.scene == "showcase" else {
-        usage("unknown scene '\(options.scene)' (scenes: orbit, showcase)")
+    guard options.scene == "orbit" || options.scene == "showcase" || options.scene == "pacer" else {
+        usage("unknown scene '\(options.scene)' (scenes: orbit, showcase, pacer)")
     }
 
     let board: BoardConfig?
@@ -291,10 +301,15 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
     loop.compositor.debugOverlays = debugOverlaysFromEnvironment()   // before the render thread starts
     if options.framesGiven { loop.frameLimit = options.frames }
     var handshakeError: KMSError?
-    if let name = options.screendump {
-        // On the render thread, with frame 1 on screen and the device open.
+    // Frames 2… are shown by flips (frame 1 by the modeset).
+    let flipLog = options.maxMissedVBlanks != nil ? FlipLog(capacity: options.framesGiven ? options.frames : 100_000) : nil
+    if options.screendump != nil || flipLog != nil {
+        // On the render thread, with frame n on screen and the device open.
         loop.onFrameShown = { n in
-            guard n == 1 else { return }
+            if n >= 2, let flipLog {
+                flipLog.record(timestamp: presenter.lastFlipTimestamp, sequence: presenter.lastFlipSequence)
+            }
+            guard n == 1, let name = options.screendump else { return }
             do throws(KMSError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
         }
     }
@@ -403,6 +418,11 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         status = 1
     }
 
+    if let flipLog, let maxMissed = options.maxMissedVBlanks,
+       vblankCheck(flipLog, period: period, flipsWaitForVBlank: presenter.flipsWaitForVBlank, maxMissed: maxMissed) != 0 {
+        status = 1
+    }
+
     presenter.close()
     let showing = output.currentFramebufferID()
     if showing == output.savedFramebufferID {
@@ -416,9 +436,13 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
     return status
 }
 
-/// The scene named `name` ("orbit" or "showcase"), at rest.
+/// The scene named `name` ("orbit", "showcase" or "pacer"), at rest.
 func makeScene(_ name: String, width: Double, height: Double) -> any DemoScene {
-    name == "showcase" ? ShowcaseScene(width: width, height: height) : OrbitScene(width: width, height: height)
+    switch name {
+    case "showcase": return ShowcaseScene(width: width, height: height)
+    case "pacer": return PacerScene(width: width, height: height)
+    default: return OrbitScene(width: width, height: height)
+    }
 }
 
 /// User plus system CPU time of this process, in clock ticks (1/100 s on

@@ -19,7 +19,7 @@ final class BoardConfigTests: XCTestCase {
     }
 
     func testEveryShippedBoardParses() throws {
-        let names = ["qemu-x86_64", "qemu-virt-arm64", "raspberry-pi-4", "raspberry-pi-5", "beaglebone-black", "imx8mm-evk"]
+        let names = ["qemu-x86_64", "qemu-virt-arm64", "raspberry-pi-4", "raspberry-pi-5", "beaglebone-black", "imx8mm-evk", "qemu-vkms"]
         for name in names {
             let config = try BoardConfig.load(path: "\(Self.boardDirectory)/\(name).conf")
             XCTAssertEqual(config.name, name)

@@ -222,6 +222,75 @@ final class RenderLoopTests: XCTestCase {
         XCTAssertFalse(loop.runOnce())
     }
 
+    /// A commit path 6 ms longer than the loop can time: the first frames
+    /// miss their vblank, each late one widens the budget by a quarter
+    /// period, and from then on every flip makes its vblank. The display's
+    /// own vblank indices are the oracle, for the misses and for the
+    /// loop's `skippedRefreshes`.
+    func testLateFramesWidenTheBudgetUntilEveryFlipMakesItsVBlank() {
+        let (root, _) = scene()
+        let display = presenter()   // vblanks at k × period from 0; the modeset at 0 is on one
+        display.commitLatencyNanoseconds = 6_000_000
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        for _ in 0..<200 { XCTAssertTrue(loop.runOnce()) }
+        let indices = display.flipTimes.map { t -> Int64 in
+            XCTAssertEqual(t % RenderLoopTests.period, 0, "every flip on a vblank")
+            return t / RenderLoopTests.period
+        }
+        let missed = zip(indices.dropFirst(), indices).map { Int($0 - $1 - 1) }
+        XCTAssertTrue(missed.allSatisfy { $0 >= 0 })
+        let missedAt = missed.indices.filter { missed[$0] > 0 }
+        // The budget without a margin is 1 ms plus 1.5× the (real, tiny)
+        // render time: the first frame misses. One quarter period (4.17 ms)
+        // may not cover the 6 ms once the render estimate has decayed; two
+        // always do, and the margin shrinks only 1/1024 per frame.
+        XCTAssertEqual(missedAt.first, 0, "a 6 ms path must miss at first")
+        XCTAssertTrue((1...2).contains(missedAt.count), "misses: \(missedAt)")
+        XCTAssertTrue(missed.allSatisfy { $0 <= 1 })
+        XCTAssertLessThan(missedAt.last ?? 0, 50, "misses only while the margin grows")
+        let stats = loop.statistics
+        XCTAssertEqual(stats.skippedRefreshes, missed.reduce(0, +))
+        XCTAssertEqual(stats.intervalCount, missed.count)
+    }
+
+    /// The modeset shows frame 1 at 5 ms, off the vblank grid, so frame 2
+    /// is planned for 21.67 ms; with an 8 ms budget it is queued at 13.67 ms
+    /// and shown at the 16.67 ms vblank, before its target. Frame 3 and on
+    /// must be planned from that vblank (each queued one budget before the
+    /// vblank that shows it), not from frame 2's target, which would aim
+    /// each 5 ms past its vblank.
+    func testAFlipBeforeAnOffGridTargetPutsTheNextFramesBackOnTheGrid() {
+        let (root, _) = scene()
+        let display = presenter(start: 5_000_000)
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        loop.renderBudgetNanoseconds = 8_000_000
+        for _ in 0..<12 { XCTAssertTrue(loop.runOnce()) }
+        XCTAssertEqual(display.flipTimes[1], RenderLoopTests.period, "frame 2 on the first vblank, before its target")
+        for (queued, shown) in zip(display.presentTimes.dropFirst(2), display.flipTimes.dropFirst(2)) {
+            XCTAssertEqual(shown - queued, 8_000_000)
+        }
+        for i in intervals(Array(display.flipTimes.dropFirst())) { XCTAssertEqual(i, RenderLoopTests.period) }
+        XCTAssertEqual(loop.statistics.earlyFlips, 0)
+    }
+
+    func testSkippedRefreshesRoundIntervalsToWholePeriods() {
+        let p: Int64 = 16_000_000
+        var s = RenderLoopStatistics()
+        // Expected per interval: periods to the nearest, minus one.
+        let cases: [(Int64, Int)] = [(p, 0), (p * 3 / 2 - 1, 0), (p * 3 / 2, 1), (2 * p, 1), (p * 5 / 2 + 1, 2), (p / 3, 0), (1, 0)]
+        var expected = 0
+        for (interval, skipped) in cases {
+            s.recordInterval(interval, period: p)
+            expected += skipped
+            XCTAssertEqual(s.skippedRefreshes, expected, "interval \(interval)")
+        }
+        s.recordInterval(5 * p, period: 0)       // no period: not counted
+        XCTAssertEqual(s.skippedRefreshes, expected)
+        var huge = RenderLoopStatistics()
+        huge.recordInterval(Int64.max, period: 1)   // no overflow in the rounding
+        XCTAssertEqual(huge.skippedRefreshes, Int.max - 1)
+    }
+
     func testStatisticsFormatting() {
         XCTAssertEqual(formatMilliseconds(16_666_666), "16.67 ms")
         XCTAssertEqual(formatMilliseconds(1_004_999), "1.00 ms")

@@ -96,7 +96,8 @@ def main():
     parser.add_argument("--arch", default="amd64", choices=["amd64", "arm64"], help="guest architecture")
     parser.add_argument("--kernel", required=True)
     parser.add_argument("--initrd", required=True)
-    parser.add_argument("--display", required=True, help="QEMU display device, e.g. virtio-gpu-pci,xres=640,yres=480")
+    parser.add_argument("--display", required=True,
+                        help="QEMU display device, e.g. virtio-gpu-pci,xres=640,yres=480; empty: none (the vkms boot)")
     parser.add_argument("--out", required=True, help="folder for screendumps, error images and the serial log")
     parser.add_argument("--work", required=True, help="folder for the QMP socket and raw screendumps")
     parser.add_argument("--goldens", required=True)
@@ -134,7 +135,7 @@ def main():
         machine = ["qemu-system-aarch64", "-M", "virt", "-accel", "tcg", "-cpu", "max,pauth-impdef=on"]
         console = "ttyAMA0"
     command = machine + [
-        "-m", "512", "-smp", "1", "-display", "none", "-device", args.display,
+        "-m", "512", "-smp", "1", "-display", "none", *(["-device", args.display] if args.display else []),
         # An absolute pointer for touchprobe's pointer-as-touch check.
         "-device", "virtio-tablet-pci",
         "-nic", "none", "-no-reboot", "-monitor", "none", "-serial", "stdio",

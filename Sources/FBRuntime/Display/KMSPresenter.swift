@@ -222,6 +222,11 @@ public final class KMSPresenter: FramePresenter {
         }
     }
 
+    /// The vblank counter and the timestamp (CLOCK_MONOTONIC ns) of the
+    /// last flip `waitForFlip` saw (`PageFlipEvents`); render thread.
+    public var lastFlipSequence: UInt32 { events.lastSequence }
+    public var lastFlipTimestamp: Int64 { events.lastTimestamp }
+
     public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
         precondition(pageFlipState == .waitingForFlip, "KMSPresenter: no flip to wait for")
         let timestamp = try events.wait(timeoutNanoseconds: timeoutNanoseconds)

@@ -7,6 +7,7 @@ private struct FlipEventRecord {
     var done = false
     var seconds: UInt32 = 0
     var microseconds: UInt32 = 0
+    var sequence: UInt32 = 0
 }
 
 /// The completion event of one page flip at a time on a DRM device: `arm()`
@@ -24,13 +25,22 @@ public final class PageFlipEvents {
         self.device = device
         record.initialize(to: FlipEventRecord())
         context.version = 2
-        context.page_flip_handler = { _, _, seconds, microseconds, userData in
+        context.page_flip_handler = { _, sequence, seconds, microseconds, userData in
             guard let r = userData?.assumingMemoryBound(to: FlipEventRecord.self) else { return }
-            r.pointee = FlipEventRecord(done: true, seconds: seconds, microseconds: microseconds)
+            r.pointee = FlipEventRecord(done: true, seconds: seconds, microseconds: microseconds, sequence: sequence)
         }
     }
 
     deinit { record.deallocate() }
+
+    /// The CRTC's vblank counter at the last flip event `wait` returned (the
+    /// kernel's `sequence`; counts only where the driver has vblank
+    /// interrupts, and wraps at 2³²). Its differences between flips are the
+    /// driver's own count of the vblanks in between.
+    public var lastSequence: UInt32 { record.pointee.sequence }
+    /// The timestamp of the last flip event `wait` returned (what it
+    /// returned: CLOCK_MONOTONIC ns).
+    public var lastTimestamp: Int64 { Int64(record.pointee.seconds) * 1_000_000_000 + Int64(record.pointee.microseconds) * 1_000 }
 
     /// Forgets the last event; returns the pointer to pass as the flip's
     /// user data.
@@ -58,6 +68,6 @@ public final class PageFlipEvents {
             let h = drmHandleEvent(fd, &context)
             if h != 0 { throw KMSError.call("drmHandleEvent", errno: drmErrno(h)) }
         }
-        return Int64(record.pointee.seconds) * 1_000_000_000 + Int64(record.pointee.microseconds) * 1_000
+        return lastTimestamp
     }
 }

@@ -39,6 +39,13 @@ public struct RenderLoopStatistics: Equatable, Sendable {
     /// bucket also holds everything longer.
     public var intervalHistogram = [Int](repeating: 0, count: RenderLoopStatistics.histogramBuckets)
     public var intervalCount = 0
+    /// Refreshes the screen went through without a new frame, seen from
+    /// the flip timestamps of frames rendered back to back: an interval of
+    /// k refresh periods (rounded to the nearest) counts k − 1. Where flips
+    /// complete at vblank (vkms, real displays) these are the vblanks the
+    /// loop missed as the screen saw them; `missedVBlanks` is the planner's
+    /// own count, made before rendering.
+    public var skippedRefreshes = 0
     public var intervalTotalNanoseconds: Int64 = 0
     public var shortestIntervalNanoseconds = Int64.max
     public var longestIntervalNanoseconds: Int64 = 0
@@ -50,8 +57,16 @@ public struct RenderLoopStatistics: Equatable, Sendable {
 
     public init() {}
 
-    mutating func recordInterval(_ ns: Int64) {
+    /// Records the time between two flips, `ns`; with a refresh period
+    /// (ns, > 0) also the refreshes skipped between them.
+    mutating func recordInterval(_ ns: Int64, period: Int64 = 0) {
         intervalCount += 1
+        if period > 0 && ns > 0 {
+            // Periods to the nearest, halves up; no overflow for any ns.
+            let periods = ns / period + (ns % period >= period - ns % period ? 1 : 0)
+            let (sum, overflow) = skippedRefreshes.addingReportingOverflow(Int(clamping: max(0, periods - 1)))
+            skippedRefreshes = overflow ? Int.max : sum
+        }
         intervalTotalNanoseconds += ns
         shortestIntervalNanoseconds = min(shortestIntervalNanoseconds, ns)
         longestIntervalNanoseconds = max(longestIntervalNanoseconds, ns)
@@ -74,7 +89,7 @@ public struct RenderLoopStatistics: Equatable, Sendable {
     /// One line for logs: counts, then min/mean/max interval and render time.
     public var summary: String {
         let renders = framesRendered == 0 ? 0 : renderTotalNanoseconds / Int64(framesRendered)
-        return "\(framesRendered) frames rendered, \(framesShown) shown, \(busyRetries) EBUSY, \(missedVBlanks) missed vblanks, \(lateFrames) late, "
+        return "\(framesRendered) frames rendered, \(framesShown) shown, \(busyRetries) EBUSY, \(missedVBlanks) missed vblanks, \(skippedRefreshes) skipped refreshes, \(lateFrames) late, "
             + "\(idleWaits) idle waits, \(earlyFlips) early flips; intervals "
             + (intervalCount == 0 ? "none"
                : "min \(formatMilliseconds(shortestIntervalNanoseconds)) mean \(formatMilliseconds(meanIntervalNanoseconds)) max \(formatMilliseconds(longestIntervalNanoseconds))")

@@ -60,6 +60,10 @@ public final class SimulatedPresenter: FramePresenter {
     public private(set) var damages: [IntRect] = []
     /// The next this many flips fail with `.busy`.
     public var failNextFlipsWithBusy = 0
+    /// Simulated time each flip's commit takes before the flip is queued
+    /// (ns): the slow path between rendering and the kernel — a wake-up,
+    /// the copy, the driver's commit work — that the loop cannot time.
+    public var commitLatencyNanoseconds: Int64 = 0
     /// Leave a flip's event out (the wait times out) when true.
     public var dropFlipEvents = false
     /// Another process holds DRM master until this time (simulated ns):
@@ -117,8 +121,7 @@ public final class SimulatedPresenter: FramePresenter {
     public func commit() throws(KMSError) -> PresentOutcome {
         guard let frame = prepared else { preconditionFailure("SimulatedPresenter: commit without a prepared frame") }
         prepared = nil
-        let now = time.nanoseconds()
-        if let until = masterTakenUntil, now < until {
+        if let until = masterTakenUntil, time.nanoseconds() < until {
             masterLost = true
             masterLosses += 1
             throw KMSError(.masterLost, "simulated EACCES (another process is DRM master)", errno: EACCES)
@@ -127,6 +130,8 @@ public final class SimulatedPresenter: FramePresenter {
             failNextFlipsWithBusy -= 1
             throw KMSError(.busy, "simulated EBUSY")
         }
+        if isModeSet && commitLatencyNanoseconds > 0 { time.advance(byNanoseconds: commitLatencyNanoseconds) }
+        let now = time.nanoseconds()
         presentTimes.append(now)
         damages.append(preparedDamage)
         // One scan-out buffer, shown when committed: only the damage is
