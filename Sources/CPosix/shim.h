@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <math.h>
+#include <linux/fb.h>
+#include <linux/kd.h>
 
 static inline int fbr_errno(void) { return errno; }
 static inline void fbr_set_errno(int value) { errno = value; }
@@ -115,5 +117,19 @@ static inline int fbr_cond_wait_until(pthread_cond_t *c, pthread_mutex_t *m, int
     struct timespec ts = { (time_t)(deadline_ns / 1000000000LL), (long)(deadline_ns % 1000000000LL) };
     return pthread_cond_timedwait(c, m, &ts);
 }
+
+// fbdev (linux/fb.h): the ioctl numbers, some of which are function-like
+// macros Swift cannot import. The structs import as they are.
+static inline unsigned long fbr_fbioget_vscreeninfo(void) { return FBIOGET_VSCREENINFO; }
+static inline unsigned long fbr_fbioput_vscreeninfo(void) { return FBIOPUT_VSCREENINFO; }
+static inline unsigned long fbr_fbioget_fscreeninfo(void) { return FBIOGET_FSCREENINFO; }
+static inline unsigned long fbr_fbiopan_display(void) { return FBIOPAN_DISPLAY; }
+static inline unsigned long fbr_fbio_waitforvsync(void) { return FBIO_WAITFORVSYNC; }
+/// KDSETMODE and its modes (linux/kd.h): KD_GRAPHICS stops the console
+/// drawing (text, cursor blink) over a framebuffer an fbdev program shows.
+static inline unsigned long fbr_kdsetmode(void) { return KDSETMODE; }
+static inline unsigned long fbr_kdgetmode(void) { return KDGETMODE; }
+static inline unsigned long fbr_kd_graphics(void) { return KD_GRAPHICS; }
+static inline unsigned long fbr_kd_text(void) { return KD_TEXT; }
 
 #endif
