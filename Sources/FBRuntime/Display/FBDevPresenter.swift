@@ -40,6 +40,7 @@ public final class FBDevPresenter: FramePresenter {
     /// figures as `KMSPresenter`).
     public let busyCount = 0
 
+    private let time: FrameTimeSource
     private var staleArea: [IntRect]
     private var queuedIndex: Int?
     private var isShown = false
@@ -51,8 +52,12 @@ public final class FBDevPresenter: FramePresenter {
     public var isFlipPending: Bool { pageFlipState == .waitingForFlip }
 
     /// Uses `device`, panning when it can and `allowPanning`, else copying.
-    public init(device: FBDevice, rotation: DisplayRotation = .none, allowPanning: Bool = true) {
+    /// `time`: the clock of the flip timestamps (CLOCK_MONOTONIC; tests
+    /// pass a simulated one).
+    public init(device: FBDevice, rotation: DisplayRotation = .none, allowPanning: Bool = true,
+                time: FrameTimeSource = MonotonicFrameTime()) {
         self.device = device
+        self.time = time
         strategy = allowPanning && device.canPan ? .panning : .copy
         self.rotation = ScanoutRotation(rotation, panelWidth: device.mode.width, panelHeight: device.mode.height)
         let count = strategy == .panning ? 2 : 1
@@ -131,7 +136,7 @@ public final class FBDevPresenter: FramePresenter {
             for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
             bufferStates[index] = .onScreen
             checkInvariants()
-            return .shown(timestamp: System.monotonicNanoseconds())
+            return .shown(timestamp: time.nanoseconds())
         }
         bufferStates[index] = .queued
         queuedIndex = index
@@ -144,8 +149,8 @@ public final class FBDevPresenter: FramePresenter {
     /// copy shown by then); without, at once.
     public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
         precondition(pageFlipState == .waitingForFlip, "FBDevPresenter: no flip to wait for")
-        var timestamp = System.monotonicNanoseconds()
-        if flipsWaitForVBlank, let t = try device.waitForVSync(timeoutNanoseconds: timeoutNanoseconds) { timestamp = t }
+        if flipsWaitForVBlank { _ = try device.waitForVSync(timeoutNanoseconds: timeoutNanoseconds) }
+        let timestamp = time.nanoseconds()
         for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
         if let q = queuedIndex { bufferStates[q] = .onScreen }
         queuedIndex = nil
