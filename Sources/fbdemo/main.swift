@@ -1,20 +1,28 @@
 // fbdemo: FBRuntime's demo program, the same source for the host and for
 // the board (Embedded Swift, aarch64).
 //
-//   fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--scene orbit|showcase]
-//          [--board NAME] [--device PATH] [--screendump NAME] [--still]
-//          [--expect-idle] [--check-pacing] [SCENE]
+//   fbdemo [--headless] [--backend auto|kms|fbdev] [--frames N] [--size WxH] [--out DIR]
+//          [--scene orbit|showcase] [--board NAME] [--device PATH] [--screendump NAME]
+//          [--still] [--expect-idle] [--check-pacing] [SCENE]
 //
-// On a machine with a DRM device (/dev/dri/card*) and without --headless,
-// the scene runs on KMS through the render loop: for --frames N frames, or
-// until SIGINT/SIGTERM; then the frame-interval figures are printed and the
-// CRTC is given back to the console. The display comes from --board (or
-// FBRUNTIME_BOARD, see board-configs/README.md), --device overrides its
-// DRM device; without either, the first card with a connected connector,
-// its preferred mode, XRGB8888, double-buffered.
+// The display, in the fallback order (--backend, or the board's `backend`,
+// default auto): KMS when a DRM card with a connected connector exists →
+// fbdev when the framebuffer device exists (the board's `fb-device`,
+// default /dev/fb0) → headless. --headless skips both; --device PATH picks
+// a card (or a /dev/fbN, which means fbdev).
 //
-// Otherwise the run is headless: frames are rendered at 60 Hz of simulated
-// time and written as PNG files.
+// On KMS or fbdev the scene runs through the render loop: for --frames N
+// frames, or until SIGINT/SIGTERM; then the frame-interval figures are
+// printed and the screen is given back (KMS: the CRTC's previous
+// framebuffer; fbdev: the var screen info and pan offset found at open,
+// and the console's text mode). The display comes from --board (or
+// FBRUNTIME_BOARD, see board-configs/README.md); without one, the first
+// card with a connected connector, its preferred mode, XRGB8888,
+// double-buffered. The board's `rotation` turns the UI in software (the
+// scene is laid out at the turned size) and touch with it.
+//
+// Headless: frames are rendered at 60 Hz of simulated time and written as
+// PNG files.
 //
 // Scenes: `orbit` (the default: the VM golden and the host/aarch64 frame
 // comparison of scripts/test use it) and `showcase` (every kind of
@@ -75,10 +83,12 @@ struct Options {
     var dragCheck = false
     var blockAppMilliseconds: Int?
     var uinputDrag = false
+    /// --backend; nil: the board's (auto without one).
+    var backend: BoardConfig.Backend?
 }
 
 func usage(_ message: String) -> Never {
-    fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
+    fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--backend auto|kms|fbdev] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
                      + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--touch] [--block-app-ms N] [--scene orbit|showcase]\n")
     exit(2)
 }
@@ -95,6 +105,13 @@ func parseOptions(_ arguments: [String]) -> Options {
         let a = arguments[i]
         switch a {
         case "--headless": options.headless = true
+        case "--backend":
+            switch value() {
+            case "auto": options.backend = .auto
+            case "kms": options.backend = .kms
+            case "fbdev": options.backend = .fbdev
+            default: usage("--backend takes auto, kms or fbdev")
+            }
         case "--frames":
             guard let n = Int(value()), n > 0, n <= 100_000 else { usage("--frames takes 1…100000") }
             options.frames = n
@@ -170,8 +187,18 @@ func run() {
         fbr_write_stderr("fbdemo: \(error.description)\n")
         exit(2)
     }
-    if !options.headless && (options.devicePath != nil || !DRMDevice.cardPaths().isEmpty) {
-        exit(runOnKMS(options, board: board))
+    if !options.headless {
+        var config = board ?? BoardConfig(name: "auto")
+        var requested = options.backend ?? config.backend
+        if let path = options.devicePath {
+            // --device names the display: a framebuffer means fbdev.
+            if path.hasPrefix("/dev/fb") { config.fbDevice = path; requested = .fbdev } else if requested == .auto { requested = .kms }
+        }
+        switch DisplayBackendChoice.choose(requested, fbDevice: config.fbDevice) {
+        case .kms: exit(runOnKMS(options, config: config))
+        case .fbdev(let path): exit(runOnFBDev(options, config: config, path: path))
+        case .headless: break
+        }
     }
 
     guard let display = HeadlessDisplay(width: options.width, height: options.height) else {
@@ -209,9 +236,8 @@ func run() {
 
 
 /// Runs the scene on KMS through the render loop; returns the exit status.
-func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
+func runOnKMS(_ options: Options, config: BoardConfig) -> Int32 {
     TerminationSignal.install()
-    let config = board ?? BoardConfig(name: "auto")
     let device: DRMDevice
     let output: KMSOutput
     let presenter: KMSPresenter
@@ -224,21 +250,71 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
             device = try DRMDevice.openFirstConnected()
         }
         output = try KMSOutput(device: device, connectorName: config.connector, mode: config.mode)
-        presenter = try KMSPresenter(output: output, format: config.pixelFormat, bufferCount: config.buffers)
+        presenter = try KMSPresenter(output: output, format: config.pixelFormat, bufferCount: config.buffers,
+                                     rotation: DisplayRotation(degrees: config.rotation))
     } catch {
         print("fbdemo: error: \(error.description)")
         return 1
     }
     print("fbdemo: board \(config.name): \(device.path) (\(device.driverName)\(device.supportsAtomic ? ", atomic" : "")), "
           + "connector \(output.connectorName), CRTC \(output.crtcID), mode \(output.modeDescription), "
-          + "\(config.pixelFormat.name) ×\(config.buffers)")
-    if config.rotation != 0 {
-        // TODO(render-loop issue): rotate in software (render into a rotated
-        // back buffer, or rotate while copying the damage).
-        print("fbdemo: warning: rotation \(config.rotation) is not applied yet")
-    }
+          + "\(config.pixelFormat.name) ×\(config.buffers), rotation \(config.rotation)")
+    var status = runScene(options, config: config, presenter: presenter, panelWidth: output.width,
+                          panelHeight: output.height, busyCount: { presenter.busyCount })
 
-    let scene = makeScene(options.scene, width: Double(output.width), height: Double(output.height))
+    presenter.close()
+    let showing = output.currentFramebufferID()
+    if showing == output.savedFramebufferID {
+        print("fbdemo: CRTC \(output.crtcID) restored to framebuffer \(showing)")
+    } else {
+        print("fbdemo: error: CRTC \(output.crtcID) shows framebuffer \(showing), not \(output.savedFramebufferID) as before")
+        status = 1
+    }
+    if TerminationSignal.isRequested { print("fbdemo: stopped by SIGINT/SIGTERM") }
+    withExtendedLifetime(presenter) {}
+    return status
+}
+
+/// Runs the scene on an fbdev framebuffer through the render loop; returns
+/// the exit status.
+func runOnFBDev(_ options: Options, config: BoardConfig, path: String) -> Int32 {
+    TerminationSignal.install()
+    let device: FBDevice
+    do { device = try FBDevice(path: path) } catch {
+        print("fbdemo: error: \(error.description)")
+        return 1
+    }
+    let presenter = FBDevPresenter(device: device, rotation: DisplayRotation(degrees: config.rotation))
+    let m = device.mode
+    print("fbdemo: board \(config.name): \(path) (fbdev, \(device.driverName)), \(m.width)x\(m.height) "
+          + "(virtual height \(m.virtualHeight)), \(m.format.name), "
+          + "\(presenter.strategy == .panning ? "panning double buffer" : "copy to the visible buffer"), "
+          + "refresh \(formatMilliseconds(m.refreshIntervalNanoseconds)), rotation \(config.rotation)")
+    var status = runScene(options, config: config, presenter: presenter, panelWidth: m.width, panelHeight: m.height,
+                          busyCount: { presenter.busyCount },
+                          // DRM's fbdev emulation flushes CPU writes to the
+                          // display from a worker, 50 ms later.
+                          screendumpDelayNanoseconds: 200_000_000)
+    presenter.close()
+    if device.panOffset == device.savedPanOffset {
+        print("fbdemo: \(path) restored (pan offset \(device.panOffset))")
+    } else {
+        print("fbdemo: error: \(path) pan offset \(device.panOffset), not \(device.savedPanOffset) as before")
+        status = 1
+    }
+    if TerminationSignal.isRequested { print("fbdemo: stopped by SIGINT/SIGTERM") }
+    withExtendedLifetime(presenter) {}
+    return status
+}
+
+/// The scene on `presenter` through the render loop, the checks the
+/// options ask for and the figures; returns the exit status. The caller
+/// closes the presenter. `panelWidth`/`panelHeight`: the mode's size
+/// (touch maps from it through the board's rotation); the scene is laid
+/// out at the presenter's (turned) size.
+func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter, panelWidth: Int, panelHeight: Int,
+              busyCount: () -> Int, screendumpDelayNanoseconds: Int64 = 0) -> Int32 {
+    let scene = makeScene(options.scene, width: Double(presenter.width), height: Double(presenter.height))
     scene.root.isDisplayRoot = true
     let loop = RenderLoop(root: scene.root, presenter: presenter)
     loop.compositor.debugOverlays = debugOverlaysFromEnvironment()   // before the render thread starts
@@ -248,6 +324,9 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         // On the render thread, with frame 1 on screen and the device open.
         loop.onFrameShown = { n in
             guard n == 1 else { return }
+            if screendumpDelayNanoseconds > 0 {
+                MonotonicFrameTime().sleep(untilNanoseconds: System.monotonicNanoseconds() + screendumpDelayNanoseconds)
+            }
             do throws(KMSError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
         }
     }
@@ -298,11 +377,11 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         // With --touch or a board touch-device, input is read meanwhile:
         // drag a layer, pinch to zoom it (TouchControl).
         let touch = options.touch || config.touchDevice != nil
-            ? TouchControl(board: config, root: scene.root, width: output.width, height: output.height) : nil
+            ? TouchControl(board: config, root: scene.root, width: panelWidth, height: panelHeight) : nil
         if options.dragCheck {
             status = options.uinputDrag
-                ? touch?.uinputDragCheck(loop, width: output.width, height: output.height) ?? 1
-                : touch?.dragCheck(loop, width: output.width, height: output.height) ?? 1
+                ? touch?.uinputDragCheck(loop, width: panelWidth, height: panelHeight) ?? 1
+                : touch?.dragCheck(loop, width: panelWidth, height: panelHeight) ?? 1
         }
         let turns = options.scene == "showcase" && !options.still
         while status == 0 && !options.dragCheck && loop.isRunning {
@@ -320,7 +399,7 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
     let period = presenter.refreshIntervalNanoseconds
     print("fbdemo: \(stats.summary)")
     print("fbdemo: refresh period \(formatMilliseconds(period)), flips \(presenter.flipsWaitForVBlank ? "wait for vblank" : "complete at once (held to the period)"), "
-          + "\(presenter.busyCount) EBUSY")
+          + "\(busyCount()) EBUSY")
     print("fbdemo: frame intervals: \(stats.histogramDescription)")
     if let error = loop.error {
         print("fbdemo: error: \(error.description)")
@@ -339,17 +418,6 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         print("fbdemo: error: flips \(formatMilliseconds(stats.shortestIntervalNanoseconds)) apart, less than the refresh period")
         status = 1
     }
-
-    presenter.close()
-    let showing = output.currentFramebufferID()
-    if showing == output.savedFramebufferID {
-        print("fbdemo: CRTC \(output.crtcID) restored to framebuffer \(showing)")
-    } else {
-        print("fbdemo: error: CRTC \(output.crtcID) shows framebuffer \(showing), not \(output.savedFramebufferID) as before")
-        status = 1
-    }
-    if TerminationSignal.isRequested { print("fbdemo: stopped by SIGINT/SIGTERM") }
-    withExtendedLifetime(presenter) {}
     return status
 }
 
