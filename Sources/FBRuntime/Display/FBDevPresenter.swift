@@ -13,9 +13,10 @@ import Raster
 /// - **copy**: one buffer, the visible one; the damage is copied straight
 ///   into it (tearing is possible; there is nothing to flip to).
 ///
-/// Pacing: where the driver answers FBIO_WAITFORVSYNC, a flip completes at
-/// the next vblank (`flipsWaitForVBlank`); elsewhere it completes at once
-/// and the render loop holds each one until its target time, a refresh
+/// Pacing: where FBIO_WAITFORVSYNC really waits (`FBDevice.probeVSync`;
+/// DRM's fbdev emulation returns at once on drivers without vblank
+/// interrupts), a flip completes at the next vblank (`flipsWaitForVBlank`);
+/// elsewhere it completes at once and the render loop holds each one until its target time, a refresh
 /// period apart (`FBMode.refreshIntervalNanoseconds`: the mode timings, or
 /// 60 Hz).
 ///
@@ -131,8 +132,8 @@ public final class FBDevPresenter: FramePresenter {
         }
         if !isShown {
             isShown = true
-            // One wait tells whether the driver has vblank waits.
-            flipsWaitForVBlank = (try? device.waitForVSync(timeoutNanoseconds: 1_000_000_000)) != nil
+            // Whether the driver's vblank waits really wait (two of them).
+            flipsWaitForVBlank = device.probeVSync()
             for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
             bufferStates[index] = .onScreen
             checkInvariants()

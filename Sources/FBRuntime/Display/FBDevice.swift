@@ -257,6 +257,29 @@ public final class FBDevice {
         return now
     }
 
+    /// Finds out whether FBIO_WAITFORVSYNC really waits for a vblank, and
+    /// returns that (also kept in `supportsVSyncWait`). Two waits in a row:
+    /// a real one makes the second take about a refresh period. DRM's fbdev
+    /// emulation answers the ioctl on drivers without vblank interrupts
+    /// (virtio-gpu, bochs) by returning 0 at once (measured in QEMU), which
+    /// must count as no vsync, or nothing would pace the frames.
+    /// - Complexity: blocks for up to two refresh periods.
+    public func probeVSync() -> Bool {
+        if simulated { supportsVSyncWait = simulatedVSync; return simulatedVSync }
+        let timeout = 4 * mode.refreshIntervalNanoseconds
+        guard (try? waitForVSync(timeoutNanoseconds: timeout)) != nil else {
+            supportsVSyncWait = false
+            return false
+        }
+        let start = System.monotonicNanoseconds()
+        guard (try? waitForVSync(timeoutNanoseconds: timeout)) != nil,
+              System.monotonicNanoseconds() - start >= mode.refreshIntervalNanoseconds / 4 else {
+            supportsVSyncWait = false
+            return false
+        }
+        return true
+    }
+
     /// The current pan offset, rows (the var screen info's `yoffset`).
     public var panOffset: Int { pans.last ?? Int(current.yoffset) }
 
