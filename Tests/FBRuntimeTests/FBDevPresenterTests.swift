@@ -1,6 +1,7 @@
 import XCTest
 import CPosix
 @testable import FBRuntime
+import MallocCounter
 import Raster
 
 final class FBDevPresenterTests: XCTestCase {
@@ -117,7 +118,7 @@ final class FBDevPresenterTests: XCTestCase {
             damage = IntRect(x: n * 3, y: n * 2, width: 4, height: 3)
             frame.change(damage)
         }
-        XCTAssertTrue(device.pans.isEmpty)
+        XCTAssertEqual(device.panCount, 0)
         XCTAssertTrue(presenter.flipsWaitForVBlank)   // the device answers vsync waits
         // Panning may also be turned down on a device that has room.
         XCTAssertEqual(FBDevPresenter(device: FBDevice(simulating: mode(8, 8), vsync: false), allowPanning: false).strategy, .copy)
@@ -152,6 +153,31 @@ final class FBDevPresenterTests: XCTestCase {
             Compositor().render(root, at: Double(time.nanoseconds()) / 1e9, into: upright.view)
             XCTAssertEqual(shown(device, buffer: device.panOffset / m.height), expected(upright.view, m, .clockwise90))
         }
+    }
+
+    /// Presenting a frame (rotated copy into RGB565 with dithering, pan,
+    /// flip) allocates nothing on the heap once running (issue 4's rule
+    /// for the render path; the MallocCounter hook is the oracle, see
+    /// SteadyStateAllocationTests).
+    func testSteadyStatePresentAllocatesNothing() throws {
+        let device = FBDevice(simulating: mode(64, 40, format: .rgb565), vsync: false)
+        let presenter = FBDevPresenter(device: device, rotation: .clockwise90)
+        let frame = Frame(presenter.width, presenter.height)
+        let damage = IntRect(x: 3, y: 5, width: 20, height: 30)
+        for _ in 0..<3 {
+            _ = try presenter.present(frame.surface.view, damage: damage)
+            if presenter.isFlipPending { _ = try presenter.waitForFlip(timeoutNanoseconds: 1_000_000) }
+        }
+        let pansBefore = device.panCount
+        fbr_malloc_counter_begin()
+        var k = 0
+        while k < 10 {
+            _ = try presenter.present(frame.surface.view, damage: damage)
+            _ = try presenter.waitForFlip(timeoutNanoseconds: 1_000_000)
+            k += 1
+        }
+        XCTAssertEqual(fbr_malloc_counter_end(), 0)
+        XCTAssertEqual(device.panCount - pansBefore, 10, "each present flipped")
     }
 
     /// The panel rectangle of a damage rectangle and the copy's pixel

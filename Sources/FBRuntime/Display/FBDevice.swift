@@ -95,8 +95,10 @@ public final class FBDevice {
     /// `mode.lineLength` bytes.
     public let memory: UnsafeMutableRawPointer
     public let memoryLength: Int
-    /// The pan offsets asked for so far (`y`, rows), simulated or real.
-    public private(set) var pans: [Int] = []
+    /// The pan offset last asked for (`y`, rows), or the one found at open.
+    public private(set) var panOffset: Int = 0
+    /// Pans asked for so far (restore included), simulated or real.
+    public private(set) var panCount = 0
     /// Whether FBIO_WAITFORVSYNC works; found on the first wait.
     public private(set) var supportsVSyncWait: Bool?
 
@@ -160,6 +162,7 @@ public final class FBDevice {
         self.memoryLength = length
         self.saved = original
         self.current = variable
+        self.panOffset = Int(variable.yoffset)
         self.simulated = false
         self.simulatedVSync = false
         ok = true
@@ -214,7 +217,8 @@ public final class FBDevice {
     /// the new offset at the next vblank.
     public func pan(toY y: Int) throws(KMSError) {
         precondition(y >= 0 && y + mode.height <= mode.virtualHeight, "FBDevice: pan outside the virtual screen")
-        pans.append(y)
+        panOffset = y
+        panCount += 1
         if simulated { return }
         var v = current
         v.xoffset = 0
@@ -280,9 +284,6 @@ public final class FBDevice {
         return true
     }
 
-    /// The current pan offset, rows (the var screen info's `yoffset`).
-    public var panOffset: Int { pans.last ?? Int(current.yoffset) }
-
     /// The pan offset found at open.
     public var savedPanOffset: Int { Int(saved.yoffset) }
 
@@ -291,7 +292,7 @@ public final class FBDevice {
     public func restore() {
         guard !isRestored else { return }
         isRestored = true
-        if simulated { pans.append(Int(saved.yoffset)); return }
+        if simulated { panOffset = Int(saved.yoffset); panCount += 1; return }
         var v = saved
         v.activate = UInt32(FB_ACTIVATE_NOW)
         if fbr_ioctl(fd, fbr_fbioput_vscreeninfo(), &v) != 0 {
@@ -300,6 +301,8 @@ public final class FBDevice {
             _ = fbr_ioctl(fd, fbr_fbiopan_display(), &p)
         }
         _ = fbr_ioctl(fd, fbr_fbioget_vscreeninfo(), &current)
+        panOffset = Int(current.yoffset)
+        panCount += 1
         leaveGraphicsMode()
     }
 
