@@ -25,6 +25,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 #include <linux/vt.h>
+#include <linux/fb.h>
 #include <linux/kd.h>
 
 static inline int fbr_errno(void) { return errno; }
@@ -166,5 +167,18 @@ static inline int fbr_wait_child(int pid, int nohang) {
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     return -EINVAL;
 }
+// fbdev (linux/fb.h): the ioctl numbers, some of which are function-like
+// macros Swift cannot import. The structs import as they are.
+static inline unsigned long fbr_fbioget_vscreeninfo(void) { return FBIOGET_VSCREENINFO; }
+static inline unsigned long fbr_fbioput_vscreeninfo(void) { return FBIOPUT_VSCREENINFO; }
+static inline unsigned long fbr_fbioget_fscreeninfo(void) { return FBIOGET_FSCREENINFO; }
+static inline unsigned long fbr_fbiopan_display(void) { return FBIOPAN_DISPLAY; }
+static inline unsigned long fbr_fbio_waitforvsync(void) { return FBIO_WAITFORVSYNC; }
+/// KDSETMODE and its modes (linux/kd.h): KD_GRAPHICS stops the console
+/// drawing (text, cursor blink) over a framebuffer an fbdev program shows.
+static inline unsigned long fbr_kdsetmode(void) { return KDSETMODE; }
+static inline unsigned long fbr_kdgetmode(void) { return KDGETMODE; }
+static inline unsigned long fbr_kd_graphics(void) { return KD_GRAPHICS; }
+static inline unsigned long fbr_kd_text(void) { return KD_TEXT; }
 
 #endif

@@ -1,20 +1,28 @@
 // fbdemo: FBRuntime's demo program, the same source for the host and for
 // the board (Embedded Swift, aarch64).
 //
-//   fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--scene orbit|showcase]
-//          [--board NAME] [--device PATH] [--screendump NAME] [--still]
-//          [--expect-idle] [--check-pacing] [SCENE]
+//   fbdemo [--headless] [--backend auto|kms|fbdev] [--frames N] [--size WxH] [--out DIR]
+//          [--scene orbit|showcase] [--board NAME] [--device PATH] [--screendump NAME]
+//          [--still] [--expect-idle] [--check-pacing] [SCENE]
 //
-// On a machine with a DRM device (/dev/dri/card*) and without --headless,
-// the scene runs on KMS through the render loop: for --frames N frames, or
-// until SIGINT/SIGTERM; then the frame-interval figures are printed and the
-// CRTC is given back to the console. The display comes from --board (or
-// FBRUNTIME_BOARD, see board-configs/README.md), --device overrides its
-// DRM device; without either, the first card with a connected connector,
-// its preferred mode, XRGB8888, double-buffered.
+// The display, in the fallback order (--backend, or the board's `backend`,
+// default auto): KMS when a DRM card with a connected connector exists →
+// fbdev when the framebuffer device exists (the board's `fb-device`,
+// default /dev/fb0) → headless. --headless skips both; --device PATH picks
+// a card (or a /dev/fbN, which means fbdev).
 //
-// Otherwise the run is headless: frames are rendered at 60 Hz of simulated
-// time and written as PNG files.
+// On KMS or fbdev the scene runs through the render loop: for --frames N
+// frames, or until SIGINT/SIGTERM; then the frame-interval figures are
+// printed and the screen is given back (KMS: the CRTC's previous
+// framebuffer; fbdev: the var screen info and pan offset found at open,
+// and the console's text mode). The display comes from --board (or
+// FBRUNTIME_BOARD, see board-configs/README.md); without one, the first
+// card with a connected connector, its preferred mode, XRGB8888,
+// double-buffered. The board's `rotation` turns the UI in software (the
+// scene is laid out at the turned size) and touch with it.
+//
+// Headless: frames are rendered at 60 Hz of simulated time and written as
+// PNG files.
 //
 // Scenes: `orbit` (the default: the VM golden and the host/aarch64 frame
 // comparison of scripts/test use it), `showcase` (every kind of
@@ -104,10 +112,12 @@ struct Options {
     var vtHandoff = false
     var vtSwitch = true
     var expectDamageClips = false
+    /// --backend; nil: the board's (auto without one).
+    var backend: BoardConfig.Backend?
 }
 
 func usage(_ message: String) -> Never {
-    fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
+    fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--backend auto|kms|fbdev] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
                      + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--max-missed-vblanks N] [--touch] [--block-app-ms N] [--scene orbit|showcase|pacer]\n"
                      + "              [--kms-api atomic|legacy|auto] [--master-handoff] [--vt-handoff] [--no-vt-switch]\n")
     exit(2)
@@ -125,6 +135,13 @@ func parseOptions(_ arguments: [String]) -> Options {
         let a = arguments[i]
         switch a {
         case "--headless": options.headless = true
+        case "--backend":
+            switch value() {
+            case "auto": options.backend = .auto
+            case "kms": options.backend = .kms
+            case "fbdev": options.backend = .fbdev
+            default: usage("--backend takes auto, kms or fbdev")
+            }
         case "--frames":
             guard let n = Int(value()), n > 0, n <= 100_000 else { usage("--frames takes 1…100000") }
             options.frames = n
@@ -210,8 +227,18 @@ func run() {
         fbr_write_stderr("fbdemo: \(error.description)\n")
         exit(2)
     }
-    if !options.headless && (options.devicePath != nil || !DRMDevice.cardPaths().isEmpty) {
-        exit(runOnKMS(options, board: board))
+    if !options.headless {
+        var config = board ?? BoardConfig(name: "auto")
+        var requested = options.backend ?? config.backend
+        if let path = options.devicePath {
+            // --device names the display: a framebuffer means fbdev.
+            if path.hasPrefix("/dev/fb") { config.fbDevice = path; requested = .fbdev } else if requested == .auto { requested = .kms }
+        }
+        switch DisplayBackendChoice.choose(requested, fbDevice: config.fbDevice) {
+        case .kms: exit(runOnKMS(options, config: config))
+        case .fbdev(let path): exit(runOnFBDev(options, config: config, path: path))
+        case .headless: break
+        }
     }
 
     guard let display = HeadlessDisplay(width: options.width, height: options.height) else {
@@ -249,9 +276,8 @@ func run() {
 
 
 /// Runs the scene on KMS through the render loop; returns the exit status.
-func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
+func runOnKMS(_ options: Options, config: BoardConfig) -> Int32 {
     TerminationSignal.install()
-    let config = board ?? BoardConfig(name: "auto")
     let device: DRMDevice
     let output: KMSOutput
     let presenter: KMSPresenter
@@ -267,14 +293,14 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         let (committer, fallback) = try (options.kmsAPI ?? config.kmsAPI).makeCommitter(for: output)
         if let fallback { print("fbdemo: legacy KMS: \(fallback)") }
         presenter = try KMSPresenter(output: output, format: config.pixelFormat, bufferCount: config.buffers,
-                                     committer: committer)
+                                     committer: committer, rotation: DisplayRotation(degrees: config.rotation))
     } catch {
         print("fbdemo: error: \(error.description)")
         return 1
     }
     print("fbdemo: board \(config.name): \(device.path) (\(device.driverName)\(device.supportsAtomic ? ", atomic" : "")), "
           + "connector \(output.connectorName), CRTC \(output.crtcID), mode \(output.modeDescription), "
-          + "\(config.pixelFormat.name) ×\(config.buffers), \(presenter.committer.apiName) commits"
+          + "\(config.pixelFormat.name) ×\(config.buffers), rotation \(config.rotation), \(presenter.committer.apiName) commits"
           + ((presenter.committer as? AtomicKMSCommitter).map { $0.supportsDamageClips ? " with FB_DAMAGE_CLIPS" : " (no FB_DAMAGE_CLIPS)" } ?? ""))
     if options.vtSwitch {
         do throws(KMSError) {
@@ -284,18 +310,67 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
             print("fbdemo: no VT switching: \(error.description)")
         }
     }
-    if config.rotation != 0 {
-        // TODO(render-loop issue): rotate in software (render into a rotated
-        // back buffer, or rotate while copying the damage).
-        print("fbdemo: warning: rotation \(config.rotation) is not applied yet")
-    }
+    var status = runScene(options, config: config, presenter: presenter, kms: presenter, panelWidth: output.width,
+                          panelHeight: output.height, busyCount: { presenter.busyCount })
 
-    let scene = makeScene(options.scene, width: Double(output.width), height: Double(output.height))
+    presenter.close()
+    let showing = output.currentFramebufferID()
+    if showing == output.savedFramebufferID {
+        print("fbdemo: CRTC \(output.crtcID) restored to framebuffer \(showing)")
+    } else {
+        print("fbdemo: error: CRTC \(output.crtcID) shows framebuffer \(showing), not \(output.savedFramebufferID) as before")
+        status = 1
+    }
+    if TerminationSignal.isRequested { print("fbdemo: stopped by SIGINT/SIGTERM") }
+    withExtendedLifetime(presenter) {}
+    return status
+}
+
+/// Runs the scene on an fbdev framebuffer through the render loop; returns
+/// the exit status.
+func runOnFBDev(_ options: Options, config: BoardConfig, path: String) -> Int32 {
+    TerminationSignal.install()
+    let device: FBDevice
+    do { device = try FBDevice(path: path) } catch {
+        print("fbdemo: error: \(error.description)")
+        return 1
+    }
+    let presenter = FBDevPresenter(device: device, rotation: DisplayRotation(degrees: config.rotation))
+    let m = device.mode
+    print("fbdemo: board \(config.name): \(path) (fbdev, \(device.driverName)), \(m.width)x\(m.height) "
+          + "(virtual height \(m.virtualHeight)), \(m.format.name), "
+          + "\(presenter.strategy == .panning ? "panning double buffer" : "copy to the visible buffer"), "
+          + "refresh \(formatMilliseconds(m.refreshIntervalNanoseconds)), rotation \(config.rotation)")
+    var status = runScene(options, config: config, presenter: presenter, panelWidth: m.width, panelHeight: m.height,
+                          busyCount: { presenter.busyCount },
+                          // DRM's fbdev emulation flushes CPU writes to the
+                          // display from a worker, 50 ms later.
+                          screendumpDelayNanoseconds: 200_000_000)
+    presenter.close()
+    if device.panOffset == device.savedPanOffset {
+        print("fbdemo: \(path) restored (pan offset \(device.panOffset))")
+    } else {
+        print("fbdemo: error: \(path) pan offset \(device.panOffset), not \(device.savedPanOffset) as before")
+        status = 1
+    }
+    if TerminationSignal.isRequested { print("fbdemo: stopped by SIGINT/SIGTERM") }
+    withExtendedLifetime(presenter) {}
+    return status
+}
+
+/// The scene on `presenter` through the render loop, the checks the
+/// options ask for and the figures; returns the exit status. The caller
+/// closes the presenter. `panelWidth`/`panelHeight`: the mode's size
+/// (touch maps from it through the board's rotation); the scene is laid
+/// out at the presenter's (turned) size.
+func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter, kms: KMSPresenter? = nil,
+              panelWidth: Int, panelHeight: Int, busyCount: () -> Int, screendumpDelayNanoseconds: Int64 = 0) -> Int32 {
+    let scene = makeScene(options.scene, width: Double(presenter.width), height: Double(presenter.height))
     scene.root.isDisplayRoot = true
-    if options.masterHandoff && !options.vtHandoff {
+    if let kms, options.masterHandoff && !options.vtHandoff {
         // The second process must win the race for the freed master:
         // fbdemo's first drmSetMaster retry waits 250 ms (default 20 ms).
-        presenter.retryBackoff = MasterRetryBackoff(initialNanoseconds: 250_000_000, maximumNanoseconds: 500_000_000)
+        kms.retryBackoff = MasterRetryBackoff(initialNanoseconds: 250_000_000, maximumNanoseconds: 500_000_000)
     }
     let loop = RenderLoop(root: scene.root, presenter: presenter)
     loop.compositor.debugOverlays = debugOverlaysFromEnvironment()   // before the render thread starts
@@ -306,10 +381,13 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
     if options.screendump != nil || flipLog != nil {
         // On the render thread, with frame n on screen and the device open.
         loop.onFrameShown = { n in
-            if n >= 2, let flipLog {
-                flipLog.record(timestamp: presenter.lastFlipTimestamp, sequence: presenter.lastFlipSequence)
+            if n >= 2, let flipLog, let kms {
+                flipLog.record(timestamp: kms.lastFlipTimestamp, sequence: kms.lastFlipSequence)
             }
             guard n == 1, let name = options.screendump else { return }
+            if screendumpDelayNanoseconds > 0 {
+                MonotonicFrameTime().sleep(untilNanoseconds: System.monotonicNanoseconds() + screendumpDelayNanoseconds)
+            }
             do throws(KMSError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
         }
     }
@@ -341,7 +419,12 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
             status = 1
         }
     } else if status == 0 && options.masterHandoff {
-        status = masterHandoffCheck(loop, presenter: presenter, scene: scene, viaVT: options.vtHandoff)
+        if let kms {
+            status = masterHandoffCheck(loop, presenter: kms, scene: scene, viaVT: options.vtHandoff)
+        } else {
+            print("fbdemo: error: --master-handoff and --vt-handoff need KMS")
+            status = 1
+        }
     } else if status == 0, let ms = options.blockAppMilliseconds {
         status = blockAppCheck(loop, milliseconds: ms)
     } else if status == 0, let n = options.interruptAfter {
@@ -362,11 +445,11 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         // With --touch or a board touch-device, input is read meanwhile:
         // drag a layer, pinch to zoom it (TouchControl).
         let touch = options.touch || config.touchDevice != nil
-            ? TouchControl(board: config, root: scene.root, width: output.width, height: output.height) : nil
+            ? TouchControl(board: config, root: scene.root, width: panelWidth, height: panelHeight) : nil
         if options.dragCheck {
             status = options.uinputDrag
-                ? touch?.uinputDragCheck(loop, width: output.width, height: output.height) ?? 1
-                : touch?.dragCheck(loop, width: output.width, height: output.height) ?? 1
+                ? touch?.uinputDragCheck(loop, width: panelWidth, height: panelHeight) ?? 1
+                : touch?.dragCheck(loop, width: panelWidth, height: panelHeight) ?? 1
         }
         let turns = options.scene == "showcase" && !options.still
         while status == 0 && !options.dragCheck && loop.isRunning {
@@ -384,19 +467,21 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
     let period = presenter.refreshIntervalNanoseconds
     print("fbdemo: \(stats.summary)")
     print("fbdemo: refresh period \(formatMilliseconds(period)), flips \(presenter.flipsWaitForVBlank ? "wait for vblank" : "complete at once (held to the period)"), "
-          + "\(presenter.busyCount) EBUSY")
-    let kms = presenter.statistics
-    print("fbdemo: \(presenter.committer.apiName) commits: \(kms.modesets) modesets, \(kms.flips) flips, "
-          + "\(kms.damageClipCommits) with damage clips; master lost \(kms.masterLosses)×, regained \(kms.regains)×, "
-          + "\(kms.failedMasterAttempts) failed drmSetMaster; VT releases \(kms.vtReleases), acquires \(kms.vtAcquires)")
-    if options.expectDamageClips {
-        let canClip = (presenter.committer as? AtomicKMSCommitter)?.supportsDamageClips ?? false
-        if !canClip {
-            print("fbdemo: no damage clips expected: \(presenter.committer.apiName) commits"
-                  + (presenter.committer is AtomicKMSCommitter ? ", the primary plane has no FB_DAMAGE_CLIPS" : ""))
-        } else if kms.damageClipCommits == 0 || kms.flips == 0 {
-            print("fbdemo: error: \(kms.flips) flips, none with damage clips")
-            status = 1
+          + "\(busyCount()) EBUSY")
+    if let kms {
+        let k = kms.statistics
+        print("fbdemo: \(kms.committer.apiName) commits: \(k.modesets) modesets, \(k.flips) flips, "
+              + "\(k.damageClipCommits) with damage clips; master lost \(k.masterLosses)×, regained \(k.regains)×, "
+              + "\(k.failedMasterAttempts) failed drmSetMaster; VT releases \(k.vtReleases), acquires \(k.vtAcquires)")
+        if options.expectDamageClips {
+            let canClip = (kms.committer as? AtomicKMSCommitter)?.supportsDamageClips ?? false
+            if !canClip {
+                print("fbdemo: no damage clips expected: \(kms.committer.apiName) commits"
+                      + (kms.committer is AtomicKMSCommitter ? ", the primary plane has no FB_DAMAGE_CLIPS" : ""))
+            } else if k.damageClipCommits == 0 || k.flips == 0 {
+                print("fbdemo: error: \(k.flips) flips, none with damage clips")
+                status = 1
+            }
         }
     }
     print("fbdemo: frame intervals: \(stats.histogramDescription)")
@@ -422,17 +507,6 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
        vblankCheck(flipLog, period: period, flipsWaitForVBlank: presenter.flipsWaitForVBlank, maxMissed: maxMissed) != 0 {
         status = 1
     }
-
-    presenter.close()
-    let showing = output.currentFramebufferID()
-    if showing == output.savedFramebufferID {
-        print("fbdemo: CRTC \(output.crtcID) restored to framebuffer \(showing)")
-    } else {
-        print("fbdemo: error: CRTC \(output.crtcID) shows framebuffer \(showing), not \(output.savedFramebufferID) as before")
-        status = 1
-    }
-    if TerminationSignal.isRequested { print("fbdemo: stopped by SIGINT/SIGTERM") }
-    withExtendedLifetime(presenter) {}
     return status
 }
 

@@ -64,7 +64,7 @@ final class BoardConfigTests: XCTestCase {
     }
 
     func testEachErrorNamesTheFileAndLine() {
-        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, drm-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration, kms-api)")
+        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, backend, drm-device, fb-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration, kms-api)")
         assertError("name = a\nkms-api = fast", "test.conf:2: kms-api 'fast': atomic, legacy or auto")
         assertError("name = a\nname = b", "test.conf:2: 'name' is set twice")
         assertError("name = a\n\nmode", "test.conf:3: expected 'key = value', got 'mode'")
@@ -81,6 +81,21 @@ final class BoardConfigTests: XCTestCase {
         assertError("name = a\ncalibration = 1 0 0 0 1 x", "test.conf:2: calibration: 'x' is not a number")
         assertError("name = a\ncalibration = 1 0 0 0 1 1e3", "test.conf:2: calibration: '1e3' is not a number")
         assertError("# nothing but a comment\nmode = preferred", "test.conf: no 'name' line")
+    }
+
+    func testBackendAndFramebufferDevice() throws {
+        let defaults = try parse("name = a")
+        XCTAssertEqual(defaults.backend, .auto)
+        XCTAssertEqual(defaults.fbDevice, "/dev/fb0")
+        let fbdev = try parse("name = old-board\nbackend = fbdev\nfb-device = /dev/fb1\nrotation = 270")
+        XCTAssertEqual(fbdev.backend, .fbdev)
+        XCTAssertEqual(fbdev.fbDevice, "/dev/fb1")
+        XCTAssertEqual(fbdev.rotation, 270)
+        XCTAssertEqual(try parse("name = a\nbackend = kms").backend, .kms)
+        XCTAssertEqual(try parse("name = a\nbackend = auto").backend, .auto)
+        assertError("name = a\nbackend = x11", "test.conf:2: backend 'x11': auto, kms or fbdev")
+        assertError("name = a\nfb-device = fb0", "test.conf:2: fb-device 'fb0': an absolute path such as /dev/fb0")
+        assertError("name = a\nbackend = kms\nbackend = fbdev", "test.conf:3: 'backend' is set twice")
     }
 
     func testMissingFileAndSelection() throws {

@@ -240,12 +240,14 @@ final class RenderLoopTests: XCTestCase {
         let missed = zip(indices.dropFirst(), indices).map { Int($0 - $1 - 1) }
         XCTAssertTrue(missed.allSatisfy { $0 >= 0 })
         let missedAt = missed.indices.filter { missed[$0] > 0 }
-        // The budget without a margin is 1 ms plus 1.5× the (real, tiny)
-        // render time: the first frame misses. One quarter period (4.17 ms)
-        // may not cover the 6 ms once the render estimate has decayed; two
-        // always do, and the margin shrinks only 1/1024 per frame.
-        XCTAssertEqual(missedAt.first, 0, "a 6 ms path must miss at first")
-        XCTAssertTrue((1...2).contains(missedAt.count), "misses: \(missedAt)")
+        // The budget without a margin is 1 ms plus 1.5× the render time,
+        // measured on the real clock: on a quiet machine the first frame
+        // misses (on a loaded one the measured time alone may cover the
+        // 6 ms — no assertion on wall-clock time here). One quarter period
+        // (4.17 ms) may not cover the 6 ms once the render estimate has
+        // decayed; two always do, and the margin shrinks only 1/1024 per
+        // frame.
+        XCTAssertTrue((0...2).contains(missedAt.count), "misses: \(missedAt)")
         XCTAssertTrue(missed.allSatisfy { $0 <= 1 })
         XCTAssertLessThan(missedAt.last ?? 0, 50, "misses only while the margin grows")
         let stats = loop.statistics

@@ -11,8 +11,20 @@ public struct BoardConfig: Equatable, Sendable {
         case path(String)
     }
 
+    /// Which display backend drives the screen.
+    public enum Backend: Equatable, Sendable {
+        /// KMS when a DRM card with a connected connector exists, else
+        /// fbdev when the framebuffer device exists, else headless.
+        case auto
+        case kms
+        case fbdev
+    }
+
     public var name: String
+    public var backend: Backend = .auto
     public var drmDevice: Device = .auto
+    /// The fbdev framebuffer for the fbdev backend (and its fallback).
+    public var fbDevice = "/dev/fb0"
     /// A connector name such as "HDMI-A-1"; nil: the first connected one.
     public var connector: String?
     public var mode: ModeRequest = .preferred
@@ -35,7 +47,7 @@ public struct BoardConfig: Equatable, Sendable {
     public init(name: String) { self.name = name }
 
     /// The keys the format knows, in the order the files list them.
-    public static let keys = ["name", "drm-device", "connector", "mode", "pixel-format", "rotation",
+    public static let keys = ["name", "backend", "drm-device", "fb-device", "connector", "mode", "pixel-format", "rotation",
                               "buffers", "touch-device", "calibration", "kms-api"]
 }
 
@@ -95,6 +107,16 @@ extension BoardConfig {
                 if value == "auto" { config.drmDevice = .auto }
                 else if value.hasPrefix("/") { config.drmDevice = .path(value) }
                 else { throw error("drm-device '\(value)': an absolute path or 'auto'") }
+            case "backend":
+                switch value {
+                case "auto": config.backend = .auto
+                case "kms": config.backend = .kms
+                case "fbdev": config.backend = .fbdev
+                default: throw error("backend '\(value)': auto, kms or fbdev")
+                }
+            case "fb-device":
+                guard value.hasPrefix("/") else { throw error("fb-device '\(value)': an absolute path such as /dev/fb0") }
+                config.fbDevice = value
             case "connector":
                 config.connector = value == "auto" ? nil : value
             case "mode":

@@ -55,6 +55,9 @@ public final class KMSPresenter: FramePresenter {
     public let output: KMSOutput
     public let format: ScanoutFormat
     public let committer: KMSCommitter
+    /// Software rotation applied while copying (`ScanoutRotation`); the
+    /// frames are the UI's size, `width` × `height`.
+    public let rotation: ScanoutRotation
     /// Probed after the first modeset (drmCrtcGetSequence answers only for
     /// a CRTC that is on); true until then.
     public private(set) var flipsWaitForVBlank = true
@@ -83,8 +86,9 @@ public final class KMSPresenter: FramePresenter {
     /// What the prepared buffer received: FB_DAMAGE_CLIPS of its flip.
     private let damageClips: DamageClips
 
-    public var width: Int { output.width }
-    public var height: Int { output.height }
+    /// The frame size: the mode's, turned by `rotation`.
+    public var width: Int { rotation.frameWidth }
+    public var height: Int { rotation.frameHeight }
     public var refreshIntervalNanoseconds: Int64 { output.refreshIntervalNanoseconds }
     public var isFlipPending: Bool { pageFlipState == .waitingForFlip }
     public var bufferCount: Int { buffers.count }
@@ -93,18 +97,19 @@ public final class KMSPresenter: FramePresenter {
     /// Creates `bufferCount` (2 or 3) dumb buffers of the output's size.
     /// Nothing is shown until the first `present`.
     public init(output: KMSOutput, format: ScanoutFormat = .xrgb8888, bufferCount: Int = 2,
-                committer: KMSCommitter = LegacyKMSCommitter()) throws(KMSError) {
+                committer: KMSCommitter = LegacyKMSCommitter(), rotation: DisplayRotation = .none) throws(KMSError) {
         precondition(bufferCount == 2 || bufferCount == 3, "KMSPresenter: 2 or 3 buffers")
         self.output = output
         self.format = format
         self.committer = committer
+        self.rotation = ScanoutRotation(rotation, panelWidth: output.width, panelHeight: output.height)
         var made: [DumbBuffer] = []
         for _ in 0..<bufferCount {
             made.append(try DumbBuffer(device: output.device, width: output.width, height: output.height, format: format))
         }
         buffers = made
         bufferStates = Array(repeating: .free, count: bufferCount)
-        let full = IntRect(x: 0, y: 0, width: output.width, height: output.height)
+        let full = IntRect(x: 0, y: 0, width: self.rotation.frameWidth, height: self.rotation.frameHeight)
         staleArea = Array(repeating: full, count: bufferCount)
         events = PageFlipEvents(device: output.device)
         damageClips = DamageClips(width: output.width, height: output.height)
@@ -217,8 +222,8 @@ public final class KMSPresenter: FramePresenter {
     private func copy(_ frame: PixelView<ARGB8888>, _ area: IntRect, into buffer: DumbBuffer) {
         guard !area.isEmpty else { return }
         switch format {
-        case .xrgb8888: ScanoutConversion.copy(frame, into: buffer.xrgbView, rect: area)
-        case .rgb565: ScanoutConversion.copyDithered(frame, into: buffer.rgb565View, rect: area)
+        case .xrgb8888: rotation.copy(frame, area, into: buffer.xrgbView)
+        case .rgb565: rotation.copy(frame, area, into: buffer.rgb565View)
         }
     }
 

@@ -1,0 +1,195 @@
+import CPosix
+import Raster
+
+/// Shows frames on an fbdev framebuffer (`/dev/fbN`), the fallback for
+/// boards without KMS.
+///
+/// Two strategies, chosen from what the driver gives (`FBDevice.canPan`):
+/// - **panning**: two buffers stacked in the virtual screen (`yres_virtual
+///   ≥ 2·yres`); a frame's damage (plus what the buffer missed since it
+///   last held a frame) is copied into the hidden one, and FBIOPAN_DISPLAY
+///   flips to it. The same buffer states as `KMSPresenter` (free →
+///   rendering → queued → onScreen), one flip at a time.
+/// - **copy**: one buffer, the visible one; the damage is copied straight
+///   into it (tearing is possible; there is nothing to flip to).
+///
+/// Pacing: where FBIO_WAITFORVSYNC really waits (`FBDevice.probeVSync`;
+/// DRM's fbdev emulation returns at once on drivers without vblank
+/// interrupts), a flip completes at the next vblank (`flipsWaitForVBlank`);
+/// elsewhere it completes at once and the render loop holds each one until its target time, a refresh
+/// period apart (`FBMode.refreshIntervalNanoseconds`: the mode timings, or
+/// 60 Hz).
+///
+/// Rotation is applied while copying (`ScanoutRotation`), so the frame
+/// size is the mode's turned by `rotation`.
+///
+/// Threading: one thread at a time (the render thread).
+public final class FBDevPresenter: FramePresenter {
+    public enum Strategy: Equatable, Sendable {
+        case panning
+        case copy
+    }
+
+    public let device: FBDevice
+    public let strategy: Strategy
+    public let rotation: ScanoutRotation
+    /// Probed at the first commit (FBIO_WAITFORVSYNC); true until then.
+    public private(set) var flipsWaitForVBlank = true
+    public private(set) var bufferStates: [ScanoutBufferState]
+    public private(set) var pageFlipState = PageFlipState.idle
+    /// Always 0: panning does not fail with EBUSY (kept for the same
+    /// figures as `KMSPresenter`).
+    public let busyCount = 0
+
+    private let time: FrameTimeSource
+    private var staleArea: [IntRect]
+    private var queuedIndex: Int?
+    private var isShown = false
+    private var isClosed = false
+
+    public var width: Int { rotation.frameWidth }
+    public var height: Int { rotation.frameHeight }
+    public var refreshIntervalNanoseconds: Int64 { device.mode.refreshIntervalNanoseconds }
+    public var isFlipPending: Bool { pageFlipState == .waitingForFlip }
+
+    /// Uses `device`, panning when it can and `allowPanning`, else copying.
+    /// `time`: the clock of the flip timestamps (CLOCK_MONOTONIC; tests
+    /// pass a simulated one).
+    public init(device: FBDevice, rotation: DisplayRotation = .none, allowPanning: Bool = true,
+                time: FrameTimeSource = MonotonicFrameTime()) {
+        self.device = device
+        self.time = time
+        strategy = allowPanning && device.canPan ? .panning : .copy
+        self.rotation = ScanoutRotation(rotation, panelWidth: device.mode.width, panelHeight: device.mode.height)
+        let count = strategy == .panning ? 2 : 1
+        bufferStates = Array(repeating: .free, count: count)
+        staleArea = Array(repeating: IntRect(x: 0, y: 0, width: self.rotation.frameWidth, height: self.rotation.frameHeight),
+                          count: count)
+    }
+
+    deinit { close() }
+
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
+        prepareBuffer(frame, damage: damage, pieces: nil)
+    }
+
+    /// Copies each damage rectangle (not their bounding box) when the
+    /// buffer's stale area does not already cover them.
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
+        prepareBuffer(frame, damage: damage.boundingBox, pieces: damage)
+    }
+
+    private func prepareBuffer(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
+        precondition(!isClosed, "FBDevPresenter: prepare after close")
+        precondition(pageFlipState == .idle, "FBDevPresenter: a flip is pending; wait for it before presenting")
+        precondition(firstBuffer(.rendering) == nil, "FBDevPresenter: a prepared frame is not committed yet")
+        precondition(frame.width == width && frame.height == height, "FBDevPresenter: frame size differs from the mode")
+        // Copy: the one buffer is written where it is shown.
+        let index: Int
+        if strategy == .copy {
+            index = 0
+        } else {
+            guard let free = firstBuffer(.free) else {
+                preconditionFailure("FBDevPresenter: no free buffer while no flip is pending")
+            }
+            index = free
+        }
+        let full = IntRect(x: 0, y: 0, width: width, height: height)
+        let damage = damage.intersection(full)
+        bufferStates[index] = .rendering
+        let stale = staleArea[index]
+        if let pieces, pieces.rects.count > 1, !stale.contains(damage) {
+            copy(frame, stale, into: index)
+            for r in pieces.rects { copy(frame, r.intersection(full), into: index) }
+        } else {
+            copy(frame, damage.isEmpty ? stale : (stale.isEmpty ? damage : stale.union(damage)), into: index)
+        }
+        staleArea[index] = .zero
+        for i in staleArea.indices where i != index && !damage.isEmpty {
+            staleArea[i] = staleArea[i].isEmpty ? damage : staleArea[i].union(damage)
+        }
+        checkInvariants()
+    }
+
+    private func copy(_ frame: PixelView<ARGB8888>, _ area: IntRect, into index: Int) {
+        guard !area.isEmpty else { return }
+        switch device.mode.format {
+        case .xrgb8888: rotation.copy(frame, area, into: device.xrgbView(buffer: index))
+        case .rgb565: rotation.copy(frame, area, into: device.rgb565View(buffer: index))
+        }
+    }
+
+    public func commit() throws(KMSError) -> PresentOutcome {
+        guard let index = firstBuffer(.rendering) else {
+            preconditionFailure("FBDevPresenter: commit without a prepared frame")
+        }
+        if strategy == .panning {
+            do { try device.pan(toY: index * device.mode.height) } catch {
+                bufferStates[index] = .free
+                checkInvariants()
+                throw error
+            }
+        }
+        if !isShown {
+            isShown = true
+            // Whether the driver's vblank waits really wait (two of them).
+            flipsWaitForVBlank = device.probeVSync()
+            for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
+            bufferStates[index] = .onScreen
+            checkInvariants()
+            return .shown(timestamp: time.nanoseconds())
+        }
+        bufferStates[index] = .queued
+        queuedIndex = index
+        pageFlipState = .waitingForFlip
+        checkInvariants()
+        return .flipQueued
+    }
+
+    /// With vblank waits, the next vblank (the pan is latched there, the
+    /// copy shown by then); without, at once.
+    public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
+        precondition(pageFlipState == .waitingForFlip, "FBDevPresenter: no flip to wait for")
+        if flipsWaitForVBlank { _ = try device.waitForVSync(timeoutNanoseconds: timeoutNanoseconds) }
+        let timestamp = time.nanoseconds()
+        for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
+        if let q = queuedIndex { bufferStates[q] = .onScreen }
+        queuedIndex = nil
+        pageFlipState = .idle
+        checkInvariants()
+        return timestamp
+    }
+
+    /// Debug builds: at most one buffer rendering and one on screen; a
+    /// queued buffer exactly while a flip is pending.
+    private func checkInvariants() {
+        assert(count(.rendering) <= 1, "FBDevPresenter: two buffers rendering")
+        assert(count(.onScreen) <= 1, "FBDevPresenter: two buffers on screen")
+        assert(count(.queued) == (pageFlipState == .waitingForFlip ? 1 : 0), "FBDevPresenter: queued buffers and PageFlipState disagree")
+    }
+
+    /// Index loops, not `contains`/`firstIndex(of:)`/`filter`, which
+    /// allocate in debug builds (unspecialised generics): the present path
+    /// stays allocation-free in tests too.
+    private func firstBuffer(_ state: ScanoutBufferState) -> Int? {
+        var i = 0
+        while i < bufferStates.count { if bufferStates[i] == state { return i }; i += 1 }
+        return nil
+    }
+
+    private func count(_ state: ScanoutBufferState) -> Int {
+        var n = 0
+        var i = 0
+        while i < bufferStates.count { if bufferStates[i] == state { n += 1 }; i += 1 }
+        return n
+    }
+
+    /// Waits for a pending flip (up to 1 s), then restores the var screen
+    /// info found at open (pan offset, console mode). Idempotent.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        if pageFlipState == .waitingForFlip { _ = try? waitForFlip(timeoutNanoseconds: 1_000_000_000) }
+        device.restore()
+    }
+}
