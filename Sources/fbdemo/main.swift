@@ -50,6 +50,12 @@
 //                      the seat to hot-plug it (udev's seat0 with udevd),
 //                      drag on it, require the layer to follow, print the
 //                      touch-to-photon latency from each uinput write.
+//   --tap X,Y, --drag X0,Y0,X1,Y1  (repeatable, played in order; screen
+//                      pixels) a script of touches written to a uinput
+//                      touchscreen fbdemo makes, read through libinput like
+//                      a board's (TouchScript); then the program ends, and
+//                      --screendump is taken once the scene is at rest after
+//                      the touches instead of at the first frame.
 import CPosix
 import FBRuntime
 import ImageIO
@@ -79,6 +85,7 @@ struct Options {
     var dragCheck = false
     var blockAppMilliseconds: Int?
     var uinputDrag = false
+    var touchScript = TouchScript()
 }
 
 func usage(_ message: String) -> Never {
@@ -129,6 +136,11 @@ func parseOptions(_ arguments: [String]) -> Options {
             guard let n = Int(value()), n > 0, n <= 60_000 else { usage("--block-app-ms takes 1…60000") }
             options.blockAppMilliseconds = n
         case "--uinput-drag-check": options.touch = true; options.dragCheck = true; options.uinputDrag = true
+        case "--tap", "--drag":
+            guard let step = TouchScript.parse(value(), drag: a == "--drag") else {
+                usage(a == "--tap" ? "--tap takes X,Y (pixels)" : "--drag takes X0,Y0,X1,Y1 (pixels)")
+            }
+            options.touchScript.steps.append(step)
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
@@ -248,7 +260,7 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
     loop.compositor.debugOverlays = debugOverlaysFromEnvironment()   // before the render thread starts
     if options.framesGiven { loop.frameLimit = options.frames }
     var handshakeError: KMSError?
-    if let name = options.screendump {
+    if let name = options.screendump, options.touchScript.isEmpty {
         // On the render thread, with frame 1 on screen and the device open.
         loop.onFrameShown = { n in
             guard n == 1 else { return }
@@ -301,15 +313,25 @@ func runOnKMS(_ options: Options, board: BoardConfig?) -> Int32 {
         // an error ends the loop.
         // With --touch or a board touch-device, input is read meanwhile:
         // drag a layer, pinch to zoom it (TouchControl).
-        let touch = options.touch || config.touchDevice != nil
-            ? TouchControl(board: config, root: scene.root, width: output.width, height: output.height) : nil
+        // A touch script reads its own uinput touchscreen (path backend).
+        var touchBoard = config
+        let scripted = options.touchScript.isEmpty ? nil : ScriptedTouchscreen(width: output.width, height: output.height)
+        if let scripted { touchBoard.touchDevice = scripted.node }
+        let touch = options.touch || touchBoard.touchDevice != nil
+            ? TouchControl(board: touchBoard, root: scene.root, width: output.width, height: output.height) : nil
+        if !options.touchScript.isEmpty {
+            if let scripted, let touch { status = options.touchScript.play(on: scripted, touch, loop) } else { status = 1 }
+            if status == 0, let name = options.screendump {
+                do throws(KMSError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
+            }
+        }
         if options.dragCheck {
             status = options.uinputDrag
                 ? touch?.uinputDragCheck(loop, width: output.width, height: output.height) ?? 1
                 : touch?.dragCheck(loop, width: output.width, height: output.height) ?? 1
         }
         let turns = options.scene == "showcase" && !options.still
-        while status == 0 && !options.dragCheck && loop.isRunning {
+        while status == 0 && !options.dragCheck && options.touchScript.isEmpty && loop.isRunning {
             if let touch { touch.waitAndDispatch(loop, timeoutMilliseconds: turns ? 50 : 200) }
             else { _ = loop.waitUntil(timeoutNanoseconds: turns ? 50_000_000 : 200_000_000) { _ in false } }
             // A turn of the app's run loop: the showcase's property changes
