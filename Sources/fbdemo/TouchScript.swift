@@ -141,7 +141,10 @@ extension TouchScript {
     /// Plays the script on `screen` while `touch` (reading that device)
     /// routes what comes, then waits for the scene to come to rest (the
     /// implicit animations the touches started end in 0.25 s). Returns the
-    /// exit status: 1 if the router saw fewer touch events than written.
+    /// exit status: 1 if the router saw fewer touch events than written, or
+    /// if a dragged top-level layer (the one under the drag's start, as
+    /// `TouchControl` picks it) did not move by exactly the drag (pixels are
+    /// points here: contents scale 1), as read back from the model tree.
     func play(on screen: ScriptedTouchscreen, _ touch: TouchControl, _ loop: RenderLoop) -> Int32 {
         /// Routes what libinput has for `milliseconds`.
         func pump(_ milliseconds: Int) {
@@ -150,6 +153,15 @@ extension TouchScript {
         }
         pump(200)   // the device added
         let before = touch.touchCount
+        /// The top-level layer (a sublayer of the root) at (x, y), if any.
+        func topLevelLayer(_ x: Int, _ y: Int) -> Layer? {
+            loop.update { root in
+                guard var layer = root.hitTest(Point(x: Double(x), y: Double(y)), at: MonotonicClock().now), layer !== root else { return nil }
+                while let parent = layer.superlayer, parent !== root { layer = parent }
+                return layer
+            }
+        }
+        var status: Int32 = 0
         for step in steps {
             switch step {
             case let .tap(x, y):
@@ -160,6 +172,8 @@ extension TouchScript {
                 pump(200)
             case let .drag(x0, y0, x1, y1):
                 print("fbdemo: touch script: drag from \(x0),\(y0) to \(x1),\(y1)")
+                let dragged = topLevelLayer(x0, y0)
+                let start: Point? = dragged.map { layer in loop.update { _ in layer.position } }
                 screen.contact(x: x0, y: y0, down: true, first: true)
                 pump(60)
                 for i in 1...TouchScript.dragSteps {
@@ -169,6 +183,16 @@ extension TouchScript {
                 }
                 screen.contact(x: x1, y: y1, down: false, first: false)
                 pump(200)
+                if let dragged, let start {
+                    let end: Point = loop.update { _ in dragged.position }
+                    let dx = end.x - start.x, dy = end.y - start.y
+                    // Integers only: Embedded Swift prints no Double.
+                    print("fbdemo: touch script: \(dragged.name) moved by \(Int(dx.rounded())),\(Int(dy.rounded())) (the drag: \(x1 - x0),\(y1 - y0))")
+                    if !(abs(dx - Double(x1 - x0)) < 0.5 && abs(dy - Double(y1 - y0)) < 0.5) {
+                        print("fbdemo: error: the dragged layer did not move by the drag")
+                        status = 1
+                    }
+                }
             }
         }
         pump(600)   // implicit animations (0.25 s) end; the scene is at rest
@@ -178,6 +202,6 @@ extension TouchScript {
             print("fbdemo: error: the touch script's events did not all reach the router")
             return 1
         }
-        return 0
+        return status
     }
 }
