@@ -76,6 +76,12 @@
 //                      the seat to hot-plug it (udev's seat0 with udevd),
 //                      drag on it, require the layer to follow, print the
 //                      touch-to-photon latency from each uinput write.
+//   --tap X,Y, --drag X0,Y0,X1,Y1  (repeatable, played in order; screen
+//                      pixels) a script of touches written to a uinput
+//                      touchscreen fbdemo makes, read through libinput like
+//                      a board's (TouchScript); then the program ends, and
+//                      --screendump is taken once the scene is at rest after
+//                      the touches instead of at the first frame.
 import CPosix
 import DemoScenes
 import FBRuntime
@@ -114,6 +120,7 @@ struct Options {
     var expectDamageClips = false
     /// --backend; nil: the board's (auto without one).
     var backend: BoardConfig.Backend?
+    var touchScript = TouchScript()
 }
 
 func usage(_ message: String) -> Never {
@@ -182,6 +189,11 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--no-vt-switch": options.vtSwitch = false
         case "--expect-damage-clips": options.expectDamageClips = true
         case "--uinput-drag-check": options.touch = true; options.dragCheck = true; options.uinputDrag = true
+        case "--tap", "--drag":
+            guard let step = TouchScript.parse(value(), drag: a == "--drag") else {
+                usage(a == "--tap" ? "--tap takes X,Y (pixels)" : "--drag takes X0,Y0,X1,Y1 (pixels)")
+            }
+            options.touchScript.steps.append(step)
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
@@ -378,13 +390,15 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
     var handshakeError: KMSError?
     // Frames 2… are shown by flips (frame 1 by the modeset).
     let flipLog = options.maxMissedVBlanks != nil ? FlipLog(capacity: options.framesGiven ? options.frames : 100_000) : nil
-    if options.screendump != nil || flipLog != nil {
+    // A touch script asks for its screendump after playing (below).
+    let firstFrameScreendump = options.touchScript.isEmpty ? options.screendump : nil
+    if firstFrameScreendump != nil || flipLog != nil {
         // On the render thread, with frame n on screen and the device open.
         loop.onFrameShown = { n in
             if n >= 2, let flipLog, let kms {
                 flipLog.record(timestamp: kms.lastFlipTimestamp, sequence: kms.lastFlipSequence)
             }
-            guard n == 1, let name = options.screendump else { return }
+            guard n == 1, let name = firstFrameScreendump else { return }
             if screendumpDelayNanoseconds > 0 {
                 MonotonicFrameTime().sleep(untilNanoseconds: System.monotonicNanoseconds() + screendumpDelayNanoseconds)
             }
@@ -444,15 +458,25 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
         // an error ends the loop.
         // With --touch or a board touch-device, input is read meanwhile:
         // drag a layer, pinch to zoom it (TouchControl).
-        let touch = options.touch || config.touchDevice != nil
-            ? TouchControl(board: config, root: scene.root, width: panelWidth, height: panelHeight) : nil
+        // A touch script reads its own uinput touchscreen (path backend).
+        var touchBoard = config
+        let scripted = options.touchScript.isEmpty ? nil : ScriptedTouchscreen(width: panelWidth, height: panelHeight)
+        if let scripted { touchBoard.touchDevice = scripted.node }
+        let touch = options.touch || touchBoard.touchDevice != nil
+            ? TouchControl(board: touchBoard, root: scene.root, width: panelWidth, height: panelHeight) : nil
+        if !options.touchScript.isEmpty {
+            if let scripted, let touch { status = options.touchScript.play(on: scripted, touch, loop) } else { status = 1 }
+            if status == 0, let name = options.screendump {
+                do throws(KMSError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
+            }
+        }
         if options.dragCheck {
             status = options.uinputDrag
                 ? touch?.uinputDragCheck(loop, width: panelWidth, height: panelHeight) ?? 1
                 : touch?.dragCheck(loop, width: panelWidth, height: panelHeight) ?? 1
         }
         let turns = options.scene == "showcase" && !options.still
-        while status == 0 && !options.dragCheck && loop.isRunning {
+        while status == 0 && !options.dragCheck && options.touchScript.isEmpty && loop.isRunning {
             if let touch { touch.waitAndDispatch(loop, timeoutMilliseconds: turns ? 50 : 200) }
             else { _ = loop.waitUntil(timeoutNanoseconds: turns ? 50_000_000 : 200_000_000) { _ in false } }
             // A turn of the app's run loop: the showcase's property changes

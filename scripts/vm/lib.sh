@@ -200,3 +200,22 @@ file ${shared#"$dir"} $shared 755"
     VM_UDEV_LIST+=$'\n'$(LD_LIBRARY_PATH="$(dirname "$shared")" ldd "$udevadm" \
         | awk '/=> \// && !/libsystemd-shared/ { print "file " $3 " " $3 " 755" } /^\t\// { print "file " $1 " " $1 " 755" }')
 }
+
+# Prints the scripts/vm/mkcpio.py lines every guest has: the folders,
+# board-configs/*.conf in /etc/fbruntime/boards, the console node, busybox
+# (VM_BUSYBOX), scripts/vm/init, scripts/vm/as-user and the kernel modules
+# (VM_MODULE_DIR) with their load order. Call vm_kernel and vm_busybox
+# first. (scripts/qemu-board uses it; scripts/vm-test still spells the same
+# lines out in its prepare.)
+vm_base_list() {
+    local conf ko
+    printf 'dir /%s\n' proc sys dev tmp run etc etc/vmtest etc/fbruntime etc/fbruntime/boards
+    for conf in "$FBR_ROOT"/board-configs/*.conf; do echo "file /etc/fbruntime/boards/$(basename "$conf") $conf 644"; done
+    echo "nod /dev/console c 5 1 600"
+    echo "file /bin/busybox $VM_BUSYBOX 755"
+    echo "symlink /bin/sh busybox"
+    echo "file /init $VM_DIR/init 755"
+    echo "file /bin/as-user $VM_DIR/as-user 755"
+    for ko in "$VM_MODULE_DIR"/*.ko; do echo "file /lib/modules/$(basename "$ko") $ko 644"; done
+    echo "file /lib/modules/load-order $VM_MODULE_DIR/load-order 644"
+}

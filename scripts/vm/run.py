@@ -106,6 +106,10 @@ def main():
     parser.add_argument("--accel", default="tcg")
     parser.add_argument("--update-goldens", action="store_true")
     parser.add_argument("--append", default="")
+    # For scripts/qemu-board: the board's CPU model (arm64) and its goldens'
+    # prefix (GOLDENS/PREFIXNAME.png).
+    parser.add_argument("--cpu", default=None, help="QEMU CPU model (default: max, with pauth-impdef=on on arm64)")
+    parser.add_argument("--golden-prefix", default="vm-")
     args = parser.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
@@ -132,7 +136,7 @@ def main():
         # The boards' architecture, on QEMU's generic "virt" board. No
         # isa-debug-exit there: /init powers off (PSCI), QEMU exits with 0.
         # pauth-impdef: a cheaper pointer-authentication hash under TCG.
-        machine = ["qemu-system-aarch64", "-M", "virt", "-accel", "tcg", "-cpu", "max,pauth-impdef=on"]
+        machine = ["qemu-system-aarch64", "-M", "virt", "-accel", "tcg", "-cpu", args.cpu or "max,pauth-impdef=on"]
         console = "ttyAMA0"
     command = machine + [
         "-m", "512", "-smp", "1", "-display", "none", *(["-device", args.display] if args.display else []),
@@ -170,7 +174,7 @@ def main():
         os.unlink(ppm)
         png = os.path.join(args.out, f"{name}.png")
         images.write_png(png, *actual)
-        golden = os.path.join(args.goldens, f"vm-{name}.png")
+        golden = os.path.join(args.goldens, f"{args.golden_prefix}{name}.png")
         error_png = os.path.join(args.out, f"{name}.error.png")
         if os.path.exists(error_png):
             os.unlink(error_png)
