@@ -58,6 +58,11 @@ final class Storm {
     var animated: [WeakLayer] = []
     /// Layers made so far (names). Lock.
     var madeLayers = 0
+    /// Layers just removed from the tree. A mutator thread takes them with
+    /// the lock held and lets go of them after `unlock()`, as app code
+    /// holding a removed layer in a local does: the last reference to a
+    /// model layer may go on any thread. Lock.
+    var detached: [Layer] = []
 
     init(root: Layer, width: Double, height: Double, font: Font?, images: [LayerContents], maximumLayers: Int) {
         self.root = root; self.width = width; self.height = height
@@ -266,6 +271,7 @@ final class Storm {
             // Add or insert a new layer (or remove one when the tree is full).
             if layers.count >= maximumLayers, let victim = nonRoot {
                 victim.removeFromSuperlayer()
+                detached.append(victim)
             } else {
                 let parent = layers[rng.below(layers.count)]
                 let fresh = makeLayer(&rng)
@@ -276,7 +282,7 @@ final class Storm {
                 }
             }
         case 54..<59:
-            nonRoot?.removeFromSuperlayer()
+            if let victim = nonRoot { victim.removeFromSuperlayer(); detached.append(victim) }
         case 59..<64:
             // Move a layer to another parent (or another place): a cycle is refused.
             guard let moving = nonRoot else { break }
@@ -290,7 +296,7 @@ final class Storm {
             // Replace the whole tree in one transaction.
             Transaction.begin()
             if rng.chance(0.5) { Transaction.disableActions = true }
-            for s in root.sublayers { s.removeFromSuperlayer() }
+            for s in root.sublayers { s.removeFromSuperlayer(); detached.append(s) }
             var built: [Layer] = [root]
             for _ in 0..<(4 + rng.below(10)) {
                 let l = makeLayer(&rng)

@@ -135,7 +135,10 @@ for index in 0..<mutatorCount {
             if explicit { Transaction.begin() }
             for _ in 0..<(1 + rng.below(6)) { counts.mutations += storm.mutate(&rng) }
             if explicit { Transaction.commit(); counts.transactions += 1 }
+            var removed = storm.detached
+            storm.detached.removeAll()
             Transaction.unlock()
+            removed.removeAll()   // possibly the last references: model layers freed here, without the lock
             pause(Int64(rng.below(300_000)))
         }
     }
@@ -177,6 +180,7 @@ var turns = 0
 while System.monotonicNanoseconds() < deadline {
     runLoop.runTurn {
         for _ in 0..<(1 + appRng.below(8)) { appCounts.mutations += storm.mutate(&appRng) }
+        storm.detached.removeAll()
     }
     turns += 1
     pause(Int64(appRng.below(2_000_000)))
