@@ -31,6 +31,8 @@ final class WorkerCounts {
     var presentationReads = 0
     var hitTests = 0
     var hits = 0
+    /// Presentation trees that did not match the model, hits outside it.
+    var mismatches = 0
 }
 
 /// Everything the storm's threads share. The model tree and the fields

@@ -155,7 +155,7 @@ let reader = try! FBRuntime.Thread {
         func count(_ l: Layer, _ n: inout Int) { n += 1; for s in l.sublayers { count(s, &n) } }
         count(root, &modelCount)
         count(p, &presentationCount)
-        if modelCount != presentationCount || p.model() !== root { readerCounts.transactions += 1 }   // a mismatch (reported at the end)
+        if modelCount != presentationCount || p.model() !== root { readerCounts.mismatches += 1 }
         readerCounts.presentationReads += 1
         let t = runLoop.now
         for _ in 0..<4 {
@@ -164,7 +164,7 @@ let reader = try! FBRuntime.Thread {
                 readerCounts.hits += 1
                 var top = hit
                 while let s = top.superlayer { top = s }
-                if top !== root { readerCounts.transactions += 1 }   // a hit outside the tree
+                if top !== root { readerCounts.mismatches += 1 }   // a hit outside the tree
             }
             readerCounts.hitTests += 1
         }
@@ -174,7 +174,7 @@ let reader = try! FBRuntime.Thread {
 }
 
 // The app thread.
-var appCounts = WorkerCounts()
+let appCounts = WorkerCounts()
 var appRng = SeededRandom(seed: seed ^ 0xA99)
 var turns = 0
 while System.monotonicNanoseconds() < deadline {
@@ -222,7 +222,7 @@ check(never == 0 && storm.completionRepeats == 0,
 check(applied && stats.commitsApplied == expectedCommits,
       "no lost commits: \(stats.commitsApplied) applied by the render thread = \(storm.commits) made + 1 initial")
 check(loop.error == nil, "the render loop ended without an error\(loop.error.map { ": \($0)" } ?? "")")
-check(readerCounts.transactions == 0, "presentation trees matched the model and every hit was in the tree (\(readerCounts.transactions) mismatches)")
+check(readerCounts.mismatches == 0, "presentation trees matched the model and every hit was in the tree (\(readerCounts.mismatches) mismatches)")
 
 /// Property-by-property comparison of a model layer and its twin; doubles
 /// by bit pattern (bad input left NaN in place on purpose).
