@@ -60,6 +60,9 @@ final class Storm {
     var animated: [WeakLayer] = []
     /// Layers made so far (names). Lock.
     var madeLayers = 0
+    /// Every layer made (weakly): the end finds those still alive, in the
+    /// tree or not. Lock.
+    var everMade: [WeakLayer] = []
     /// Layers just removed from the tree. A mutator thread takes them with
     /// the lock held and lets go of them after `unlock()`, as app code
     /// holding a removed layer in a local does: the last reference to a
@@ -150,6 +153,8 @@ final class Storm {
             t.foregroundColor = randomColor(&rng)
             l = t
         }
+        everMade.append(WeakLayer(layer: l))
+        if everMade.count > 8 * maximumLayers { everMade.removeAll { $0.layer == nil } }
         l.bounds = Rect(x: 0, y: 0, width: w, height: h)
         l.position = Point(x: rng.double(0, width), y: rng.double(0, height))
         if rng.chance(0.7) { l.backgroundColor = randomColor(&rng) }
@@ -309,6 +314,7 @@ final class Storm {
         case 65..<68:
             if rng.chance(0.5) { layer.mask = nil } else {
                 let m = ShapeLayer(name: "mask")
+                everMade.append(WeakLayer(layer: m))
                 m.bounds = layer.bounds
                 m.anchorPoint = .zero
                 m.path = randomPath(&rng, width: layer.bounds.width, height: layer.bounds.height)
