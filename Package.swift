@@ -104,6 +104,12 @@ let package = Package(
                           path: "Fuzz/fuzz-raster",
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
+        // The mutation storm (host only): app-side threads change one layer
+        // tree while the render loop renders as fast as it can; scripts/stress
+        // builds it with ThreadSanitizer and AddressSanitizer.
+        .executableTarget(name: "stressprobe", dependencies: ["FBRuntime", "Raster", "CPosix"], path: "Tests/Stress",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
+
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),

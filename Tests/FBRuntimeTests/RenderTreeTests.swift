@@ -164,6 +164,48 @@ final class RenderTreeTests: XCTestCase {
         XCTAssertEqual(pixelChecksum(display.screen.view), reference(root))
     }
 
+    /// A model layer's last reference may go on another thread than the
+    /// one committing (an app thread that removed it under
+    /// `Transaction.lock()` and let go of it after `unlock()`): its twin
+    /// must still reach the render thread with a later update and be freed
+    /// there. Seen while writing the mutation storm (scripts/stress), which
+    /// now lets go of removed layers after `unlock()`: the list of retiring
+    /// twins was a plain static array written by both threads (by reading
+    /// the code; the storm's TSan runs had not hit the window).
+    /// The oracle: every such twin is gone once the render tree applied the
+    /// next commit, and the screen shows the model tree.
+    func testModelLayersFreedOnAnotherThreadWhileTheAppThreadCommitsStillRetireTheirTwins() throws {
+        let (root, _, _) = scene()
+        let display = presenter()
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        final class WeakBox { weak var layer: Layer?; init(_ l: Layer?) { layer = l } }
+        var twins: [WeakBox] = []
+        let lock = Lock(recursive: true)
+        for round in 0..<20 {
+            var batch: [Layer] = []
+            for k in 0..<16 { batch.append(layer("r\(round)-\(k)", Double(k * 3), Double(round), 3, 3, 0x808080)) }
+            lock.withLock {
+                for l in batch { try! root.addSublayer(l) }
+                loop.commit()
+            }
+            XCTAssertTrue(loop.runOnce())
+            for l in batch { twins.append(WeakBox(l.handOff.twin)) }
+            XCTAssertTrue(twins.suffix(16).allSatisfy { $0.layer != nil })
+            lock.withLock { for l in batch { l.removeFromSuperlayer() } }
+            // The other thread holds the last references and drops them
+            // while this one keeps committing.
+            let release = try FBRuntime.Thread { [batch] in _ = batch.count }   // freed with the closure, there
+            batch.removeAll()
+            for _ in 0..<8 { lock.withLock { loop.commit() } }
+            release.join()
+            lock.withLock { loop.commit() }
+            XCTAssertTrue(loop.runOnce())
+        }
+        XCTAssertEqual(twins.count, 320)
+        XCTAssertEqual(twins.filter { $0.layer != nil }.count, 0, "twins of freed model layers still alive")
+        XCTAssertEqual(pixelChecksum(display.screen.view), reference(root))
+    }
+
     // MARK: Commits
 
     func testModelChangesReachTheScreenOnlyAtACommitAllInTheSameFrame() {

@@ -104,8 +104,8 @@ open class TextLayer: Layer {
 
     /// The layout of the model values (no animation applied) in the
     /// current bounds, for measuring. Not cached. It shapes with the
-    /// fonts, which are not thread-safe: ask while no frame is being
-    /// rendered (or on the render thread).
+    /// fonts (each shaping call under its font's lock, so this may run
+    /// while the render thread draws with the same fonts).
     public var layout: TextLayout {
         var runs: [TextLayout.Run] = []
         var sources: [Int] = []

@@ -165,6 +165,12 @@ public final class RenderLoop {
         }
     }
 
+    /// The root of the render tree: the twins the render thread draws
+    /// (see `RenderTreeUpdate`). Render-thread state: read it only while
+    /// the loop's thread is not running (before `start()`, or after
+    /// `stop()` returned), e.g. to check it against the model tree.
+    public var renderTreeRoot: Layer { renderRoot }
+
     /// A copy of the statistics so far.
     public var statistics: RenderLoopStatistics { state.lock.withLock { stats } }
 

@@ -74,12 +74,17 @@ public final class RenderTreeUpdate {
     /// deinit touches its render-side sublayers).
     private var retired: [Layer] = []
 
-    /// Twins of model layers freed since the last capture (app thread).
+    /// Twins of model layers freed since the last capture, guarded by
+    /// `retiringLock`: the model tree belongs to the app thread, but the
+    /// last reference to a model layer may go on another one (a thread that
+    /// removed a layer under `Transaction.lock()` and let go of it after
+    /// `unlock()`), so its deinit runs there, concurrently with a capture.
     nonisolated(unsafe) private static var retiring: [Layer] = []
+    private static let retiringLock = Lock()
 
-    /// Called by a model layer's deinit (app thread: model layers belong to
-    /// it): the twin goes to the render thread with the next update.
-    static func retire(_ twin: Layer) { retiring.append(twin) }
+    /// Called by a model layer's deinit (any thread): the twin goes to the
+    /// render thread with the next update.
+    static func retire(_ twin: Layer) { retiringLock.withLock { retiring.append(twin) } }
     /// The twin of the captured root: the root of the render tree.
     let root: Layer
     /// The commit time, global media time (seconds).
@@ -103,8 +108,11 @@ public final class RenderTreeUpdate {
         commitTime = time
         isComplete = true
         capture(root, depth: 0)
-        retired = RenderTreeUpdate.retiring
-        RenderTreeUpdate.retiring = []
+        retired = RenderTreeUpdate.retiringLock.withLock {
+            let r = RenderTreeUpdate.retiring
+            RenderTreeUpdate.retiring = []
+            return r
+        }
     }
 
     private init(root: Layer, commitTime: MediaTime, entries: [Entry], commitCount: Int, isComplete: Bool,

@@ -40,9 +40,13 @@ private let nextFontID = Atomic<Int>(1)
 /// does not depend on it. Glyph outlines come from FreeType unhinted and
 /// unscaled and are kept in `glyphCache`.
 ///
-/// Threading: a `Font` is not thread-safe (FreeType faces and HarfBuzz
-/// buffers are not). Once it is given to layers, only the render thread
-/// uses it.
+/// Threading: a `Font` may be used from any thread. FreeType faces and
+/// HarfBuzz buffers are not thread-safe, so every use of them (character
+/// map, advances, outlines, shaping) holds the font's lock: the render
+/// thread draws text with the fonts the model layers share while the app
+/// side renders with them too (a transition's before image, a
+/// `TextLayer.layout` measurement). The lock is held only for one lookup
+/// or one shaping call.
 public final class Font {
     /// The file the font was loaded from.
     public let path: String
@@ -67,6 +71,8 @@ public final class Font {
     let hbFont: OpaquePointer
     /// Reused by every shaping call.
     let hbBuffer: OpaquePointer
+    /// Guards `face`, `hbFont` and `hbBuffer` (see Threading above).
+    let lock = Lock()
 
     /// Loads the first face of the font file at `path`.
     ///
@@ -117,22 +123,23 @@ public final class Font {
     /// drawn as the font's missing-glyph box) when the font lacks it.
     public func glyph(for scalar: Unicode.Scalar) -> UInt32 {
         var g: hb_codepoint_t = 0
-        return hb_font_get_nominal_glyph(hbFont, scalar.value, &g) != 0 ? g : 0
+        return lock.withLock { hb_font_get_nominal_glyph(hbFont, scalar.value, &g) != 0 ? g : 0 }
     }
 
     /// The horizontal advance of `glyph`, font units.
     public func advance(of glyph: UInt32) -> Int {
-        Int(hb_font_get_glyph_h_advance(hbFont, glyph))
+        lock.withLock { Int(hb_font_get_glyph_h_advance(hbFont, glyph)) }
     }
 
     /// The outline of `glyph` in font units, y up, origin on the baseline
     /// at the pen position; empty for glyphs without one (the space) and
     /// for ids the font does not have. Through `glyphCache`.
     public func outline(of glyph: UInt32) -> Path {
-        glyphCache.outline(fontID: id, glyph: glyph) { loadOutline(glyph) }
+        glyphCache.outline(fontID: id, glyph: glyph) { lock.withLock { loadOutline(glyph) } }
     }
 
     /// Reads `glyph`'s outline from FreeType (`FT_Outline_Decompose`).
+    /// The caller holds `lock`.
     func loadOutline(_ glyph: UInt32) -> Path {
         guard glyph < UInt32(face.pointee.num_glyphs),
               FT_Load_Glyph(face, glyph, fbr_ft_load_unscaled()) == 0,

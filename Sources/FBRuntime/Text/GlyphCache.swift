@@ -16,7 +16,9 @@ import Raster
 /// The cost of an entry is its outline's storage (16 bytes a point, one a
 /// verb) plus `entryOverhead`; an outline larger than the whole budget is
 /// returned but not kept. Lookups and insertions are O(1) on average.
-/// Not thread-safe: used by the thread that draws (the render thread).
+/// Thread-safe: lookups, insertions and `removeAll` hold the cache's lock
+/// (fonts sharing it may draw on the render thread and on the app side at
+/// once). The counters are plain reads, for tests and statistics.
 public final class GlyphCache {
     /// Bytes charged per entry besides its points and verbs (the key, the
     /// links, the arrays' headers).
@@ -37,7 +39,10 @@ public final class GlyphCache {
 
     /// The most bytes the cached outlines may take.
     public var budget: Int {
-        didSet { budget = Swift.max(0, budget); evict(toFit: 0) }
+        didSet {
+            if budget < 0 { budget = 0 }
+            lock.withLock { evict(toFit: 0) }
+        }
     }
     /// Outlines in the cache, and their bytes.
     public var count: Int { index.count }
@@ -53,6 +58,7 @@ public final class GlyphCache {
     private var free: [Int] = []
     private var newest = -1
     private var oldest = -1
+    private let lock = Lock()
 
     /// A cache holding at most `budget` bytes (default 256 KiB, some 700
     /// glyphs of DejaVu Sans).
@@ -62,10 +68,14 @@ public final class GlyphCache {
 
     /// Whether the outline of `glyph` of the font with id `fontID` is
     /// cached (does not count as a lookup or refresh its age).
-    func contains(fontID: Int, glyph: UInt32) -> Bool { index[Key(font: fontID, glyph: glyph)] != nil }
+    func contains(fontID: Int, glyph: UInt32) -> Bool { lock.withLock { index[Key(font: fontID, glyph: glyph)] != nil } }
 
     /// The cached outline, or `load()`'s, cached when it fits the budget.
+    /// `load` runs with the cache's lock held (it takes the font's: always
+    /// in that order).
     func outline(fontID: Int, glyph: UInt32, load: () -> Path) -> Path {
+        lock.lock()
+        defer { lock.unlock() }
         let key = Key(font: fontID, glyph: glyph)
         if let i = index[key] {
             hits += 1
@@ -90,8 +100,10 @@ public final class GlyphCache {
 
     /// Empties the cache (the counters stay).
     public func removeAll() {
-        index.removeAll(); entries.removeAll(); free.removeAll()
-        newest = -1; oldest = -1; bytesUsed = 0
+        lock.withLock {
+            index.removeAll(); entries.removeAll(); free.removeAll()
+            newest = -1; oldest = -1; bytesUsed = 0
+        }
     }
 
     private func touch(_ i: Int) {

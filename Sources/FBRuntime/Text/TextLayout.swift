@@ -403,6 +403,10 @@ struct Builder {
     func shape(_ paragraph: Range<Int>, piece: Range<Int>, script: hb_script_t, run r: Int, into items: inout [TextItem]) {
         guard !piece.isEmpty else { return }
         let font = runs[r].font
+        // The font's buffer and face are shared by every thread that shapes
+        // with it (see `Font`): one shaping call at a time.
+        font.lock.lock()
+        defer { font.lock.unlock() }
         let scale = scales[r]
         let buffer = font.hbBuffer
         hb_buffer_clear_contents(buffer)
