@@ -154,14 +154,7 @@ public struct CentreEdges: Sendable {
     /// 0 (coverage of the region with hard edges only).
     public func fill(_ mask: PixelView<A8>, originX: Int, originY: Int) {
         var row = 0
-        while row < mask.height {
-            let r = columns(row: originY + row)
-            let lo = Swift.min(Swift.max(r.lo - originX, 0), mask.width)
-            let hi = Swift.max(Swift.min(r.hi - originX, mask.width), lo)
-            let p = mask.row(row)
-            var x = 0
-            while x < mask.width { p[x] = x >= lo && x < hi ? 255 : 0; x += 1 }
-            row += 1
-        }
+        while row < mask.height { mask.row(row).update(repeating: 255, count: mask.width); row += 1 }
+        cut(mask, originX: originX, originY: originY)
     }
 }
