@@ -130,9 +130,9 @@ public final class KMSPresenter: FramePresenter {
     private func prepareBuffer(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(!isClosed, "KMSPresenter: prepare after close")
         precondition(pageFlipState == .idle, "KMSPresenter: a flip is pending; wait for it before presenting")
-        precondition(!bufferStates.contains(.rendering), "KMSPresenter: a prepared frame is not committed yet")
+        precondition(buffers(in: .rendering) == 0, "KMSPresenter: a prepared frame is not committed yet")
         precondition(frame.width == width && frame.height == height, "KMSPresenter: frame size differs from the mode")
-        guard let index = bufferStates.firstIndex(of: .free) else {
+        guard let index = firstBuffer(in: .free) else {
             preconditionFailure("KMSPresenter: no free buffer while no flip is pending")
         }
         let full = IntRect(x: 0, y: 0, width: width, height: height)
@@ -161,7 +161,7 @@ public final class KMSPresenter: FramePresenter {
     }
 
     public func commit() throws(KMSError) -> PresentOutcome {
-        guard let index = bufferStates.firstIndex(of: .rendering) else {
+        guard let index = firstBuffer(in: .rendering) else {
             preconditionFailure("KMSPresenter: commit without a prepared frame")
         }
         precondition(access == .active, "KMSPresenter: commit without the display (ensureAccess() is false)")
@@ -208,13 +208,30 @@ public final class KMSPresenter: FramePresenter {
         return .flipQueued
     }
 
+    // Index loops: `filter`, `contains` and `firstIndex` allocate or go
+    // through generic iterators in debug builds, on every frame.
+
+    /// How many buffers are in `state`.
+    private func buffers(in state: ScanoutBufferState) -> Int {
+        var n = 0, i = 0
+        while i < bufferStates.count { if bufferStates[i] == state { n += 1 }; i += 1 }
+        return n
+    }
+
+    /// The first buffer in `state`.
+    private func firstBuffer(in state: ScanoutBufferState) -> Int? {
+        var i = 0
+        while i < bufferStates.count { if bufferStates[i] == state { return i }; i += 1 }
+        return nil
+    }
+
     /// The state machine's invariants (swift-collections' `_checkInvariants`
     /// idea; debug builds only): at most one buffer in each of rendering,
     /// queued and onScreen; a queued buffer exactly while a flip is pending.
     private func checkInvariants() {
-        assert(bufferStates.filter { $0 == .rendering }.count <= 1, "KMSPresenter: two buffers rendering")
-        assert(bufferStates.filter { $0 == .onScreen }.count <= 1, "KMSPresenter: two buffers on screen")
-        let queued = bufferStates.filter { $0 == .queued }.count
+        assert(buffers(in: .rendering) <= 1, "KMSPresenter: two buffers rendering")
+        assert(buffers(in: .onScreen) <= 1, "KMSPresenter: two buffers on screen")
+        let queued = buffers(in: .queued)
         assert(queued == (pageFlipState == .waitingForFlip ? 1 : 0), "KMSPresenter: queued buffers and PageFlipState disagree")
         assert(queuedIndex == nil || bufferStates[queuedIndex!] == .queued, "KMSPresenter: queuedIndex is stale")
     }
