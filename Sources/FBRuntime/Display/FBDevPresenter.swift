@@ -82,14 +82,14 @@ public final class FBDevPresenter: FramePresenter {
     private func prepareBuffer(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(!isClosed, "FBDevPresenter: prepare after close")
         precondition(pageFlipState == .idle, "FBDevPresenter: a flip is pending; wait for it before presenting")
-        precondition(firstBuffer(.rendering) == nil, "FBDevPresenter: a prepared frame is not committed yet")
+        precondition(bufferStates.firstBuffer(in: .rendering) == nil, "FBDevPresenter: a prepared frame is not committed yet")
         precondition(frame.width == width && frame.height == height, "FBDevPresenter: frame size differs from the mode")
         // Copy: the one buffer is written where it is shown.
         let index: Int
         if strategy == .copy {
             index = 0
         } else {
-            guard let free = firstBuffer(.free) else {
+            guard let free = bufferStates.firstBuffer(in: .free) else {
                 preconditionFailure("FBDevPresenter: no free buffer while no flip is pending")
             }
             index = free
@@ -120,7 +120,7 @@ public final class FBDevPresenter: FramePresenter {
     }
 
     public func commit() throws(KMSError) -> PresentOutcome {
-        guard let index = firstBuffer(.rendering) else {
+        guard let index = bufferStates.firstBuffer(in: .rendering) else {
             preconditionFailure("FBDevPresenter: commit without a prepared frame")
         }
         if strategy == .panning {
@@ -163,25 +163,9 @@ public final class FBDevPresenter: FramePresenter {
     /// Debug builds: at most one buffer rendering and one on screen; a
     /// queued buffer exactly while a flip is pending.
     private func checkInvariants() {
-        assert(count(.rendering) <= 1, "FBDevPresenter: two buffers rendering")
-        assert(count(.onScreen) <= 1, "FBDevPresenter: two buffers on screen")
-        assert(count(.queued) == (pageFlipState == .waitingForFlip ? 1 : 0), "FBDevPresenter: queued buffers and PageFlipState disagree")
-    }
-
-    /// Index loops, not `contains`/`firstIndex(of:)`/`filter`, which
-    /// allocate in debug builds (unspecialised generics): the present path
-    /// stays allocation-free in tests too.
-    private func firstBuffer(_ state: ScanoutBufferState) -> Int? {
-        var i = 0
-        while i < bufferStates.count { if bufferStates[i] == state { return i }; i += 1 }
-        return nil
-    }
-
-    private func count(_ state: ScanoutBufferState) -> Int {
-        var n = 0
-        var i = 0
-        while i < bufferStates.count { if bufferStates[i] == state { n += 1 }; i += 1 }
-        return n
+        assert(bufferStates.buffers(in: .rendering) <= 1, "FBDevPresenter: two buffers rendering")
+        assert(bufferStates.buffers(in: .onScreen) <= 1, "FBDevPresenter: two buffers on screen")
+        assert(bufferStates.buffers(in: .queued) == (pageFlipState == .waitingForFlip ? 1 : 0), "FBDevPresenter: queued buffers and PageFlipState disagree")
     }
 
     /// Waits for a pending flip (up to 1 s), then restores the var screen

@@ -20,6 +20,25 @@ public enum ScanoutBufferState: Equatable, Sendable {
     case onScreen
 }
 
+// The presenters' buffer-state queries, as index loops: `filter`,
+// `contains` and `firstIndex` allocate or iterate generically in debug
+// builds, and these run every frame.
+extension Array where Element == ScanoutBufferState {
+    /// How many buffers are in `state`.
+    func buffers(in state: ScanoutBufferState) -> Int {
+        var n = 0, i = 0
+        while i < count { if self[i] == state { n += 1 }; i += 1 }
+        return n
+    }
+
+    /// The first buffer in `state`.
+    func firstBuffer(in state: ScanoutBufferState) -> Int? {
+        var i = 0
+        while i < count { if self[i] == state { return i }; i += 1 }
+        return nil
+    }
+}
+
 /// Whether a flip is in flight (Slint's `PageFlipState`). Never two: a
 /// second flip is not queued while one is waited for.
 public enum PageFlipState: Equatable, Sendable {
@@ -130,9 +149,9 @@ public final class KMSPresenter: FramePresenter {
     private func prepareBuffer(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(!isClosed, "KMSPresenter: prepare after close")
         precondition(pageFlipState == .idle, "KMSPresenter: a flip is pending; wait for it before presenting")
-        precondition(buffers(in: .rendering) == 0, "KMSPresenter: a prepared frame is not committed yet")
+        precondition(bufferStates.buffers(in: .rendering) == 0, "KMSPresenter: a prepared frame is not committed yet")
         precondition(frame.width == width && frame.height == height, "KMSPresenter: frame size differs from the mode")
-        guard let index = firstBuffer(in: .free) else {
+        guard let index = bufferStates.firstBuffer(in: .free) else {
             preconditionFailure("KMSPresenter: no free buffer while no flip is pending")
         }
         let full = IntRect(x: 0, y: 0, width: width, height: height)
@@ -161,7 +180,7 @@ public final class KMSPresenter: FramePresenter {
     }
 
     public func commit() throws(KMSError) -> PresentOutcome {
-        guard let index = firstBuffer(in: .rendering) else {
+        guard let index = bufferStates.firstBuffer(in: .rendering) else {
             preconditionFailure("KMSPresenter: commit without a prepared frame")
         }
         precondition(access == .active, "KMSPresenter: commit without the display (ensureAccess() is false)")
@@ -208,30 +227,13 @@ public final class KMSPresenter: FramePresenter {
         return .flipQueued
     }
 
-    // Index loops: `filter`, `contains` and `firstIndex` allocate or go
-    // through generic iterators in debug builds, on every frame.
-
-    /// How many buffers are in `state`.
-    private func buffers(in state: ScanoutBufferState) -> Int {
-        var n = 0, i = 0
-        while i < bufferStates.count { if bufferStates[i] == state { n += 1 }; i += 1 }
-        return n
-    }
-
-    /// The first buffer in `state`.
-    private func firstBuffer(in state: ScanoutBufferState) -> Int? {
-        var i = 0
-        while i < bufferStates.count { if bufferStates[i] == state { return i }; i += 1 }
-        return nil
-    }
-
     /// The state machine's invariants (swift-collections' `_checkInvariants`
     /// idea; debug builds only): at most one buffer in each of rendering,
     /// queued and onScreen; a queued buffer exactly while a flip is pending.
     private func checkInvariants() {
-        assert(buffers(in: .rendering) <= 1, "KMSPresenter: two buffers rendering")
-        assert(buffers(in: .onScreen) <= 1, "KMSPresenter: two buffers on screen")
-        let queued = buffers(in: .queued)
+        assert(bufferStates.buffers(in: .rendering) <= 1, "KMSPresenter: two buffers rendering")
+        assert(bufferStates.buffers(in: .onScreen) <= 1, "KMSPresenter: two buffers on screen")
+        let queued = bufferStates.buffers(in: .queued)
         assert(queued == (pageFlipState == .waitingForFlip ? 1 : 0), "KMSPresenter: queued buffers and PageFlipState disagree")
         assert(queuedIndex == nil || bufferStates[queuedIndex!] == .queued, "KMSPresenter: queuedIndex is stale")
     }
