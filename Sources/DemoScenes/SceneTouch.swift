@@ -69,9 +69,22 @@ public final class SceneTouch {
 
     /// The top-level layer (a sublayer of the root) a touch began in.
     private func topLevelLayer(under id: Int32?) -> Layer? {
-        guard let id, var layer = router.capturingLayer(of: id) else { return nil }
+        guard let id, let layer = router.capturingLayer(of: id) else { return nil }
+        return SceneTouch.topLevelAncestor(of: layer, in: root)
+    }
+
+    /// The sublayer of `root` that `layer` is in (`layer` itself when it is
+    /// one); nil for `root`.
+    public static func topLevelAncestor(of layer: Layer, in root: Layer) -> Layer? {
+        var layer = layer
         while let parent = layer.superlayer, parent !== root { layer = parent }
         return layer === root ? nil : layer
+    }
+
+    /// The top-level layer under `point` (in `root`'s space, points) on the
+    /// presentation tree now; nil where only `root` is hit.
+    public static func topLevelLayer(at point: Point, in root: Layer) -> Layer? {
+        root.hitTest(point, at: MonotonicClock().now).flatMap { topLevelAncestor(of: $0, in: root) }
     }
 
     private func panned() {

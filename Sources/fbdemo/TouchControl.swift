@@ -66,11 +66,7 @@ final class TouchControl {
     /// Returns the exit status.
     func dragCheck(_ loop: RenderLoop, width: Int, height: Int) -> Int32 {
         let start = Point(x: Double(width) * 0.2, y: Double(height) * 0.3)
-        let target: Layer? = loop.update { root in
-            guard var layer = root.hitTest(start, at: MonotonicClock().now), layer !== root else { return nil }
-            while let parent = layer.superlayer, parent !== root { layer = parent }
-            return layer
-        }
+        let target: Layer? = loop.update { root in SceneTouch.topLevelLayer(at: start, in: root) }
         guard let target else { print("fbdemo: error: no layer at 20 %, 30 % to drag"); return 1 }
         let before: Point = loop.update { _ in target.position }
         // Tablet units 0…32767 over the screen: 6554 ≈ 20 %, 9830 ≈ 30 %;
@@ -174,11 +170,7 @@ final class TouchControl {
         func settle(_ milliseconds: Int64) { fbr_sleep_ns(milliseconds * 1_000_000) }
 
         let start = Point(x: Double(width) * 0.2, y: Double(height) * 0.3)
-        let target: Layer? = loop.update { root in
-            guard var layer = root.hitTest(start, at: MonotonicClock().now), layer !== root else { return nil }
-            while let parent = layer.superlayer, parent !== root { layer = parent }
-            return layer
-        }
+        let target: Layer? = loop.update { root in SceneTouch.topLevelLayer(at: start, in: root) }
         guard let target else { print("fbdemo: error: no layer at 20 %, 30 % to drag"); return 1 }
         let before: Point = loop.update { _ in target.position }
         // Axes 0…4095 over the screen; libinput's transformed coordinate is

@@ -1,5 +1,6 @@
 import CInput
 import CPosix
+import DemoScenes
 import FBRuntime
 
 /// A short script of touches for `scripts/qemu-board` (`--tap X,Y`,
@@ -155,11 +156,7 @@ extension TouchScript {
         let before = touch.touchCount
         /// The top-level layer (a sublayer of the root) at (x, y), if any.
         func topLevelLayer(_ x: Int, _ y: Int) -> Layer? {
-            loop.update { root in
-                guard var layer = root.hitTest(Point(x: Double(x), y: Double(y)), at: MonotonicClock().now), layer !== root else { return nil }
-                while let parent = layer.superlayer, parent !== root { layer = parent }
-                return layer
-            }
+            loop.update { root in SceneTouch.topLevelLayer(at: Point(x: Double(x), y: Double(y)), in: root) }
         }
         var status: Int32 = 0
         for step in steps {

@@ -32,11 +32,7 @@ func dragCheck(_ app: SimApp, scene sceneName: String, orientation: DisplayOrien
     // Whole UI points, so the panel pixels the harness moves to are exact.
     let start = Point(x: Double(uiWidth / 5), y: Double(uiHeight * 3 / 10))
     let distance = Double(uiWidth / 4)
-    let target: Layer? = loop.update { root in
-        guard var layer = root.hitTest(start, at: MonotonicClock().now), layer !== root else { return nil }
-        while let parent = layer.superlayer, parent !== root { layer = parent }
-        return layer
-    }
+    let target: Layer? = loop.update { root in SceneTouch.topLevelLayer(at: start, in: root) }
     guard let target else { print("fbsim: error: no layer at 20 %, 30 % to drag"); return 1 }
     let before: Point = loop.update { _ in target.position }
     let from = orientation.uiToPanel.apply(x: start.x, y: start.y)
