@@ -34,6 +34,20 @@ public final class SceneTouch {
         self.root = root
         mapper = TouchEventMapper(orientation: orientation)
         router = TouchRouter(root: root)
+        addGenericGestures()
+    }
+
+    /// The touch of `scene`: its own recognisers
+    /// (`DemoScene.installGestures(in:)`), or, when it has none, the generic
+    /// drag and pinch of any top-level layer.
+    public init(scene: any DemoScene, orientation: DisplayOrientation) {
+        root = scene.root
+        mapper = TouchEventMapper(orientation: orientation)
+        router = TouchRouter(root: root)
+        if !scene.installGestures(in: router) { addGenericGestures() }
+    }
+
+    private func addGenericGestures() {
         pan.action = { [unowned(unsafe) self] _ in self.panned() }
         pinch.action = { [unowned(unsafe) self] _ in self.pinched() }
         router.add(pan, to: root)

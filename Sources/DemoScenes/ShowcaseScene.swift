@@ -258,16 +258,7 @@ public final class ShowcaseScene: DemoScene {
     }
 }
 
-/// What fbdemo and fbsim run: a tree, its animations, and the app's work per turn.
-public protocol DemoScene: AnyObject {
-    var root: Layer { get }
-    func startAnimations(at time: MediaTime)
-    func turn(at time: MediaTime)
-}
-
-extension OrbitScene: DemoScene {
-    public func turn(at time: MediaTime) {}
-}
+extension OrbitScene: DemoScene {}
 
 private extension Rect {
     /// The centre, points.

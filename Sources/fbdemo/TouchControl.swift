@@ -22,14 +22,14 @@ final class TouchControl {
     var addedDevices: [String] { touch.addedDevices }
 
     /// nil (with a message) when no input can be opened.
-    init?(board: BoardConfig, root: Layer, width: Int, height: Int) {
+    init?(board: BoardConfig, scene: any DemoScene, width: Int, height: Int) {
         do { seat = try InputSeat.open(touchDevice: board.touchDevice) } catch {
             print("fbdemo: no touch input: \(error.description)")
             return nil
         }
         self.width = UInt32(max(width, 1))
         self.height = UInt32(max(height, 1))
-        touch = SceneTouch(root: root, orientation: DisplayOrientation(board: board, panelWidth: width, panelHeight: height))
+        touch = SceneTouch(scene: scene, orientation: DisplayOrientation(board: board, panelWidth: width, panelHeight: height))
     }
 
     /// Waits up to `timeoutMilliseconds` for input (or a recogniser's

@@ -19,9 +19,14 @@ import FBRuntime
 struct TouchScript {
     enum Step {
         case tap(x: Int, y: Int)
-        case drag(x0: Int, y0: Int, x1: Int, y1: Int)
+        /// `check`: require the top-level layer under the start to move by
+        /// exactly the drag (the generic drag of `SceneTouch`).
+        case drag(x0: Int, y0: Int, x1: Int, y1: Int, check: Bool)
+        case wait(milliseconds: Int)
     }
     var steps: [Step] = []
+    /// How long the scene takes to come to rest after the last step.
+    var restMilliseconds = 600
 
     var isEmpty: Bool { steps.isEmpty }
 
@@ -31,15 +36,41 @@ struct TouchScript {
         let numbers = text.split(separator: ",").map { Int($0) }
         guard numbers.count == (drag ? 4 : 2), numbers.allSatisfy({ $0 != nil && $0! >= 0 && $0! <= 65_535 }) else { return nil }
         let n = numbers.map { $0! }
-        return drag ? .drag(x0: n[0], y0: n[1], x1: n[2], y1: n[3]) : .tap(x: n[0], y: n[1])
+        return drag ? .drag(x0: n[0], y0: n[1], x1: n[2], y1: n[3], check: true) : .tap(x: n[0], y: n[1])
+    }
+
+    /// An empty script (steps come from --tap and --drag).
+    init() {}
+
+    /// A scene's own script (`DemoScene.touchScript`, fractions of the
+    /// screen) in pixels of a `width` × `height` panel.
+    init(scene: any DemoScene, width: Int, height: Int) {
+        func px(_ f: Double, _ size: Int) -> Int {
+            guard f.isFinite else { return 0 }
+            return Int((min(max(f, 0), 1) * Double(size - 1)).rounded())
+        }
+        for step in scene.touchScript {
+            switch step {
+            case let .tap(x, y): steps.append(.tap(x: px(x, width), y: px(y, height)))
+            case let .drag(x0, y0, x1, y1, check):
+                steps.append(.drag(x0: px(x0, width), y0: px(y0, height), x1: px(x1, width), y1: px(y1, height), check: check))
+            case let .wait(seconds):
+                steps.append(.wait(milliseconds: seconds.isFinite ? Int(min(max(seconds, 0), 60) * 1000) : 0))
+            }
+        }
+        let rest = scene.restSeconds
+        restMilliseconds = rest.isFinite ? Int(min(max(rest, 0), 60) * 1000) : 600
     }
 
     /// Touch events each step makes the router see (down, moves, up).
     static let dragSteps = 8
     var expectedTouchEvents: Int {
         steps.reduce(0) { sum, step in
-            if case .tap = step { return sum + 2 }
-            return sum + 2 + TouchScript.dragSteps
+            switch step {
+            case .tap: return sum + 2
+            case .drag: return sum + 2 + TouchScript.dragSteps
+            case .wait: return sum
+            }
         }
     }
 }
@@ -167,9 +198,12 @@ extension TouchScript {
                 pump(60)
                 screen.contact(x: x, y: y, down: false, first: false)
                 pump(200)
-            case let .drag(x0, y0, x1, y1):
+            case let .wait(milliseconds):
+                print("fbdemo: touch script: wait \(milliseconds) ms")
+                pump(milliseconds)
+            case let .drag(x0, y0, x1, y1, check):
                 print("fbdemo: touch script: drag from \(x0),\(y0) to \(x1),\(y1)")
-                let dragged = topLevelLayer(x0, y0)
+                let dragged = check ? topLevelLayer(x0, y0) : nil
                 let start: Point? = dragged.map { layer in loop.update { _ in layer.position } }
                 screen.contact(x: x0, y: y0, down: true, first: true)
                 pump(60)
@@ -192,7 +226,7 @@ extension TouchScript {
                 }
             }
         }
-        pump(600)   // implicit animations (0.25 s) end; the scene is at rest
+        pump(restMilliseconds)   // e.g. implicit animations (0.25 s) end; the scene is at rest
         let routed = touch.touchCount - before
         print("fbdemo: touch script: \(routed) touch events routed (\(expectedTouchEvents) written)")
         if routed < expectedTouchEvents {

@@ -2,7 +2,7 @@
 // the board (Embedded Swift, aarch64).
 //
 //   fbdemo [--headless] [--backend auto|kms|fbdev] [--frames N] [--size WxH] [--out DIR]
-//          [--scene orbit|showcase] [--board NAME] [--device PATH] [--screendump NAME]
+//          [--scene NAME] [--board NAME] [--device PATH] [--screendump NAME]
 //          [--still] [--expect-idle] [--check-pacing] [SCENE]
 //
 // The display, in the fallback order (--backend, or the board's `backend`,
@@ -27,7 +27,8 @@
 // Scenes: `orbit` (the default: the VM golden and the host/aarch64 frame
 // comparison of scripts/test use it), `showcase` (every kind of
 // animation, see ShowcaseScene; 150 frames headless unless --frames) and
-// `pacer` (one small moving square: the vkms pacing test, PacerScene).
+// `pacer` (one small moving square: the vkms pacing test, PacerScene);
+// the board demos are the other names of `DemoCatalog` (DemoScenes).
 // Before each frame the app's run loop turns (AppRunLoop.runTurn), where
 // the showcase changes properties and adds animations.
 //
@@ -82,6 +83,9 @@
 //                      a board's (TouchScript); then the program ends, and
 //                      --screendump is taken once the scene is at rest after
 //                      the touches instead of at the first frame.
+//   --demo-touch       the same with the scene's own script
+//                      (DemoScene.touchScript: the touches each demo is
+//                      checked with on the emulated board).
 import CPosix
 import DemoScenes
 import FBRuntime
@@ -121,11 +125,13 @@ struct Options {
     /// --backend; nil: the board's (auto without one).
     var backend: BoardConfig.Backend?
     var touchScript = TouchScript()
+    /// --demo-touch: the scene's own touch script (DemoScene.touchScript).
+    var demoTouch = false
 }
 
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--backend auto|kms|fbdev] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
-                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--max-missed-vblanks N] [--touch] [--block-app-ms N] [--scene orbit|showcase|pacer]\n"
+                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--max-missed-vblanks N] [--touch] [--block-app-ms N] [--demo-touch] [--scene NAME]\n"
                      + "              [--kms-api atomic|legacy|auto] [--master-handoff] [--vt-handoff] [--no-vt-switch]\n")
     exit(2)
 }
@@ -194,6 +200,7 @@ func parseOptions(_ arguments: [String]) -> Options {
                 usage(a == "--tap" ? "--tap takes X,Y (pixels)" : "--drag takes X0,Y0,X1,Y1 (pixels)")
             }
             options.touchScript.steps.append(step)
+        case "--demo-touch": options.demoTouch = true
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
@@ -230,9 +237,10 @@ func zeroPadded(_ n: Int, _ width: Int) -> String {
 
 func run() {
     let options = parseOptions(System.arguments())
-    guard options.scene == "orbit" || options.scene == "showcase" || options.scene == "pacer" else {
-        usage("unknown scene '\(options.scene)' (scenes: orbit, showcase, pacer)")
+    guard DemoCatalog.names.contains(options.scene) || options.scene == "pacer" else {
+        usage("unknown scene '\(options.scene)' (scenes: \(DemoCatalog.namesLine), pacer)")
     }
+    guard !options.demoTouch || options.touchScript.isEmpty else { usage("--demo-touch and --tap/--drag exclude each other") }
 
     let board: BoardConfig?
     do { board = try BoardConfig.selected(arguments: System.arguments()) } catch {
@@ -379,6 +387,7 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
               panelWidth: Int, panelHeight: Int, busyCount: () -> Int, screendumpDelayNanoseconds: Int64 = 0) -> Int32 {
     let scene = makeScene(options.scene, width: Double(presenter.width), height: Double(presenter.height))
     scene.root.isDisplayRoot = true
+    let touchScript = options.demoTouch ? TouchScript(scene: scene, width: panelWidth, height: panelHeight) : options.touchScript
     if let kms, options.masterHandoff && !options.vtHandoff {
         // The second process must win the race for the freed master:
         // fbdemo's first drmSetMaster retry waits 250 ms (default 20 ms).
@@ -391,7 +400,7 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
     // Frames 2… are shown by flips (frame 1 by the modeset).
     let flipLog = options.maxMissedVBlanks != nil ? FlipLog(capacity: options.framesGiven ? options.frames : 100_000) : nil
     // A touch script asks for its screendump after playing (below).
-    let firstFrameScreendump = options.touchScript.isEmpty ? options.screendump : nil
+    let firstFrameScreendump = touchScript.isEmpty ? options.screendump : nil
     if firstFrameScreendump != nil || flipLog != nil {
         // On the render thread, with frame n on screen and the device open.
         loop.onFrameShown = { n in
@@ -460,12 +469,12 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
         // drag a layer, pinch to zoom it (TouchControl).
         // A touch script reads its own uinput touchscreen (path backend).
         var touchBoard = config
-        let scripted = options.touchScript.isEmpty ? nil : ScriptedTouchscreen(width: panelWidth, height: panelHeight)
+        let scripted = touchScript.isEmpty ? nil : ScriptedTouchscreen(width: panelWidth, height: panelHeight)
         if let scripted { touchBoard.touchDevice = scripted.node }
         let touch = options.touch || touchBoard.touchDevice != nil
-            ? TouchControl(board: touchBoard, root: scene.root, width: panelWidth, height: panelHeight) : nil
-        if !options.touchScript.isEmpty {
-            if let scripted, let touch { status = options.touchScript.play(on: scripted, touch, loop) } else { status = 1 }
+            ? TouchControl(board: touchBoard, scene: scene, width: panelWidth, height: panelHeight) : nil
+        if !touchScript.isEmpty {
+            if let scripted, let touch { status = touchScript.play(on: scripted, touch, loop) } else { status = 1 }
             if status == 0, let name = options.screendump {
                 do throws(KMSError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
             }
@@ -475,8 +484,8 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
                 ? touch?.uinputDragCheck(loop, width: panelWidth, height: panelHeight) ?? 1
                 : touch?.dragCheck(loop, width: panelWidth, height: panelHeight) ?? 1
         }
-        let turns = options.scene == "showcase" && !options.still
-        while status == 0 && !options.dragCheck && options.touchScript.isEmpty && loop.isRunning {
+        let turns = !options.still && options.scene != "orbit" && options.scene != "pacer"
+        while status == 0 && !options.dragCheck && touchScript.isEmpty && loop.isRunning {
             if let touch { touch.waitAndDispatch(loop, timeoutMilliseconds: turns ? 50 : 200) }
             else { _ = loop.waitUntil(timeoutNanoseconds: turns ? 50_000_000 : 200_000_000) { _ in false } }
             // A turn of the app's run loop: the showcase's property changes
@@ -534,13 +543,11 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
     return status
 }
 
-/// The scene named `name` ("orbit", "showcase" or "pacer"), at rest.
+/// The scene named `name` (one of `DemoCatalog.names`, or "pacer"), at
+/// rest; orbit for an unknown name (run() checks names first).
 func makeScene(_ name: String, width: Double, height: Double) -> any DemoScene {
-    switch name {
-    case "showcase": return ShowcaseScene(width: width, height: height)
-    case "pacer": return PacerScene(width: width, height: height)
-    default: return OrbitScene(width: width, height: height)
-    }
+    if name == "pacer" { return PacerScene(width: width, height: height) }
+    return DemoCatalog.make(name, width: width, height: height) ?? OrbitScene(width: width, height: height)
 }
 
 /// User plus system CPU time of this process, in clock ticks (1/100 s on

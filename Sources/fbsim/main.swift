@@ -4,7 +4,7 @@
 // key events, so an app can be tried on a development machine without a
 // board.
 //
-//   fbsim [--board NAME | --size WxH] [--scene orbit|showcase] [--frames N]
+//   fbsim [--board NAME | --size WxH] [--scene NAME] [--frames N]
 //         [--still] [--check-pacing] [--drag-check] [--oracle DIR]
 //
 // The window is the panel: its size is the board's mode (`--board NAME` or
@@ -58,7 +58,7 @@ struct Options {
 }
 
 func usage(_ message: String) -> Never {
-    fbr_write_stderr("fbsim: \(message)\nusage: fbsim [--board NAME | --size WxH] [--scene orbit|showcase] [--frames N] [--still]\n"
+    fbr_write_stderr("fbsim: \(message)\nusage: fbsim [--board NAME | --size WxH] [--scene NAME] [--frames N] [--still]\n"
                      + "             [--check-pacing] [--drag-check] [--oracle DIR]\n")
     exit(2)
 }
@@ -97,14 +97,16 @@ func parseOptions(_ arguments: [String]) -> Options {
         }
         i += 1
     }
-    guard options.scene == "orbit" || options.scene == "showcase" else {
-        usage("unknown scene '\(options.scene)' (scenes: orbit, showcase)")
+    guard DemoCatalog.names.contains(options.scene) else {
+        usage("unknown scene '\(options.scene)' (scenes: \(DemoCatalog.namesLine))")
     }
     return options
 }
 
+/// The scene `name` of `DemoCatalog` (orbit for an unknown one: the
+/// options are checked first).
 func makeScene(_ name: String, width: Double, height: Double) -> any DemoScene {
-    name == "showcase" ? ShowcaseScene(width: width, height: height) : OrbitScene(width: width, height: height)
+    DemoCatalog.make(name, width: width, height: height) ?? OrbitScene(width: width, height: height)
 }
 
 func sdlError() -> String { String(cString: SDL_GetError()) }
@@ -236,7 +238,7 @@ func run() -> Int32 {
     scene.root.isDisplayRoot = true
     let loop = RenderLoop(root: scene.root, presenter: presenter)
     if let frames = options.frames { loop.frameLimit = frames }
-    let touch = SceneTouch(root: scene.root, orientation: orientation)
+    let touch = SceneTouch(scene: scene, orientation: orientation)
     do { try loop.start() } catch {
         print("fbsim: error: \(error.description)")
         return 1
@@ -255,7 +257,7 @@ func run() -> Int32 {
     if status == 0 && options.dragCheck {
         status = dragCheck(app, scene: options.scene, orientation: orientation, oracle: options.oracleDirectory)
     } else if status == 0 {
-        let turns = options.scene == "showcase" && !options.still
+        let turns = options.scene != "orbit" && !options.still
         while !app.quitRequested && loop.isRunning {
             app.pumpOnce(timeoutMilliseconds: turns ? 50 : 200)
             if turns { loop.update { _ in AppRunLoop.current.runTurn { scene.turn(at: AppRunLoop.current.now) } } }

@@ -1,0 +1,81 @@
+import FBRuntime
+
+/// What fbdemo and fbsim run: a tree, its animations, the app's work per
+/// turn of its run loop, and how the scene answers touch.
+///
+/// Threading: every requirement is called on the app thread, inside
+/// `RenderLoop.update` once the loop runs (the render thread draws the
+/// same tree).
+public protocol DemoScene: AnyObject {
+    /// The scene's root layer, sized to the UI (points = pixels of the
+    /// turned screen at contents scale 1).
+    var root: Layer { get }
+    /// Starts the scene's own animations; `time` is the media time now.
+    /// Not called with fbdemo's `--still` (the scene stays at rest until
+    /// touched).
+    func startAnimations(at time: MediaTime)
+    /// One turn of the app's run loop (about 20 per second while animations
+    /// run), inside `AppRunLoop.runTurn`: property changes and new
+    /// animations made here are committed together. Default: nothing.
+    func turn(at time: MediaTime)
+    /// Adds the scene's own gesture recognisers to `router` (attached to
+    /// its layers) and returns true; the default returns false, and
+    /// `SceneTouch` then drags any top-level layer and pinches it to zoom.
+    func installGestures(in router: TouchRouter) -> Bool
+    /// The touches `fbdemo --demo-touch` writes to a uinput touchscreen on
+    /// the emulated board (scripts/qemu-board), in order. Its screendump is
+    /// taken `restSeconds` after the last one, so the state it leaves must
+    /// not depend on timing (e.g. a flick ends snapped to an item, a launch
+    /// is paused at a fixed `timeOffset`). Default: a tap and a drag of the
+    /// layer at 20 %, 30 % of the screen a quarter of its width to the right.
+    var touchScript: [DemoTouchStep] { get }
+    /// Seconds from the last scripted touch until the scene is at rest
+    /// (every animation it started has ended or is paused). Default 0.6.
+    var restSeconds: Double { get }
+}
+
+extension DemoScene {
+    public func turn(at time: MediaTime) {}
+    public func installGestures(in router: TouchRouter) -> Bool { false }
+    public var touchScript: [DemoTouchStep] {
+        [.tap(x: 0.2, y: 0.3), .drag(x0: 0.2, y0: 0.3, x1: 0.45, y1: 0.3, checkFollows: true)]
+    }
+    public var restSeconds: Double { 0.6 }
+}
+
+/// One step of a demo's scripted touch, in fractions of the screen (0…1
+/// across the width and down the height, origin top left; fbdemo turns them
+/// into panel pixels).
+public enum DemoTouchStep: Equatable {
+    /// Down and up at one place.
+    case tap(x: Double, y: Double)
+    /// Down at (x0, y0), eight moves in equal steps to (x1, y1), up.
+    /// `checkFollows`: require the top-level layer under the start to have
+    /// moved by exactly the drag (the generic `SceneTouch` drag).
+    case drag(x0: Double, y0: Double, x1: Double, y1: Double, checkFollows: Bool)
+    /// Nothing for `seconds` (input keeps being routed).
+    case wait(seconds: Double)
+}
+
+/// The scenes fbdemo and fbsim know by name.
+public enum DemoCatalog {
+    /// Every scene's name, in the order demos are listed.
+    public static let names = ["orbit", "showcase"]
+
+    /// The scene `name` at rest, laid out for `width` × `height` points;
+    /// nil for an unknown name.
+    public static func make(_ name: String, width: Double, height: Double) -> (any DemoScene)? {
+        switch name {
+        case "orbit": return OrbitScene(width: width, height: height)
+        case "showcase": return ShowcaseScene(width: width, height: height)
+        default: return nil
+        }
+    }
+
+    /// The names as one line for usage messages: "orbit, showcase, …".
+    public static var namesLine: String {
+        var line = ""
+        for name in names { line += line.isEmpty ? name : ", " + name }
+        return line
+    }
+}
