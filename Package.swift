@@ -69,7 +69,7 @@ let package = Package(
 
         // The demo scenes (orbit, showcase) and their touch handling, shared
         // by fbdemo and the desktop simulator fbsim.
-        .target(name: "DemoScenes", dependencies: ["FBRuntime", "Input", "TouchInput", "Raster"], path: "Sources/DemoScenes"),
+        .target(name: "DemoScenes", dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "ImageLoading"], path: "Sources/DemoScenes"),
         .executableTarget(
             name: "fbdemo",
             dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput", "DemoScenes"],
