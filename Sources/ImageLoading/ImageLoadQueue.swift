@@ -13,7 +13,9 @@ public final class ImageLoadRequest: @unchecked Sendable {
     var delivered = false
     /// Set by `cancel()` (app thread) before the completion ran.
     var cancelled = false
-    unowned(unsafe) let queue: ImageLoadQueue
+    /// Strong: a request kept for `cancel()` keeps its queue alive (the
+    /// queue holds its requests only while they wait).
+    let queue: ImageLoadQueue
 
     init(path: String, options: ImageDecodeOptions, queue: ImageLoadQueue,
          completion: @escaping (Result<DecodedImage, ImageError>) -> Void) {
@@ -107,17 +109,19 @@ public final class ImageLoadQueue: @unchecked Sendable {
     public func load(path: String, options: ImageDecodeOptions = ImageDecodeOptions(),
                      completion: @escaping (Result<DecodedImage, ImageError>) -> Void) -> ImageLoadRequest? {
         let request = ImageLoadRequest(path: path, options: options, queue: self, completion: completion)
-        let accepted: Bool = state.lock.withLock {
-            guard !closing, pending.count < capacity else { return false }
+        // 0: queued, 1: full, 2: closed.
+        let outcome: Int = state.lock.withLock {
+            if closing { return 2 }
+            guard pending.count < capacity else { return 1 }
             pending.append(request)
             state.signal()
-            return true
+            return 0
         }
-        if !accepted && closing {
+        if outcome == 2 {
             deliver(request, .failure(ImageError("\(path): the image load queue is closed")))
             return request
         }
-        return accepted ? request : nil
+        return outcome == 0 ? request : nil
     }
 
     /// Requests waiting to be decoded (any thread).
