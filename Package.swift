@@ -39,6 +39,9 @@ let package = Package(
                        providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
+        // JPEG through libjpeg-turbo (the board links it too).
+        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg62-turbo-dev"])]),
         // The desktop simulator's window (host only): SDL2 on X11 or Wayland.
         .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", pkgConfig: "sdl2",
                        providers: [.apt(["libsdl2-dev"])]),
@@ -56,13 +59,17 @@ let package = Package(
         // libinput's events as the runtime's touches (DisplayOrientation):
         // the one module that knows both Input and FBRuntime.
         .target(name: "TouchInput", dependencies: ["FBRuntime", "Input"], path: "Sources/TouchInput"),
-        // Image files through libpng (reading and writing); used by the demo
-        // and the tests, never by the core modules.
-        .target(name: "ImageIO", dependencies: ["Raster", "CPNG", "CPosix"], path: "Sources/ImageIO"),
+        // Image files through libpng (reading and writing) and libjpeg-turbo
+        // (reading, downsampled at decode time); used by the demo and the
+        // tests, never by the core modules.
+        .target(name: "ImageIO", dependencies: ["Raster", "CPNG", "CJPEG", "CPosix"], path: "Sources/ImageIO"),
+        // Decoding images off the app thread (worker pthreads), results
+        // delivered on the app's run-loop turns: FBRuntime + ImageIO.
+        .target(name: "ImageLoading", dependencies: ["FBRuntime", "ImageIO"], path: "Sources/ImageLoading"),
 
         // The demo scenes (orbit, showcase) and their touch handling, shared
         // by fbdemo and the desktop simulator fbsim.
-        .target(name: "DemoScenes", dependencies: ["FBRuntime", "Input", "TouchInput", "Raster"], path: "Sources/DemoScenes"),
+        .target(name: "DemoScenes", dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "ImageLoading"], path: "Sources/DemoScenes"),
         .executableTarget(
             name: "fbdemo",
             dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput", "DemoScenes"],
@@ -113,7 +120,7 @@ let package = Package(
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
-        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "TestSupport", "CCairo", "CFreeType", "MallocCounter"], path: "Tests/FBRuntimeTests"),
+        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "ImageLoading", "TestSupport", "CCairo", "CFreeType", "MallocCounter"], path: "Tests/FBRuntimeTests"),
         .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes"], path: "Tests/InputTests"),
     ]
 )

@@ -26,6 +26,6 @@ cross_swiftpm_args() {
     done
     # Module-map link lines are ignored in Embedded mode: name every library.
     a+=(-Xlinker "-L$SWIFT_EMBEDDED_LIB" -Xlinker -lswiftUnicodeDataTables)
-    for d in drm input udev png16 z freetype harfbuzz pthread m; do a+=(-Xlinker "-l$d"); done
+    for d in drm input udev png16 jpeg z freetype harfbuzz pthread m; do a+=(-Xlinker "-l$d"); done
     printf '%s\n' "${a[@]}"
 }

@@ -37,7 +37,7 @@ ensure_packages() {
 # What the host build and the tests need.
 # Text: FreeType and HarfBuzz; DejaVu Sans and Lohit Devanagari for the
 # text tests (and DejaVu for the demo's line of text).
-HOST_PACKAGES=(pkg-config libdrm-dev libinput-dev libudev-dev libpng-dev zlib1g-dev libcairo2-dev libpixman-1-dev file
+HOST_PACKAGES=(pkg-config libdrm-dev libinput-dev libudev-dev libpng-dev zlib1g-dev libjpeg62-turbo-dev libcairo2-dev libpixman-1-dev file
                libfreetype-dev libharfbuzz-dev fonts-dejavu-core fonts-lohit-deva)
 # The desktop simulator (fbsim, host only) links SDL2.
 HOST_PACKAGES+=(libsdl2-dev)

@@ -8,6 +8,8 @@
 //         clips and masks, then a fill into A8 and ARGB and a stroke with a
 //         random style (dashes of zeros, negative widths…).
 //   png:  the bytes as a PNG file through libpng and ImageIO.PNG.read.
+//   jpeg: the bytes through ImageIO.ImageFile (PNG or JPEG by signature),
+//         fitted and full size (FuzzJPEG.swift).
 import CPosix
 import ImageIO
 import Raster
@@ -112,6 +114,7 @@ let target: String = getenv("FBR_FUZZ_TARGET").map { String(cString: $0) } ?? "p
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch target {
     case "png": fuzzPNG(data, size)
+    case "jpeg": fuzzJPEG(data, size)   // FuzzJPEG.swift
     default:
         var reader = ByteReader(data: data, size: size)
         fuzzPath(&reader)

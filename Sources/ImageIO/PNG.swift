@@ -78,7 +78,7 @@ public enum PNG {
         return try finishRead(&image, began: began, what: "PNG in memory")
     }
 
-    private static func finishRead(_ image: inout png_image, began: Int32, what: String) throws(ImageError) -> Surface<ARGB8888> {
+    static func finishRead(_ image: inout png_image, began: Int32, what: String) throws(ImageError) -> Surface<ARGB8888> {
         guard began != 0 else {
             let message = messageOf(&image)
             png_image_free(&image)

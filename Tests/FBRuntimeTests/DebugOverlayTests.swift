@@ -113,6 +113,8 @@ final class DebugOverlayTests: XCTestCase {
         // The rounded layer is opaque inside but anti-aliased at its
         // corners: a blended draw, red over its colour.
         assertClose(tinted.view[124, 20], over(red, plain.view[124, 20]), "rounded layer")
+        // An opaque image at 1:1 on whole pixels is copied: green.
+        assertClose(tinted.view[18, 56], over(green, plain.view[18, 56]), "opaque image on the grid")
     }
 
     func testOffscreenPasses() throws {

@@ -4,6 +4,7 @@
 /// A turn (`runTurn`) is what Core Animation does when the main run loop
 /// goes round:
 ///
+/// 0. blocks other threads posted (`post(_:)`: decoded images…) run;
 /// 1. the app's work for this turn runs (`body`: input handlers, timers);
 /// 2. the implicit transaction is committed (`flush`): animations added in
 ///    it get the commit time as their `beginTime`, and `onCommit` runs — the
@@ -43,6 +44,8 @@ public final class AppRunLoop {
     private var pendingBegins: [(layer: Layer, id: UInt64)] = []
     private var callbacks: [Callback] = []
     private var nextAnimationID: UInt64 = 1
+    /// Blocks other threads posted for the next turn (`post(_:)`).
+    let posted = PostedBlocks()
 
     enum Callback {
         case didStart(any AnimationDelegate, Animation, String, Layer)
@@ -63,6 +66,7 @@ public final class AppRunLoop {
     public func runTurn(_ body: () -> Void = {}) {
         lock.lock()
         defer { lock.unlock() }
+        posted.runAll()
         body()
         flush()
         processAnimations()

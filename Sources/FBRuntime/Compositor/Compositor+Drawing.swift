@@ -131,6 +131,11 @@ extension Compositor {
         }
     }
 
+    /// True when `t` moves by whole pixels without scaling or turning.
+    static func isWholePixelTranslation(_ t: AffineTransform) -> Bool {
+        t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1 && t.tx == t.tx.rounded() && t.ty == t.ty.rounded()
+    }
+
     /// With `clipPath` (bounds space, mapped by `r.toTarget`: the rounded
     /// bounds of a `masksToBounds` layer), the image is composited through
     /// the path's coverage directly, without an offscreen pass; the caller
@@ -178,7 +183,13 @@ extension Compositor {
             return
         }
         if texelToTarget.isAffine {
-            let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: filter, edge: .transparent,
+            // An opaque image at 1:1 on whole pixels samples texel centres
+            // only: clamping its edges changes no pixel and makes the paint
+            // opaque, so it is copied, not blended (a decoded JPEG or an
+            // alpha-less PNG shown at its size).
+            let edge: ImageEdge = contents.isOpaque && Compositor.isWholePixelTranslation(texelToTarget.affinePart)
+                ? .clamp : .transparent
+            let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: filter, edge: edge,
                                    contentsRect: unit, imageIsOpaque: contents.isOpaque, mipMaps: mipMaps)
             if let clipPath {
                 fillPaint(box, paint: paint, through: clipPath, map: r.toTarget, sampleRect: r.bounds, operator: op,
