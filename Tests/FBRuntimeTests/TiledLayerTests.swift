@@ -539,4 +539,39 @@ final class TiledLayerTests: XCTestCase {
         XCTAssertTrue(twinRoot.hasRunningAnimations(at: 0.2), "fading in")
         XCTAssertFalse(twinRoot.hasRunningAnimations(at: 0.36), "faded in: idle")
     }
+
+    /// On `RenderLoop` (simulated display and clock): the loop keeps
+    /// rendering while tiles are drawn and fade in — each frame showing
+    /// more of them — then idles with every tile on screen.
+    func testRenderLoopRendersUntilTilesHaveFadedInThenIdles() throws {
+        let delegate = RecordingTileDelegate()
+        let tiled = makeLayer(size: 100, delegate: delegate)
+        tiled.tileSize = Size(width: 32, height: 32)
+        tiled.fadeDuration = 0.25
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 64, height: 48)
+        root.anchorPoint = .zero
+        tiled.anchorPoint = .zero
+        try root.addSublayer(tiled)
+        let display = try XCTUnwrap(SimulatedPresenter(width: 64, height: 48, time: SimulatedFrameTime()))
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        loop.clearColor = .clear
+        loop.idleTimeoutNanoseconds = 1_000_000
+        loop.commit(at: 0)
+        XCTAssertTrue(loop.runOnce())                  // asks for the tiles
+        XCTAssertTrue(tiled.waitForPendingTiles())
+        var alphas: [UInt32] = []
+        for _ in 0..<40 {
+            XCTAssertTrue(loop.runOnce())
+            alphas.append(display.screen.view[40, 40] >> 24)
+            if loop.statistics.idleWaits > 0 { break }
+        }
+        XCTAssertEqual(delegate.calls.count, 4, "2 × 2 tiles of 32 points cover 64 × 48")
+        XCTAssertGreaterThan(loop.statistics.idleWaits, 0, "idle once faded in")
+        // 0.25 s of fade at 60 Hz: about 15 frames, alpha rising to opaque.
+        XCTAssertGreaterThanOrEqual(loop.statistics.framesRendered, 15)
+        XCTAssertEqual(alphas.last, 0xFF)
+        XCTAssertEqual(alphas, alphas.sorted(), "the fade only rises")
+        XCTAssertEqual(display.screen.view[40, 40], RecordingTileDelegate.color(level: 0, column: 1, row: 1).premultiplied.argb)
+    }
 }
