@@ -95,8 +95,10 @@ final class TiledLayerTests: XCTestCase {
     /// only the visible tiles, each asked for once, at the coarsest level
     /// at least as fine as the scale on screen, on worker threads.
     func testVisibleTilesAtTheLevelTheScaleNeeds() throws {
-        // (scale, level expected): levels kept are 2^1 … 2^-2.
-        let cases: [(Double, Int)] = [(1, 0), (0.5, -1), (0.25, -2), (2, 1), (0.3, -1), (0.7, 0), (4, 1), (0.1, -2)]
+        // (scale, level expected): levels kept are 2^1 (the bias) and
+        // 2^0 … 2^-3 (four levels of detail).
+        let cases: [(Double, Int)] = [(1, 0), (0.5, -1), (0.25, -2), (2, 1), (0.3, -1), (0.7, 0), (4, 1), (0.1, -3),
+                                      (0.05, -3)]
         for (scale, level) in cases {
             let delegate = RecordingTileDelegate()
             let tiled = makeLayer(delegate: delegate)
@@ -478,7 +480,7 @@ final class TiledLayerTests: XCTestCase {
         t.tileSize = Size(width: 1e9, height: 3)
         XCTAssertTrue(t.clampedTilePixels == (Int(TiledLayer.maximumTileSide), Int(TiledLayer.minimumTileSide)))
         t.levelsOfDetail = 1_000_000; t.levelsOfDetailBias = 1_000_000
-        XCTAssertTrue(t.levelRange == (TiledLayer.maximumLevelsOfDetail - 1, 0))
+        XCTAssertTrue(t.levelRange == (TiledLayer.maximumLevelsOfDetailBias, 1 - TiledLayer.maximumLevelsOfDetail))
         t.levelsOfDetail = -5; t.levelsOfDetailBias = -5
         XCTAssertTrue(t.levelRange == (0, 0))
         t.fadeDuration = .nan

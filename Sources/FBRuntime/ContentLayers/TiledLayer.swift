@@ -47,10 +47,11 @@ public protocol TiledLayerDelegate: AnyObject {
 ///
 /// **Levels of detail** (CA's meaning). Level 0 is full resolution: tiles
 /// of `tileSize` pixels at `contentsScale` pixels per point. Each further
-/// level halves the resolution; `levelsOfDetailBias` of the
-/// `levelsOfDetail` levels are magnified ones instead (drawn at 2×, 4×…),
-/// so the levels kept are 2^`levelsOfDetailBias` down to
-/// 2^(`levelsOfDetailBias` − `levelsOfDetail` + 1) times full resolution.
+/// of the `levelsOfDetail` levels halves the resolution (level −1, −2…);
+/// `levelsOfDetailBias` adds that many magnified levels (1, 2…: drawn at
+/// 2×, 4×…, CA's "two extra levels of detail: 2x and 4x"), so the levels
+/// kept are 2^`levelsOfDetailBias` down to 2^−(`levelsOfDetail` − 1) times
+/// full resolution.
 /// At each frame the compositor takes the layer's magnification on screen
 /// (target pixels per point, the largest over the visible part, from the
 /// accumulated transform at render time) divided by `contentsScale`, and
@@ -92,7 +93,8 @@ public protocol TiledLayerDelegate: AnyObject {
 /// **Bad input** (documented clamps, no traps): a `tileSize` side ≤ 0 or
 /// NaN counts as 256, others are clamped to `minimumTileSide`…
 /// `maximumTileSide` pixels; `levelsOfDetail` is clamped to
-/// 1…`maximumLevelsOfDetail`, `levelsOfDetailBias` to 0…`levelsOfDetail` − 1;
+/// 1…`maximumLevelsOfDetail`, `levelsOfDetailBias` to
+/// 0…`maximumLevelsOfDetailBias`;
 /// `fadeDuration` NaN or < 0 counts as 0; a magnification that is not
 /// positive and finite uses the coarsest level; at most
 /// `maximumTilesPerFrame` tiles are taken per frame (a coarser level is
@@ -106,7 +108,7 @@ open class TiledLayer: Layer {
     public var tileSize = Size(width: 256, height: 256)
     /// Levels of detail kept (CA's `levelsOfDetail`). Default 1.
     public var levelsOfDetail = 1
-    /// How many of the levels are magnified ones (CA's
+    /// Magnified levels added above full resolution (CA's
     /// `levelsOfDetailBias`). Default 0.
     public var levelsOfDetailBias = 0
     /// Seconds a newly arrived tile takes to fade in (CA's class
@@ -130,6 +132,7 @@ open class TiledLayer: Layer {
     public static let minimumTileSide = 16.0
     public static let maximumTileSide = 2048.0
     public static let maximumLevelsOfDetail = 16
+    public static let maximumLevelsOfDetailBias = 15
     public static let maximumTilesPerFrame = 1024
 
     /// Worker threads drawing tiles for all tiled layers (default 2);
@@ -202,8 +205,8 @@ open class TiledLayer: Layer {
     /// The finest and coarsest level kept.
     var levelRange: (finest: Int, coarsest: Int) {
         let levels = Swift.min(TiledLayer.maximumLevelsOfDetail, Swift.max(1, levelsOfDetail))
-        let bias = Swift.min(levels - 1, Swift.max(0, levelsOfDetailBias))
-        return (bias, bias - levels + 1)
+        let bias = Swift.min(TiledLayer.maximumLevelsOfDetailBias, Swift.max(0, levelsOfDetailBias))
+        return (bias, 1 - levels)
     }
 
     var clampedContentsScale: Double { contentsScale > 0 && contentsScale.isFinite ? contentsScale : 1 }
