@@ -26,11 +26,14 @@ struct TileGrid {
     /// level `magnification` (target pixels per point) needs; coarser while
     /// more than `TiledLayer.maximumTilesPerFrame` would meet it, and cut
     /// to that many at the coarsest level.
-    init?(_ layer: TiledLayer, visible: Rect, magnification: Double) {
+    /// `level`: the level the survey chose (the draw of a damaged part
+    /// under perspective must not choose another one from that part alone).
+    init?(_ layer: TiledLayer, visible: Rect, magnification: Double, level chosen: Int? = nil) {
         let (finest, coarsest) = layer.levelRange
         let cs = layer.clampedContentsScale
         let px = layer.clampedTilePixels
         var level = TiledLayer.level(forMagnification: magnification, contentsScale: cs, finest: finest, coarsest: coarsest)
+        if let chosen, chosen <= finest, chosen >= coarsest { level = chosen }
         let limit = 1e15      // tile indices stay far from Int's range
         while true {
             let scale = cs * powerOfTwo(level)
@@ -128,6 +131,8 @@ extension Compositor {
                 }
                 row += 1
             }
+        } else {
+            cache.setLevelLocked(nil)
         }
         cache.sweepLocked()
         let bounds = r.bounds
@@ -166,15 +171,16 @@ extension Compositor {
         let fade = layer.clampedFadeDuration
         let map = d.map
         let bounds = d.bounds
-        guard let visible = Compositor.visibleTileArea(bounds: bounds, map: map, clip: d.canvas.clip),
-              let grid = TileGrid(layer, visible: visible, magnification: Compositor.tileMagnification(map, over: visible))
-        else { return }
+        guard let visible = Compositor.visibleTileArea(bounds: bounds, map: map, clip: d.canvas.clip) else { return }
         let coarsest = layer.levelRange.coarsest
         cache.state.lock.lock()
         defer { cache.state.lock.unlock() }
         // Inside an offscreen image the survey did not reach the layer:
         // ask here (the same tiles, cut by the damage).
         let request = !cache.wasSurveyedLocked(at: t)
+        guard let grid = TileGrid(layer, visible: visible, magnification: Compositor.tileMagnification(map, over: visible),
+                                  level: request ? nil : cache.levelLocked) else { return }
+        if request { cache.setLevelLocked(grid.level) }
         var row = grid.row0
         while row <= grid.row1 {
             var column = grid.column0

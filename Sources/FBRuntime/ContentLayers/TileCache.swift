@@ -188,6 +188,7 @@ final class TileCache {
     }
 
     func setLevelLocked(_ l: Int?) { level = l }
+    var levelLocked: Int? { level }
 
     var hasDrawerLocked: Bool { delegate != nil || handler != nil }
 
