@@ -409,6 +409,43 @@ final class TiledLayerTests: XCTestCase {
         XCTAssertEqual(Set(delegate.calls.map { $0.level }), [0])
     }
 
+    // MARK: Inside an offscreen image
+
+    /// In a group with opacity 0.5 (drawn offscreen as one image, so the
+    /// survey does not reach the tiled layer): the tiles are asked for by
+    /// the draw, and their arrival changes the group's signature, so the
+    /// frame after they arrive shows them, faded by the group.
+    func testTilesInsideAnOpacityGroup() throws {
+        let delegate = RecordingTileDelegate()
+        let tiled = makeLayer(size: 300, delegate: delegate)
+        let group = Layer(name: "group")
+        group.bounds = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        group.anchorPoint = .zero
+        group.opacity = 0.5
+        tiled.anchorPoint = .zero
+        try group.addSublayer(tiled)
+        let dot = Layer(name: "dot")
+        dot.bounds = Rect(x: 0, y: 0, width: 10, height: 10)
+        dot.position = Point(x: 190, y: 140)
+        dot.backgroundColor = Color(rgb: 0xFFFFFF)
+        try group.addSublayer(dot)
+        let root = Layer(name: "root")
+        root.bounds = group.bounds
+        root.anchorPoint = .zero
+        try root.addSublayer(group)
+        let target = try XCTUnwrap(Surface<ARGB8888>(width: width, height: height))
+        let compositor = Compositor()
+        XCTAssertTrue(renderAndWait(root, tiled, compositor: compositor, target: target))
+        XCTAssertEqual(target.view[10, 10], 0, "nothing yet")
+        compositor.render(root, at: 1, into: target.view, clearColor: .clear)
+        XCTAssertEqual(Set(delegate.calls.map(TileID.init)),
+                       expectedTiles(level: 0, x0: 0, y0: 0, x1: Double(width), y1: Double(height)))
+        let c = RecordingTileDelegate.color(level: 0, column: 0, row: 0).premultiplied.argb
+        var half: UInt32 = 0, shift: UInt32 = 0
+        while shift < 32 { half |= UInt32((Double((c >> shift) & 0xFF) * 0.5).rounded()) << shift; shift += 8 }
+        XCTAssertTrue(close(target.view[10, 10], half, 1), "the tile, faded by the group")
+    }
+
     // MARK: 3-D
 
     /// Turned away under perspective and partly off screen: every pixel

@@ -180,7 +180,11 @@ extension Compositor {
         let request = !cache.wasSurveyedLocked(at: t)
         guard let grid = TileGrid(layer, visible: visible, magnification: Compositor.tileMagnification(map, over: visible),
                                   level: request ? nil : cache.levelLocked) else { return }
-        if request { cache.setLevelLocked(grid.level) }
+        if request {
+            let px = layer.clampedTilePixels
+            cache.configureLocked(pixelWidth: px.width, pixelHeight: px.height, contentsScale: layer.clampedContentsScale)
+            cache.setLevelLocked(grid.level)
+        }
         var row = grid.row0
         while row <= grid.row1 {
             var column = grid.column0

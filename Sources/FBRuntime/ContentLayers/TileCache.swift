@@ -178,13 +178,18 @@ final class TileCache {
     /// Starts a survey of the layer as a unit of its own at local time
     /// `t`; drops every tile when the tile size or contents scale changed.
     func beginSurveyLocked(at t: MediaTime, pixelWidth w: Int, pixelHeight h: Int, contentsScale cs: Double) {
-        if w != pixelWidth || h != pixelHeight || cs != contentsScale {
-            removeAllLocked()
-            pixelWidth = w; pixelHeight = h; contentsScale = cs
-        }
+        configureLocked(pixelWidth: w, pixelHeight: h, contentsScale: cs)
         surveyTime = t
         if useTime != t { useTime = t }
         useClock &+= 1
+    }
+
+    /// The tile size (pixels) and contents scale tiles are drawn for; a
+    /// change drops every tile.
+    func configureLocked(pixelWidth w: Int, pixelHeight h: Int, contentsScale cs: Double) {
+        guard w != pixelWidth || h != pixelHeight || cs != contentsScale else { return }
+        removeAllLocked()
+        pixelWidth = w; pixelHeight = h; contentsScale = cs
     }
 
     func setLevelLocked(_ l: Int?) { level = l }
