@@ -500,7 +500,8 @@ open class Layer {
     }
 
     /// True when this layer or a descendant has an animation running at
-    /// `time`, this layer's superlayer's time (global time for a root). A
+    /// `time`, this layer's superlayer's time (global time for a root), or
+    /// is a `TiledLayer` with tiles being drawn, arrived or fading in. A
     /// paused subtree (`speed` 0) runs nothing.
     public func hasRunningAnimations(at time: MediaTime) -> Bool {
         guard speed != 0 else { return false }      // paused: nothing in the subtree moves
