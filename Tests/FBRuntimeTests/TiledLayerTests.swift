@@ -209,6 +209,7 @@ final class TiledLayerTests: XCTestCase {
                 XCTAssertEqual(target.view[x, y], c.premultiplied.argb, "step \(step) pixel (\(x), \(y))")
             }
         }
+        print("budget: \(delegate.calls.count) tiles drawn, \(tiled.evictedTileCount) evicted, \(tiled.cachedTileCount) held (\(tiled.tileCacheBytes) of \(budget) bytes)")
         XCTAssertGreaterThan(delegate.calls.count, 10 * 30 / 2, "far more tiles than fit were drawn")
         XCTAssertGreaterThan(tiled.evictedTileCount, 0)
         XCTAssertLessThanOrEqual(tiled.cachedTileCount * 64 * 64 * 4, budget)
