@@ -115,7 +115,7 @@ open class TiledLayer: Layer {
     /// `fadeDuration`). Default: the class's `defaultFadeDuration`.
     public var fadeDuration: Double = 0.25
     /// Most bytes the tile cache holds (default 32 MiB).
-    public var tileCacheBudget: Int {
+    public final var tileCacheBudget: Int {
         get { cache.budget }
         set { cache.setBudget(newValue) }
     }
@@ -139,8 +139,11 @@ open class TiledLayer: Layer {
     /// takes effect when the pool starts (the first request).
     nonisolated(unsafe) public static var workerThreadCount = 2
 
+    // `final` throughout for the internal members: in Embedded Swift an
+    // internal non-final member of an open class is emitted in every
+    // client module as well (duplicate symbols at link).
     private var cacheStorage: TileCache?
-    var cache: TileCache {
+    final var cache: TileCache {
         if let c = cacheStorage { return c }
         let c = TileCache()
         cacheStorage = c
@@ -176,25 +179,25 @@ open class TiledLayer: Layer {
     /// screenshots: render, wait, render again). Returns false on timeout
     /// (real time, nanoseconds).
     @discardableResult
-    public func waitForPendingTiles(timeoutNanoseconds: Int64 = 5_000_000_000) -> Bool {
+    public final func waitForPendingTiles(timeoutNanoseconds: Int64 = 5_000_000_000) -> Bool {
         cache.waitForPending(timeoutNanoseconds: timeoutNanoseconds)
     }
 
     /// Delegate calls so far (all threads).
-    public var tileDrawCount: Int { cache.statistics.drawn }
+    public final var tileDrawCount: Int { cache.statistics.drawn }
     /// Bytes the tile cache holds now.
-    public var tileCacheBytes: Int { cache.statistics.bytes }
+    public final var tileCacheBytes: Int { cache.statistics.bytes }
     /// Tiles held now (arrived, not evicted).
-    public var cachedTileCount: Int { cache.statistics.tiles }
+    public final var cachedTileCount: Int { cache.statistics.tiles }
     /// Tiles evicted for the budget so far.
-    public var evictedTileCount: Int { cache.statistics.evicted }
+    public final var evictedTileCount: Int { cache.statistics.evicted }
     /// The level the last frame showed (`nil` before the first).
-    public var levelInUse: Int? { cache.statistics.level }
+    public final var levelInUse: Int? { cache.statistics.level }
 
     // MARK: Clamped configuration
 
     /// `tileSize` in whole pixels, clamped (see Bad input).
-    var clampedTilePixels: (width: Int, height: Int) {
+    final var clampedTilePixels: (width: Int, height: Int) {
         func side(_ v: Double) -> Int {
             guard v > 0, v.isFinite else { return 256 }
             return Int(Swift.min(TiledLayer.maximumTileSide, Swift.max(TiledLayer.minimumTileSide, v.rounded())))
@@ -203,15 +206,15 @@ open class TiledLayer: Layer {
     }
 
     /// The finest and coarsest level kept.
-    var levelRange: (finest: Int, coarsest: Int) {
+    final var levelRange: (finest: Int, coarsest: Int) {
         let levels = Swift.min(TiledLayer.maximumLevelsOfDetail, Swift.max(1, levelsOfDetail))
         let bias = Swift.min(TiledLayer.maximumLevelsOfDetailBias, Swift.max(0, levelsOfDetailBias))
         return (bias, 1 - levels)
     }
 
-    var clampedContentsScale: Double { contentsScale > 0 && contentsScale.isFinite ? contentsScale : 1 }
+    final var clampedContentsScale: Double { contentsScale > 0 && contentsScale.isFinite ? contentsScale : 1 }
 
-    var clampedFadeDuration: Double { fadeDuration > 0 && fadeDuration.isFinite ? fadeDuration : 0 }
+    final var clampedFadeDuration: Double { fadeDuration > 0 && fadeDuration.isFinite ? fadeDuration : 0 }
 
     /// The level for `magnification` target pixels per point: the coarsest
     /// at least that fine (2^level × contentsScale ≥ magnification, within
