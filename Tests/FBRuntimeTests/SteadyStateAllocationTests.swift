@@ -199,4 +199,56 @@ final class SteadyStateAllocationTests: XCTestCase {
         // reaching several damage rectangles counts once for each).
         XCTAssertGreaterThanOrEqual(layersDrawn, 1 + 6 + 3 + 1)
     }
+
+    /// A tiled layer moving about the screen with every tile present and
+    /// faded in: its frames allocate nothing — the survey's marking and sweep, the
+    /// per-tile damage check and the tile draws.
+    func testTiledLayerSteadyStateAllocatesNothing() throws {
+        final class Checker: TiledLayerDelegate {
+            func drawTile(_ tile: Tile, in context: DrawingContext) {
+                let odd = (tile.column + tile.row) & 1 == 1
+                context.fill(tile.rect, color: odd ? Color(rgb: 0x3366CC) : Color(rgb: 0xF2A541))
+            }
+        }
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 240, height: 160)
+        root.anchorPoint = .zero
+        let tiled = TiledLayer()
+        tiled.bounds = Rect(x: 0, y: 0, width: 150, height: 100)
+        tiled.tileSize = Size(width: 32, height: 32)
+        tiled.levelsOfDetail = 2
+        tiled.tileDelegate = Checker()
+        tiled.position = Point(x: 100, y: 70)
+        try root.addSublayer(tiled)
+        let start: MediaTime = 10
+        var slide = BasicAnimation(key: .position, from: .point(tiled.position), to: .point(Point(x: 140.5, y: 90.25)))
+        slide.duration = 0.5
+        slide.repeatCount = .infinity
+        tiled.add(slide, forKey: "slide", at: start)
+        let surface = try XCTUnwrap(Surface<ARGB8888>(width: 240, height: 160))
+        let compositor = Compositor()
+        let frames = 30
+        // Warm-up: the tiles are asked for, arrive, fade in (0.25 s).
+        compositor.render(root, at: start, into: surface.view)
+        XCTAssertTrue(tiled.waitForPendingTiles())
+        for i in 0..<(2 * frames) { compositor.render(root, at: start + Double(i) / 60, into: surface.view) }
+        XCTAssertTrue(tiled.waitForPendingTiles())
+        let drawn = tiled.tileDrawCount
+        var perFrame: [UInt64] = []
+        perFrame.reserveCapacity(frames)
+        for i in (2 * frames)..<(3 * frames) {
+            fbr_malloc_counter_begin()
+            compositor.render(root, at: start + Double(i) / 60, into: surface.view)
+            perFrame.append(fbr_malloc_counter_end())
+        }
+        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: frames), "heap allocations per steady-state frame")
+        XCTAssertEqual(tiled.tileDrawCount, drawn, "no tile asked for again")
+        XCTAssertEqual(tiled.levelInUse, 0)
+        var blue = 0, orange = 0
+        for y in 0..<160 { for x in 0..<240 {
+            if surface.view[x, y] == 0xFF33_66CC { blue += 1 } else if surface.view[x, y] == 0xFFF2_A541 { orange += 1 }
+        } }
+        XCTAssertGreaterThan(blue, 5000, "the tiles are on screen")
+        XCTAssertGreaterThan(orange, 5000, "the tiles are on screen")
+    }
 }

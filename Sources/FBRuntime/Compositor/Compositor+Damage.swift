@@ -37,6 +37,7 @@ extension Compositor {
         }
         guard !isCulledBackFace(r, parent: parent) else { return }
         warnIfHuge(r)
+        if layer.drawsInTiles { surveyTiles(r, clip: clip) }   // Compositor+Tiles.swift
         let shadow = shadowPlan(r)
         let grouped = needsGroup(r, shadow: shadow)
         let hasInside = layer.contents != nil || layer.drawsOwnContent || !layer.sublayers.isEmpty

@@ -175,6 +175,7 @@ extension Layer {
         let marked = store.dirty
         actionState.needsDisplay = false
         store.dirty = nil
+        if drawsInTiles { invalidateTiles(in: full ? nil : marked); return }   // TiledLayer: no backing store
         let bounds = PresentationValues(self, at: t).bounds
         guard bounds.isFinite, bounds.width > 0, bounds.height > 0 else { return }
         var scale = contentsScale

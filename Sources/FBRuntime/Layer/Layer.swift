@@ -259,6 +259,19 @@ open class Layer {
     /// its own.
     var isTransformLayer: Bool { false }
 
+    /// True for `TiledLayer`: the display pass invalidates tiles
+    /// (`invalidateTiles(in:)`) instead of drawing a backing store.
+    var drawsInTiles: Bool { false }
+
+    /// Marks the tiles meeting `rect` (bounds space; `nil`: all) for
+    /// redrawing. Called by the display pass when `drawsInTiles`.
+    func invalidateTiles(in rect: Rect?) {}
+
+    /// True while content of the layer's own is still on its way to the
+    /// screen at local time `t` (tiles being drawn or fading in): the render
+    /// loop keeps rendering frames, as for a running animation.
+    func hasPendingContent(at t: MediaTime) -> Bool { false }
+
     /// Non-nil for replicator layers (their sublayers are drawn once per
     /// instance).
     var replicator: ReplicatorLayer? { nil }
@@ -487,12 +500,14 @@ open class Layer {
     }
 
     /// True when this layer or a descendant has an animation running at
-    /// `time`, this layer's superlayer's time (global time for a root). A
+    /// `time`, this layer's superlayer's time (global time for a root), or
+    /// is a `TiledLayer` with tiles being drawn, arrived or fading in. A
     /// paused subtree (`speed` 0) runs nothing.
     public func hasRunningAnimations(at time: MediaTime) -> Bool {
         guard speed != 0 else { return false }      // paused: nothing in the subtree moves
         let local = localTime(fromParent: time)
         if animations.contains(where: { !$0.animation.hasFinished(at: local) }) { return true }
+        if drawsInTiles && hasPendingContent(at: local) { return true }
         return sublayers.contains { $0.hasRunningAnimations(at: local) }
     }
 }
