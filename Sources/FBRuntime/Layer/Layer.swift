@@ -221,6 +221,10 @@ open class Layer {
     /// `drawsOwnContent`, on the render thread's compositor.
     func drawOwnContent(_ drawing: OwnContentDrawing) {}
 
+    /// True when that content needs the layer's 4×4 into its superlayer's
+    /// space (`OwnContentDrawing.parentSpace`): an emitter preserving depth.
+    var drawsOwnContentInParentSpace: Bool { false }
+
     /// Folds into `signature` everything that decides what the layer's own
     /// content (`drawOwnContent`), rendering context or replication draws
     /// at local time `t` besides the common properties, so the damage
