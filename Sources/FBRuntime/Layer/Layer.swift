@@ -275,8 +275,11 @@ open class Layer {
 
     /// Animations attached to this layer, in the order they were added.
     public final internal(set) var animations: [(key: String, animation: Animation)] = [] {
-        didSet { animationsDidChange(from: oldValue) }
+        didSet { animationsVersion &+= 1; animationsDidChange(from: oldValue) }
     }
+    /// Bumped by every change of `animations` (caches of presentation
+    /// values key on it).
+    final var animationsVersion: UInt64 = 0
 
     /// Actions, delegate and the app run loop's bookkeeping of this
     /// layer's animations (`Layer+Actions.swift`).
