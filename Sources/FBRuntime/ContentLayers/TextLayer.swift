@@ -90,9 +90,11 @@ open class TextLayer: Layer {
     }
 
     override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
-        s.combine(customKeys: ["fontSize", "foregroundColor"], of: self, at: t)
+        s.combine(customKeys: TextLayer.animatableKeys, of: self, at: t)
         s.combine(textVersion)
     }
+
+    static let animatableKeys = ["fontSize", "foregroundColor"]
 
     open override func storedValue(forKey name: String) -> AnimatableValue? {
         switch name {
@@ -140,11 +142,18 @@ open class TextLayer: Layer {
         var size = fontSize
         if case let .scalar(v)? = customPresentationValue(forKey: "fontSize", atLocalTime: t) { size = v }
         let layout = layoutCache.layout(for: self, fontSize: size, bounds: PresentationValues(self, at: t).bounds)
-        guard let first = layout.lines.first else { return nil }
+        // Index loops: `first` and `for … in` allocate in unoptimised
+        // builds (generic accessors), and this runs every frame.
+        let lines = layout.lines
+        guard !lines.isEmpty else { return nil }
+        let first = lines[0]
         var x0 = first.x, y0 = first.top, x1 = first.x + first.width, y1 = first.top + first.height
-        for line in layout.lines {
+        var i = 0
+        while i < lines.count {
+            let line = lines[i]
             x0 = Swift.min(x0, line.x); y0 = Swift.min(y0, line.top)
             x1 = Swift.max(x1, line.x + line.width); y1 = Swift.max(y1, line.top + line.height)
+            i += 1
         }
         let m = size.isFinite ? Swift.min(Swift.max(size, 0), TextLayout.maximumFontSize) : 0
         return Rect(x: x0 - m, y: y0 - m, width: x1 - x0 + 2 * m, height: y1 - y0 + 2 * m)
@@ -157,7 +166,11 @@ open class TextLayer: Layer {
         if case let .color(v)? = d.value("foregroundColor") { color = v }
         let layout = layoutCache.layout(for: self, fontSize: size, bounds: d.bounds)
         let attributed = attributedString
-        for g in layout.glyphs {
+        let glyphs = layout.glyphs
+        var i = 0
+        while i < glyphs.count {          // an index loop: no iterator (debug builds allocate one per step)
+            let g = glyphs[i]
+            i += 1
             var c = color
             if let attributed {
                 let source = layoutCache.sources[g.run]

@@ -42,7 +42,10 @@ public struct Path: Equatable, Sendable {
 
     /// The path holds no drawing commands (moves alone draw nothing).
     public var isEmpty: Bool {
-        for v in verbs where v != .move { return false }
+        // An index loop: `for … in` allocates an iterator in unoptimised
+        // builds, and shapes ask this every frame.
+        var i = 0
+        while i < verbs.count { if verbs[i] != .move { return false }; i += 1 }
         return true
     }
 
