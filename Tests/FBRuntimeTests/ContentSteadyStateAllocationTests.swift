@@ -1,4 +1,4 @@
-import FBRuntime
+@testable import FBRuntime
 import MallocCounter
 import Raster
 import XCTest
@@ -110,6 +110,17 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
     /// A screen of text whose glyphs are cached and whose layout does not
     /// change (the colour animates, so every glyph is drawn every frame).
     func testTextScreenAllocatesNothing() throws {
+        try textScreen(animating: BasicAnimation(key: .custom("foregroundColor"), from: .color(.white),
+                                                 to: .color(Color(red: 1, green: 0.8, blue: 0.3))))
+    }
+
+    /// The same with the font size breathing (as `scripts/bench scene`):
+    /// laid out again every frame, in the storage of the last layout.
+    func testTextLaidOutEveryFrameAllocatesNothing() throws {
+        try textScreen(animating: BasicAnimation(key: .custom("fontSize"), from: .scalar(11), to: .scalar(12)))
+    }
+
+    func textScreen(animating animation: BasicAnimation) throws {
         guard let font = try? Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") else {
             throw XCTSkip("DejaVu Sans is not installed (fonts-dejavu-core)")
         }
@@ -118,6 +129,7 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
         root.bounds = Rect(x: 0, y: 0, width: 320, height: 240)
         root.anchorPoint = .zero
         var glyphs = 0
+        var layers: [TextLayer] = []
         for column in 0..<2 {
             let text = TextLayer()
             text.font = font
@@ -132,13 +144,17 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
             while s.count < 700 { s += words[k % words.count] + " "; k += 3 }
             text.string = s
             glyphs += s.filter { $0 != " " }.count
-            text.add(repeating(BasicAnimation(key: .custom("foregroundColor"), from: .color(.white),
-                                              to: .color(Color(red: 1, green: 0.8, blue: 0.3))), duration: 0.5),
-                     forKey: "glow", at: start)
+            text.add(repeating(animation, duration: 0.5), forKey: "animation", at: start)
             try root.addSublayer(text)
+            layers.append(text)
         }
         XCTAssertGreaterThan(glyphs, 1000)
-        let perFrame = try allocations(root, size: (320, 240), start: start, warmUp: 30, frames: 30)
+        var layouts = 0
+        let perFrame = try allocations(root, size: (320, 240), start: start, warmUp: 30, frames: 30) { _ in
+            layouts = layers[0].layoutCache.misses + layers[1].layoutCache.misses
+        }
         XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 30), "heap allocations per frame")
+        // Laid out once (the colour) or in every frame (the size).
+        if case .custom("fontSize") = animation.key { XCTAssertGreaterThanOrEqual(layouts, 2 * 60) } else { XCTAssertEqual(layouts, 2) }
     }
 }

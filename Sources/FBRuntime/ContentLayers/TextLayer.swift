@@ -186,7 +186,9 @@ open class TextLayer: Layer {
 
 /// The last layout of a `TextLayer` and what it was made from; laid out
 /// again only when one of them changes (a `fontSize` animation changes
-/// the size every frame). Render thread state.
+/// the size every frame; that layout reuses the storage of the last, so
+/// it allocates nothing once grown, but for truncated and right-to-left
+/// lines). Render thread state.
 final class TextLayoutCache {
     private(set) var layout = TextLayout()
     private var runs: [TextLayout.Run] = []
@@ -197,6 +199,7 @@ final class TextLayoutCache {
     private var alignment = TextAlignment.natural
     private var scratchRuns: [TextLayout.Run] = []
     private var scratchSources: [Int] = []
+    private let scratch = TextLayoutScratch()
     /// Layouts made (cache misses), for tests.
     private(set) var misses = 0
 
@@ -211,8 +214,10 @@ final class TextLayoutCache {
         swap(&sources, &scratchSources)
         width = bounds.width; height = bounds.height
         isWrapped = layer.isWrapped; truncation = layer.truncationMode; alignment = layer.alignmentMode
-        layout = TextLayout(runs, width: width, height: height, isWrapped: isWrapped, truncation: truncation,
-                            alignment: alignment)
+        // In place: the glyph, line and working storage of the last layout
+        // are reused (a `fontSize` animation lays out every frame).
+        layout.layOut(runs, width: width, height: height, isWrapped: isWrapped, truncation: truncation,
+                      alignment: alignment, scratch: scratch)
         misses += 1
         return layout
     }
