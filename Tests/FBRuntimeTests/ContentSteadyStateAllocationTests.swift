@@ -157,4 +157,44 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
         // Laid out once (the colour) or in every frame (the size).
         if case .custom("fontSize") = animation.key { XCTAssertGreaterThanOrEqual(layouts, 2 * 60) } else { XCTAssertEqual(layouts, 2) }
     }
+
+    /// A 3-D emitter under perspective, sorted back to front, with
+    /// sub-cells: its particle storage is kept, the sort is in place.
+    func testEmitterInDepthAllocatesNothing() throws {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 160, height: 120)
+        root.anchorPoint = .zero
+        let stage = Layer(name: "stage")
+        stage.bounds = root.bounds
+        stage.position = Point(x: 80, y: 60)
+        stage.sublayerTransform = .perspective(distance: 300)
+        let e = EmitterLayer()
+        e.bounds = root.bounds
+        e.position = Point(x: 80, y: 60)
+        e.preservesDepth = true
+        e.renderMode = .backToFront
+        e.emitterPosition = Point(x: 80, y: 60)
+        e.emitterShape = .sphere
+        e.emitterMode = .volume
+        e.emitterSize = Size(width: 40, height: 40)
+        let dot = try XCTUnwrap(Surface<ARGB8888>(width: 4, height: 4))
+        dot.clear(to: 0xFFFF_FFFF)
+        let c = EmitterCell()
+        c.contents = LayerContents(dot)
+        c.birthRate = 80; c.lifetime = 1; c.velocity = 40; c.emissionRange = 2 * .pi
+        c.zAcceleration = -20; c.color = Color(red: 1, green: 0.6, blue: 0.3)
+        let spark = EmitterCell(name: "spark")
+        spark.contents = LayerContents(dot)
+        spark.birthRate = 5; spark.lifetime = 0.3
+        c.emitterCells = [spark]
+        e.emitterCells = [c]
+        try stage.addSublayer(e)
+        try root.addSublayer(stage)
+        // A lifetime and a bit to warm up: the particle count is steady after one.
+        let perFrame = try allocations(root, size: (160, 120), start: 5, warmUp: 75, frames: 20)
+        XCTAssertGreaterThan(e.lastParticleCount, 80)
+        // The count wobbles by a few particles from frame to frame; storage
+        // grown to the largest count of the warm-up holds them.
+        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 20), "heap allocations per frame")
+    }
 }

@@ -138,10 +138,19 @@ extension EmitterLayer {
         while start > 0 { start -= 1; siftDown(&a, start, n) }
         var end = n - 1
         while end > 0 {
-            a.swapAt(0, end)
+            swap(&a, 0, end)
             siftDown(&a, 0, end)
             end -= 1
         }
+    }
+
+    /// By hand: the generic `swapAt` allocates temporaries in unoptimised
+    /// builds.
+    @inline(__always)
+    private static func swap(_ a: inout [Particle], _ i: Int, _ j: Int) {
+        let t = a[i]
+        a[i] = a[j]
+        a[j] = t
     }
 
     @inline(__always)
@@ -156,7 +165,7 @@ extension EmitterLayer {
             guard child < end else { return }
             if child + 1 < end && before(a[child], a[child + 1]) { child += 1 }
             guard before(a[i], a[child]) else { return }
-            a.swapAt(i, child)
+            swap(&a, i, child)
             i = child
         }
     }

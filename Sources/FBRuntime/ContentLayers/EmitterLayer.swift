@@ -195,14 +195,20 @@ open class EmitterLayer: Layer {
     override func drawOwnContent(_ d: OwnContentDrawing) {
         particles.removeAll(keepingCapacity: true)
         let t = d.localTime
+        // Index loops throughout: `for … in` allocates an iterator in
+        // unoptimised builds (the zero-allocation tests run there).
+        let cells = emitterCells
         var budget = 0.0
-        for cell in emitterCells { budget += expectedAlive(cell, depth: 0) }
+        var c = 0
+        while c < cells.count { budget += expectedAlive(cells[c], depth: 0); c += 1 }
         let thinning = budget > Double(EmitterLayer.maximumParticles) ? Double(EmitterLayer.maximumParticles) / budget : 1
         if thinning < 1 {
             Diagnostics.warn(self, "particles", "about \(Int(budget)) particles alive exceed \(EmitterLayer.maximumParticles); birth rates thinned")
         }
-        for (i, cell) in emitterCells.enumerated() {
-            emit(cell, key: UInt64(i + 1), from: nil, until: t, thinning: thinning, depth: 0)
+        c = 0
+        while c < cells.count {
+            emit(cells[c], key: UInt64(c + 1), from: nil, until: t, thinning: thinning, depth: 0)
+            c += 1
         }
         lastParticleCount = particles.count
         if renderMode == .oldestLast { particles.reverse() }
@@ -221,7 +227,11 @@ open class EmitterLayer: Layer {
         let rate = cell.birthRate * birthRate, life = (cell.lifetime + Swift.abs(cell.lifetimeRange)) * lifetime
         guard rate > 0, rate.isFinite, life > 0, life.isFinite else { return 0 }
         var n = rate * life
-        if depth < 2 { for sub in cell.emitterCells { n += rate * life * expectedAlive(sub, depth: depth + 1) } }
+        if depth < 2 {
+            let subs = cell.emitterCells
+            var i = 0
+            while i < subs.count { n += rate * life * expectedAlive(subs[i], depth: depth + 1); i += 1 }
+        }
         return n
     }
 
@@ -239,14 +249,16 @@ open class EmitterLayer: Layer {
         guard rate > 0, rate.isFinite, lifeScale > 0, lifeScale.isFinite else { return }
         let maxLife = (cell.lifetime + Swift.abs(cell.lifetimeRange)) * lifeScale
         guard maxLife > 0, maxLife.isFinite else { return }
-        let start = parent?.birth ?? 0
-        let end = parent.map { Swift.min(t, $0.birth + $0.life) } ?? t
+        var start = 0.0, end = t
+        if let parent { start = parent.birth; end = Swift.min(t, parent.birth + parent.life) }
         guard end >= start else { return }
         var first = Int(Swift.max(0, ((t - maxLife - start) * rate).rounded(.up)))
         let last = Int(((end - start) * rate).rounded(.down))
         if last - first > EmitterLayer.maximumParticles { first = last - EmitterLayer.maximumParticles }
         guard first <= last else { return }
-        for k in first...last {
+        var k = first - 1
+        while k < last {
+            k += 1
             let born = start + Double(k) / rate
             var rng = SplitMix64(seed: mix(UInt64(seed), key, UInt64(k)))
             let life = (cell.lifetime + rng.signedUnit() * cell.lifetimeRange) * lifeScale
@@ -295,8 +307,12 @@ open class EmitterLayer: Layer {
             if depth < 2, !cell.emitterCells.isEmpty {
                 let origin = Origin(birth: born, life: life, x: x0, y: y0, z: z0, vx: vx, vy: vy, vz: vz,
                                     ax: ax, ay: ay, az: az)
-                for (i, sub) in cell.emitterCells.enumerated() {
-                    emit(sub, key: mix(key, UInt64(k), UInt64(i + 1)), from: origin, until: t, thinning: thinning, depth: depth + 1)
+                let subs = cell.emitterCells
+                var i = 0
+                while i < subs.count {
+                    emit(subs[i], key: mix(key, UInt64(k), UInt64(i + 1)), from: origin, until: t, thinning: thinning,
+                         depth: depth + 1)
+                    i += 1
                 }
             }
         }
