@@ -8,7 +8,9 @@ import Raster
 ///   glyphs are drawn every frame from the glyph cache;
 /// - 20 shape layers with 300-segment closed paths (the 2010 butterfly
 ///   demo), each turning and morphing its path and stroke end;
-/// - an emitter keeping about 2,000 particles alive.
+/// - an emitter keeping about 2,000 particles alive, flattened, and the
+///   same in 3-D (`preservesDepth`) under a perspective, sorted back to
+///   front.
 enum ContentScenes {
     static func root() -> Layer {
         let root = Layer(name: "root")
@@ -112,6 +114,29 @@ enum ContentScenes {
         e.emitterCells = [cell]
         e.renderMode = .additive
         try! root.addSublayer(e)
+        return (root, e)
+    }
+
+    /// The emitter in 3-D: a sphere of particles leaving every way,
+    /// pulled back along z, under a perspective 1,200 points away, tilted,
+    /// drawn back to front.
+    static func emitter3D() -> (root: Layer, emitter: EmitterLayer) {
+        let (root, e) = emitter()
+        e.removeFromSuperlayer()
+        let stage = Layer(name: "stage")
+        stage.bounds = root.bounds
+        stage.position = Point(x: 960, y: 540)
+        stage.sublayerTransform = .perspective(distance: 1200)
+        e.anchorPoint = Point(x: 0.5, y: 0.5)
+        e.position = Point(x: 960, y: 540)
+        e.transform = Transform3D(rotationAngle: 0.4, x: 1, y: 0, z: 0)
+        e.preservesDepth = true
+        e.emitterShape = .sphere
+        e.emitterMode = .surface
+        e.renderMode = .backToFront
+        e.emitterCells[0].zAcceleration = -40
+        try! stage.addSublayer(e)
+        try! root.addSublayer(stage)
         return (root, e)
     }
 }

@@ -195,6 +195,11 @@ if wanted("content") {
     report("emitter, \(particles.emitter.lastParticleCount) particles: ms p50", p.p50, "ms")
     report("emitter: ms p99", p.p99, "ms")
     report("emitter: heap allocations per frame", p.allocationsMean, "", target: 0)
+    let depth = ContentScenes.emitter3D()
+    let d = measure(depth.root, Compositor())
+    report("emitter in 3-D, \(depth.emitter.lastParticleCount) particles, back to front: ms p50", d.p50, "ms")
+    report("emitter in 3-D: ms p99", d.p99, "ms")
+    report("emitter in 3-D: heap allocations per frame", d.allocationsMean, "", target: 0)
 }
 
 // MARK: JSON

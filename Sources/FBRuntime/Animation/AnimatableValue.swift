@@ -38,22 +38,8 @@ public enum AnimatableValue: Equatable, Sendable {
         case let (.transform(a), .transform(b)):
             return .transform(Transform3D.interpolate(from: a, to: b, t: t))
         case let (.path(a), .path(b)):
-            guard a.verbs == b.verbs, a.points.count == b.points.count else { return t < 0.5 ? from : to }
-            var p = Path()
-            var k = 0
-            for verb in a.verbs {
-                func point() -> PathPoint {
-                    defer { k += 1 }
-                    return PathPoint(x: lerp(a.points[k].x, b.points[k].x), y: lerp(a.points[k].y, b.points[k].y))
-                }
-                switch verb {
-                case .move: p.move(to: point())
-                case .line: p.line(to: point())
-                case .quad: let c = point(); p.quad(to: point(), control: c)
-                case .cubic: let c1 = point(), c2 = point(); p.cubic(to: point(), control1: c1, control2: c2)
-                case .close: p.close()
-                }
-            }
+            // One allocation: the points (the verbs are shared with `a`).
+            guard let p = a.interpolated(to: b, t) else { return t < 0.5 ? from : to }
             return .path(p)
         case let (.colors(a), .colors(b)) where a.count == b.count:
             var c: [Color] = []

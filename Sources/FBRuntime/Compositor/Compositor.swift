@@ -301,6 +301,7 @@ public final class Compositor {
             return
         }
         if isCulledBackFace(r, parent: parent) { statistics.layersCulled += 1; return }
+        if layer.drawsOwnContentInParentSpace { noteParentSpace(r, parent) }
         statistics.layersDrawn += 1
         if layer.backgroundBlurRadius != 0 || !layer.animations.isEmpty { drawBackdropBlur(r, opacity: layerOpacity, canvas: canvas, depth: depth) }
         let shadow = shadowPlan(r)

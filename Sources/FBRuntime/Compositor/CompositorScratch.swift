@@ -13,6 +13,28 @@ struct CompositorScratch {
     var drawingOrder: [Int] = []
     /// The shape of the layer being drawn (rounded bounds, border ring).
     var path = Path()
+    /// The last layer drawn that asked for its 4×4 into its superlayer's
+    /// space (`Layer.drawsOwnContentInParentSpace`), and that 4×4.
+    var parentSpace = ParentSpace()
+}
+
+/// A layer and its full 4×4 into its superlayer's space: its own transform
+/// followed by the superlayer's `sublayerTransform` (or a rendering
+/// context's chain).
+struct ParentSpace {
+    unowned(unsafe) var layer: Layer?
+    var toSuperlayer = Transform3D.identity
+}
+
+extension Compositor {
+    /// Notes `r`'s 4×4 into the space of `parent` for its own content
+    /// (`OwnContentDrawing.parentSpace`). Out of line: `draw` recurses.
+    @inline(never)
+    func noteParentSpace(_ r: ResolvedLayer, _ parent: ParentPlacement) {
+        var m = r.p.geometry.toSuperlayer
+        if !parent.sublayerSpace.isIdentity { m = m.concatenating(parent.sublayerSpace) }
+        scratch.parentSpace = ParentSpace(layer: r.layer, toSuperlayer: m)
+    }
 }
 
 extension Compositor {

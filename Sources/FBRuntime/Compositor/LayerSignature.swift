@@ -122,8 +122,14 @@ extension LayerSignature {
             combine(14 as UInt64)
             for x in [t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24, t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44] { combine(x) }
         case let .path(p): combine(15 as UInt64); combine(p)
-        case let .colors(list): combine(16 as UInt64); combine(list.count); for c in list { combine(c) }
-        case let .scalars(list): combine(17 as UInt64); combine(list.count); for x in list { combine(x) }
+        case let .colors(list):
+            combine(16 as UInt64); combine(list.count)
+            var i = 0
+            while i < list.count { combine(list[i]); i += 1 }         // index loops: no iterator (debug builds)
+        case let .scalars(list):
+            combine(17 as UInt64); combine(list.count)
+            var i = 0
+            while i < list.count { combine(list[i]); i += 1 }
         }
     }
 

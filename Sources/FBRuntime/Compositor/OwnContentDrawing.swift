@@ -24,6 +24,16 @@ struct OwnContentDrawing {
     /// The layer's bounds space → target pixels.
     var map: ProjectiveTransform { resolved.toTarget }
 
+    /// The layer's 4×4 into its superlayer's space (its transform, then the
+    /// superlayer's `sublayerTransform` or a rendering context's chain),
+    /// for layers whose `drawsOwnContentInParentSpace`; `nil` otherwise
+    /// (and when drawn by a path that does not note it, such as a
+    /// transition's snapshot).
+    var parentSpace: Transform3D? {
+        let s = compositor.scratch.parentSpace
+        return s.layer === layer ? s.toSuperlayer : nil
+    }
+
     /// The presentation value of the subclass property `name`.
     func value(_ name: String) -> AnimatableValue? {
         layer.customPresentationValue(forKey: name, atLocalTime: localTime)

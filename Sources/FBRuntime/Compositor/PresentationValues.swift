@@ -45,6 +45,7 @@ struct PresentationValues {
         let animations = layer.animations
         var a = 0
         while a < animations.count {
+            if animations[a].animation.drivesOnlyCustomKeys { a += 1; continue }    // not a value of this struct
             values.removeAll(keepingCapacity: true)
             animations[a].animation.values(at: time, base: { key in self.value(for: key) }, into: &values)
             var k = 0

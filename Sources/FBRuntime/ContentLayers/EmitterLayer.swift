@@ -15,11 +15,16 @@ public final class EmitterCell {
     /// The direction in the layer's plane, from +x towards +y (on a
     /// y-down screen −π/2 is up).
     public var emissionLongitude = 0.0
-    /// The tilt out of the plane; flattened, it shortens the in-plane
-    /// speed by cos(latitude).
+    /// The tilt out of the plane, towards +z (the viewer) for positive
+    /// angles. Flattened, it shortens the in-plane speed by
+    /// cos(latitude); with `EmitterLayer.preservesDepth` the particle
+    /// leaves along (cos lat·cos lon, cos lat·sin lon, sin lat).
     public var emissionLatitude = 0.0
     /// The full angle of the cone particles leave in, centred on the
-    /// direction (2π: every way).
+    /// direction (2π: every way). Flattened, it spreads the longitude
+    /// only; with `EmitterLayer.preservesDepth` the directions are uniform
+    /// over the cone's cap of half-angle `emissionRange / 2` (π at most:
+    /// the whole sphere).
     public var emissionRange = 0.0
     /// Points per second².
     public var xAcceleration = 0.0, yAcceleration = 0.0, zAcceleration = 0.0
@@ -49,21 +54,46 @@ public final class EmitterCell {
 /// `timeOffset` scrubs them (the 2008 talk), with no state kept between
 /// frames.
 ///
-/// **Shapes and modes** (flattened into the layer's plane: a cuboid acts as
-/// its rectangle, a sphere as its circle; `emitterZPosition` and depth are
-/// not used): `.points` emits from the shape's corners (a line's ends; a
-/// circle's centre), `.outline` from its outline, `.surface` and `.volume`
-/// from inside. `emitterSize` is the rectangle's size, the line's length
-/// (width) and the circle's diameter (width), centred on
-/// `emitterPosition`.
+/// **Shapes and modes, flattened** (`preservesDepth` false, the default:
+/// everything in the layer's plane; a cuboid acts as its rectangle, a
+/// sphere as its circle; `emitterZPosition`, `emitterDepth` and
+/// `zAcceleration` are not used): `.points` emits from the shape's corners
+/// (a line's ends; a circle's centre), `.outline` from its outline,
+/// `.surface` and `.volume` from inside. `emitterSize` is the rectangle's
+/// size, the line's length (width) and the circle's diameter (width),
+/// centred on `emitterPosition`.
+///
+/// **In 3-D** (`preservesDepth` true, as `CAEmitterLayer.preservesDepth`):
+/// particles have a z (points, +z towards the viewer, in the layer's
+/// space) and are drawn into the superlayer's 3-D space — through the
+/// layer's own 4×4 and the superlayer's `sublayerTransform` (a perspective
+/// `m34` shows their depth), or through the 3-D rendering context of a
+/// `TransformLayer` parent. The shapes sit at z = `emitterZPosition`; the
+/// point, line, rectangle and circle emit as flattened, in that plane; a
+/// cuboid is `emitterSize` by `emitterDepth` (z) around (`emitterPosition`,
+/// `emitterZPosition`): `.points` its 8 corners, `.outline` its 12 edges,
+/// `.surface` its 6 faces (by area), `.volume` its inside; a sphere of
+/// diameter `emitterSize.width`: `.points` its centre, `.outline` and
+/// `.surface` its surface, `.volume` its inside (all uniform). Directions
+/// leave in a cone around (`emissionLongitude`, `emissionLatitude`) and
+/// `zAcceleration` pulls along z. Each particle is drawn as CA draws it:
+/// a small picture in a plane parallel to the emitter layer's plane at the
+/// particle's depth (turned by its spin about the layer's z), projected
+/// exactly (so a perspective makes near particles larger); particles are
+/// not turned to face the viewer. Inside a `TransformLayer` the emitter
+/// is one plane of the context, ordered with the other planes as a whole
+/// (its particles are not interleaved with them).
 ///
 /// **Drawing**: each particle draws its cell's contents centred on it,
 /// scaled, turned by spin × age and multiplied by its colour, through the
 /// layer's map. `renderMode`: `.unordered` and `.oldestFirst` draw the
 /// oldest first (the newest on top), `.oldestLast` the newest first,
-/// `.backToFront` as `.oldestFirst` (flattened, all depths are equal),
-/// `.additive` adds the particles (`plus`). The particles are not 3-D
-/// (CA's `preservesDepth` is not supported).
+/// `.backToFront` as `.oldestFirst` when flattened (all depths are equal)
+/// and, in 3-D, sorted by depth after the projection (the particle
+/// centre's z / w in the superlayer's space, farthest first; equal depths
+/// oldest first), `.additive` adds the particles (`plus`; order does not
+/// matter). Sorting is an in-place heap sort of the frame's particle
+/// storage: no allocation.
 ///
 /// **Limits**: at most `maximumParticles` particles are alive; a system
 /// that would have more is thinned (birth rates scaled down) with a
@@ -83,6 +113,15 @@ open class EmitterLayer: Layer {
     public var emitterMode: Mode = .volume
     public var renderMode: RenderMode = .unordered
     public var seed: UInt32 = 0
+    /// Particles live in the superlayer's 3-D space instead of being
+    /// flattened into the layer's plane (see "In 3-D" above). Default
+    /// false, as CA.
+    public var preservesDepth = false
+    /// The z of the emitter's shape, points in the layer's space (used
+    /// when `preservesDepth`).
+    public var emitterZPosition = 0.0
+    /// The cuboid's extent along z, points (used when `preservesDepth`).
+    public var emitterDepth = 0.0
 
     public static let maximumParticles = 10_000
 
@@ -117,9 +156,14 @@ open class EmitterLayer: Layer {
         emitterMode = o.emitterMode
         renderMode = o.renderMode
         seed = o.seed
+        preservesDepth = o.preservesDepth
+        emitterZPosition = o.emitterZPosition
+        emitterDepth = o.emitterDepth
     }
 
     override var drawsOwnContent: Bool { !emitterCells.isEmpty }
+
+    override var drawsOwnContentInParentSpace: Bool { preservesDepth }
 
     /// Particles fly anywhere: the extent is unbounded (cut to the clip).
     override func ownContentExtent(at t: MediaTime) -> Rect? {
@@ -130,33 +174,52 @@ open class EmitterLayer: Layer {
     override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
         s.combine(t); s.combine(emitterCells.count); s.combine(birthRate); s.combine(Int(seed))
         s.combine(emitterPosition.x); s.combine(emitterPosition.y)
+        s.combine(preservesDepth ? 1 : 0); s.combine(emitterZPosition); s.combine(emitterDepth)
     }
 
     /// One living particle at the frame's time.
     struct Particle {
         unowned(unsafe) let cell: EmitterCell
         var x: Double, y: Double
+        /// 0 when flattened.
+        var z: Double
         var angle: Double
         var scale: Double
         var color: Color
+        /// The depth it is sorted by (`.backToFront` in 3-D) and its place
+        /// in emission order (ties).
+        var depth = 0.0
+        var order = 0
     }
 
     override func drawOwnContent(_ d: OwnContentDrawing) {
         particles.removeAll(keepingCapacity: true)
         let t = d.localTime
+        // Index loops throughout: `for … in` allocates an iterator in
+        // unoptimised builds (the zero-allocation tests run there).
+        let cells = emitterCells
         var budget = 0.0
-        for cell in emitterCells { budget += expectedAlive(cell, depth: 0) }
+        var c = 0
+        while c < cells.count { budget += expectedAlive(cells[c], depth: 0); c += 1 }
         let thinning = budget > Double(EmitterLayer.maximumParticles) ? Double(EmitterLayer.maximumParticles) / budget : 1
         if thinning < 1 {
             Diagnostics.warn(self, "particles", "about \(Int(budget)) particles alive exceed \(EmitterLayer.maximumParticles); birth rates thinned")
         }
-        for (i, cell) in emitterCells.enumerated() {
-            emit(cell, key: UInt64(i + 1), from: nil, until: t, thinning: thinning, depth: 0)
+        c = 0
+        while c < cells.count {
+            emit(cells[c], key: UInt64(c + 1), from: nil, until: t, thinning: thinning, depth: 0)
+            c += 1
         }
         lastParticleCount = particles.count
         if renderMode == .oldestLast { particles.reverse() }
         let op: BlendOperator = renderMode == .additive ? .plus : d.operator
-        for p in particles { draw(p, d, operator: op) }
+        if preservesDepth {
+            drawInDepth(d, operator: op)
+            return
+        }
+        // Index loop: `for … in` allocates an iterator in debug builds.
+        var i = 0
+        while i < particles.count { draw(particles[i], d, operator: op); i += 1 }
     }
 
     /// Particles of `cell` and its sub-cells alive on average.
@@ -164,12 +227,19 @@ open class EmitterLayer: Layer {
         let rate = cell.birthRate * birthRate, life = (cell.lifetime + Swift.abs(cell.lifetimeRange)) * lifetime
         guard rate > 0, rate.isFinite, life > 0, life.isFinite else { return 0 }
         var n = rate * life
-        if depth < 2 { for sub in cell.emitterCells { n += rate * life * expectedAlive(sub, depth: depth + 1) } }
+        if depth < 2 {
+            let subs = cell.emitterCells
+            var i = 0
+            while i < subs.count { n += rate * life * expectedAlive(subs[i], depth: depth + 1); i += 1 }
+        }
         return n
     }
 
     /// A parent particle's birth and motion, for sub-cells.
-    struct Origin { var birth: Double; var life: Double; var x: Double, y: Double, vx: Double, vy: Double, ax: Double, ay: Double }
+    struct Origin {
+        var birth: Double; var life: Double
+        var x: Double, y: Double, z: Double, vx: Double, vy: Double, vz: Double, ax: Double, ay: Double, az: Double
+    }
 
     /// Adds the particles of `cell` alive at `t` (emitted from the layer's
     /// shape, or from `parent`'s path).
@@ -179,36 +249,49 @@ open class EmitterLayer: Layer {
         guard rate > 0, rate.isFinite, lifeScale > 0, lifeScale.isFinite else { return }
         let maxLife = (cell.lifetime + Swift.abs(cell.lifetimeRange)) * lifeScale
         guard maxLife > 0, maxLife.isFinite else { return }
-        let start = parent?.birth ?? 0
-        let end = parent.map { Swift.min(t, $0.birth + $0.life) } ?? t
+        var start = 0.0, end = t
+        if let parent { start = parent.birth; end = Swift.min(t, parent.birth + parent.life) }
         guard end >= start else { return }
         var first = Int(Swift.max(0, ((t - maxLife - start) * rate).rounded(.up)))
         let last = Int(((end - start) * rate).rounded(.down))
         if last - first > EmitterLayer.maximumParticles { first = last - EmitterLayer.maximumParticles }
         guard first <= last else { return }
-        for k in first...last {
+        var k = first - 1
+        while k < last {
+            k += 1
             let born = start + Double(k) / rate
             var rng = SplitMix64(seed: mix(UInt64(seed), key, UInt64(k)))
             let life = (cell.lifetime + rng.signedUnit() * cell.lifetimeRange) * lifeScale
             let age = t - born
             guard age >= 0, life > 0, age < life else { continue }
             // Where it starts.
-            var x0: Double, y0: Double
+            var x0: Double, y0: Double, z0 = 0.0
             if let parent {
                 let pa = born - parent.birth
                 x0 = parent.x + parent.vx * pa + 0.5 * parent.ax * pa * pa
                 y0 = parent.y + parent.vy * pa + 0.5 * parent.ay * pa * pa
+                z0 = parent.z + parent.vz * pa + 0.5 * parent.az * pa * pa
+            } else if preservesDepth {
+                (x0, y0, z0) = emissionPoint3D(&rng)
             } else {
                 (x0, y0) = emissionPoint(&rng)
             }
             // How it moves.
             let speed = (cell.velocity + rng.signedUnit() * cell.velocityRange) * velocity
-            let direction = cell.emissionLongitude + rng.signedUnit() * cell.emissionRange / 2
-            let planar = speed * FloatMath.sinCos(cell.emissionLatitude).cos
-            let (s, c) = FloatMath.sinCos(direction)
-            let vx = planar * c, vy = planar * s
+            var vx: Double, vy: Double, vz = 0.0, az = 0.0
+            if preservesDepth {
+                let u = EmitterLayer.direction(cell, &rng)
+                vx = speed * u.x; vy = speed * u.y; vz = speed * u.z
+                az = cell.zAcceleration
+            } else {
+                let direction = cell.emissionLongitude + rng.signedUnit() * cell.emissionRange / 2
+                let planar = speed * FloatMath.sinCos(cell.emissionLatitude).cos
+                let (s, c) = FloatMath.sinCos(direction)
+                vx = planar * c; vy = planar * s
+            }
             let ax = cell.xAcceleration, ay = cell.yAcceleration
             let x = x0 + vx * age + 0.5 * ax * age * age, y = y0 + vy * age + 0.5 * ay * age * age
+            let z = z0 + vz * age + 0.5 * az * age * age
             let spinRate = (cell.spin + rng.signedUnit() * cell.spinRange) * spin
             let size = (cell.scale + rng.signedUnit() * cell.scaleRange) * scale + cell.scaleSpeed * age
             let base = cell.color
@@ -216,21 +299,27 @@ open class EmitterLayer: Layer {
                               green: clampUnit(base.green + rng.signedUnit() * cell.greenRange + cell.greenSpeed * age),
                               blue: clampUnit(base.blue + rng.signedUnit() * cell.blueRange + cell.blueSpeed * age),
                               alpha: clampUnit(base.alpha + rng.signedUnit() * cell.alphaRange + cell.alphaSpeed * age))
-            guard x.isFinite, y.isFinite else { continue }
+            guard x.isFinite, y.isFinite, z.isFinite else { continue }
             if cell.contents != nil, size > 0, color.alpha > 0 {
-                particles.append(Particle(cell: cell, x: x, y: y, angle: spinRate * age, scale: size, color: color))
+                particles.append(Particle(cell: cell, x: x, y: y, z: z, angle: spinRate * age, scale: size, color: color,
+                                          order: particles.count))
             }
             if depth < 2, !cell.emitterCells.isEmpty {
-                let origin = Origin(birth: born, life: life, x: x0, y: y0, vx: vx, vy: vy, ax: ax, ay: ay)
-                for (i, sub) in cell.emitterCells.enumerated() {
-                    emit(sub, key: mix(key, UInt64(k), UInt64(i + 1)), from: origin, until: t, thinning: thinning, depth: depth + 1)
+                let origin = Origin(birth: born, life: life, x: x0, y: y0, z: z0, vx: vx, vy: vy, vz: vz,
+                                    ax: ax, ay: ay, az: az)
+                let subs = cell.emitterCells
+                var i = 0
+                while i < subs.count {
+                    emit(subs[i], key: mix(key, UInt64(k), UInt64(i + 1)), from: origin, until: t, thinning: thinning,
+                         depth: depth + 1)
+                    i += 1
                 }
             }
         }
     }
 
     /// A point of the emitter's shape for the mode.
-    private func emissionPoint(_ rng: inout SplitMix64) -> (Double, Double) {
+    func emissionPoint(_ rng: inout SplitMix64) -> (Double, Double) {
         let cx = emitterPosition.x, cy = emitterPosition.y
         let w = emitterSize.width.isFinite ? emitterSize.width : 0, h = emitterSize.height.isFinite ? emitterSize.height : 0
         switch emitterShape {

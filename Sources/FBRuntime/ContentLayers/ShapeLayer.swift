@@ -43,6 +43,10 @@ open class ShapeLayer: Layer {
     /// The last stroke outline, reused while the path, the style and the
     /// device scale are unchanged (render thread state).
     let strokeCache = StrokeOutlineCache()
+    /// The presented path at the last local time asked (render thread
+    /// state): the damage tracker, the extent and the drawing ask for it
+    /// in one frame, and a morph is interpolated once.
+    let presentedPathMemo = PresentedPathMemo()
 
     public override init(name: String = "shape") { super.init(name: name) }
 
@@ -97,7 +101,8 @@ open class ShapeLayer: Layer {
     override var drawsOwnContent: Bool { true }
 
     override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
-        s.combine(customKeys: ShapeLayer.animatableKeys, of: self, at: t)
+        s.combine(presentedPath(at: t))
+        s.combine(customKeys: ShapeLayer.styleKeys, of: self, at: t)
         s.combine(fillRule == .nonZero)
         s.combine(lineCap == .butt ? 0 : lineCap == .round ? 1 : 2)
         s.combine(lineJoin == .miter ? 0 : lineJoin == .round ? 1 : 2)
@@ -105,12 +110,26 @@ open class ShapeLayer: Layer {
 
     static let animatableKeys = ["path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase",
                                  "lineDashPattern", "strokeStart", "strokeEnd"]
+    /// The animatable keys but the path.
+    static let styleKeys = ["fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase",
+                            "lineDashPattern", "strokeStart", "strokeEnd"]
+
+    /// The path at local time `t`, animations applied (memoised per time).
+    func presentedPath(at t: MediaTime) -> Path? {
+        if animations.isEmpty { return path }
+        let m = presentedPathMemo
+        if m.isValid, m.time == t, m.animationsVersion == animationsVersion, m.model == path { return m.value }
+        var value: Path?
+        if case let .path(p)? = customPresentationValue(forKey: "path", atLocalTime: t) { value = p }
+        m.isValid = true; m.time = t; m.animationsVersion = animationsVersion; m.model = path; m.value = value
+        return value
+    }
 
     /// The presented path's bounds, widened by the stroke's reach (half the
     /// line width, times the miter limit for miter joins, or √2 for caps
     /// and bevels).
     override func ownContentExtent(at t: MediaTime) -> Rect? {
-        guard case let .path(path)? = customPresentationValue(forKey: "path", atLocalTime: t), !path.isEmpty else { return nil }
+        guard let path = presentedPath(at: t), !path.isEmpty else { return nil }
         let b = path.bounds
         var reach = 0.0
         if strokeColor != nil, case let .scalar(w)? = customPresentationValue(forKey: "lineWidth", atLocalTime: t), w > 0 {
@@ -120,7 +139,7 @@ open class ShapeLayer: Layer {
     }
 
     override func drawOwnContent(_ d: OwnContentDrawing) {
-        guard case let .path(path)? = d.value("path"), !path.isEmpty else { return }
+        guard let path = presentedPath(at: d.localTime), !path.isEmpty else { return }
         if case let .color(fill)? = d.value("fillColor") {
             d.fill(path, color: fill, rule: fillRule)
         }
@@ -140,20 +159,38 @@ open class ShapeLayer: Layer {
 /// One stroke outline and what it was made from. The outline is in the
 /// path's space; only the device map's linear part matters for its
 /// flattening, so a layer that only moves keeps its outline.
+///
+/// A miss strokes into the same outline storage with the same working
+/// storage (`StrokeScratch`) as the last, so a morphing, trimmed or dashed
+/// stroke allocates nothing once they have grown (the caller must not keep
+/// the outline past its drawing).
 final class StrokeOutlineCache {
     private var path = Path()
     private var style = StrokeStyle()
     private var linear = (a: 0.0, b: 0.0, c: 0.0, d: 0.0)
-    private var result: Path?
+    private var result = Path()
+    private var isValid = false
+    private let scratch = StrokeScratch()
     /// Outlines made (cache misses), for tests.
     private(set) var misses = 0
 
     func outline(of path: Path, style: StrokeStyle, device: AffineTransform) -> Path {
         let l = (a: device.a, b: device.b, c: device.c, d: device.d)
-        if let result, style == self.style, l == linear, path == self.path { return result }
-        let outline = path.stroked(style, transform: AffineTransform(a: l.a, b: l.b, c: l.c, d: l.d, tx: 0, ty: 0))
-        self.path = path; self.style = style; linear = l; result = outline
+        if isValid, style == self.style, l == linear, path == self.path { return result }
+        path.stroke(style, transform: AffineTransform(a: l.a, b: l.b, c: l.c, d: l.d, tx: 0, ty: 0), into: &result,
+                    scratch: scratch)
+        self.path = path; self.style = style; linear = l; isValid = true
         misses += 1
-        return outline
+        return result
     }
+}
+
+/// A `ShapeLayer`'s presented path at one local time, with what it was
+/// evaluated from.
+final class PresentedPathMemo {
+    var isValid = false
+    var time: MediaTime = 0
+    var animationsVersion: UInt64 = 0
+    var model: Path?
+    var value: Path?
 }

@@ -90,9 +90,11 @@ open class TextLayer: Layer {
     }
 
     override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
-        s.combine(customKeys: ["fontSize", "foregroundColor"], of: self, at: t)
+        s.combine(customKeys: TextLayer.animatableKeys, of: self, at: t)
         s.combine(textVersion)
     }
+
+    static let animatableKeys = ["fontSize", "foregroundColor"]
 
     open override func storedValue(forKey name: String) -> AnimatableValue? {
         switch name {
@@ -140,11 +142,18 @@ open class TextLayer: Layer {
         var size = fontSize
         if case let .scalar(v)? = customPresentationValue(forKey: "fontSize", atLocalTime: t) { size = v }
         let layout = layoutCache.layout(for: self, fontSize: size, bounds: PresentationValues(self, at: t).bounds)
-        guard let first = layout.lines.first else { return nil }
+        // Index loops: `first` and `for … in` allocate in unoptimised
+        // builds (generic accessors), and this runs every frame.
+        let lines = layout.lines
+        guard !lines.isEmpty else { return nil }
+        let first = lines[0]
         var x0 = first.x, y0 = first.top, x1 = first.x + first.width, y1 = first.top + first.height
-        for line in layout.lines {
+        var i = 0
+        while i < lines.count {
+            let line = lines[i]
             x0 = Swift.min(x0, line.x); y0 = Swift.min(y0, line.top)
             x1 = Swift.max(x1, line.x + line.width); y1 = Swift.max(y1, line.top + line.height)
+            i += 1
         }
         let m = size.isFinite ? Swift.min(Swift.max(size, 0), TextLayout.maximumFontSize) : 0
         return Rect(x: x0 - m, y: y0 - m, width: x1 - x0 + 2 * m, height: y1 - y0 + 2 * m)
@@ -157,7 +166,11 @@ open class TextLayer: Layer {
         if case let .color(v)? = d.value("foregroundColor") { color = v }
         let layout = layoutCache.layout(for: self, fontSize: size, bounds: d.bounds)
         let attributed = attributedString
-        for g in layout.glyphs {
+        let glyphs = layout.glyphs
+        var i = 0
+        while i < glyphs.count {          // an index loop: no iterator (debug builds allocate one per step)
+            let g = glyphs[i]
+            i += 1
             var c = color
             if let attributed {
                 let source = layoutCache.sources[g.run]
@@ -173,7 +186,9 @@ open class TextLayer: Layer {
 
 /// The last layout of a `TextLayer` and what it was made from; laid out
 /// again only when one of them changes (a `fontSize` animation changes
-/// the size every frame). Render thread state.
+/// the size every frame; that layout reuses the storage of the last, so
+/// it allocates nothing once grown, but for truncated and right-to-left
+/// lines). Render thread state.
 final class TextLayoutCache {
     private(set) var layout = TextLayout()
     private var runs: [TextLayout.Run] = []
@@ -184,6 +199,7 @@ final class TextLayoutCache {
     private var alignment = TextAlignment.natural
     private var scratchRuns: [TextLayout.Run] = []
     private var scratchSources: [Int] = []
+    private let scratch = TextLayoutScratch()
     /// Layouts made (cache misses), for tests.
     private(set) var misses = 0
 
@@ -198,8 +214,10 @@ final class TextLayoutCache {
         swap(&sources, &scratchSources)
         width = bounds.width; height = bounds.height
         isWrapped = layer.isWrapped; truncation = layer.truncationMode; alignment = layer.alignmentMode
-        layout = TextLayout(runs, width: width, height: height, isWrapped: isWrapped, truncation: truncation,
-                            alignment: alignment)
+        // In place: the glyph, line and working storage of the last layout
+        // are reused (a `fontSize` animation lays out every frame).
+        layout.layOut(runs, width: width, height: height, isWrapped: isWrapped, truncation: truncation,
+                      alignment: alignment, scratch: scratch)
         misses += 1
         return layout
     }

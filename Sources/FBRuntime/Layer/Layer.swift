@@ -221,6 +221,10 @@ open class Layer {
     /// `drawsOwnContent`, on the render thread's compositor.
     func drawOwnContent(_ drawing: OwnContentDrawing) {}
 
+    /// True when that content needs the layer's 4×4 into its superlayer's
+    /// space (`OwnContentDrawing.parentSpace`): an emitter preserving depth.
+    var drawsOwnContentInParentSpace: Bool { false }
+
     /// Folds into `signature` everything that decides what the layer's own
     /// content (`drawOwnContent`), rendering context or replication draws
     /// at local time `t` besides the common properties, so the damage
@@ -284,8 +288,11 @@ open class Layer {
 
     /// Animations attached to this layer, in the order they were added.
     public final internal(set) var animations: [(key: String, animation: Animation)] = [] {
-        didSet { animationsDidChange(from: oldValue) }
+        didSet { animationsVersion &+= 1; animationsDidChange(from: oldValue) }
     }
+    /// Bumped by every change of `animations` (caches of presentation
+    /// values key on it).
+    final var animationsVersion: UInt64 = 0
 
     /// Actions, delegate and the app run loop's bookkeeping of this
     /// layer's animations (`Layer+Actions.swift`).

@@ -111,54 +111,83 @@ public struct TextLayout {
     ///   HarfBuzz's shaping.
     public init(_ runs: [Run], width: Double = .infinity, height: Double = .infinity, isWrapped: Bool = false,
                 truncation: TextTruncation = .none, alignment: TextAlignment = .natural) {
+        layOut(runs, width: width, height: height, isWrapped: isWrapped, truncation: truncation, alignment: alignment,
+               scratch: TextLayoutScratch())
+    }
+
+    /// The same, in place: this layout's glyph and line storage and
+    /// `scratch`'s working storage are reused, so laying out text again
+    /// (at another size, say) allocates nothing once they have grown —
+    /// as long as no copy of this layout is alive, and except for lines
+    /// that are truncated or hold right-to-left text.
+    mutating func layOut(_ runs: [Run], width: Double, height: Double, isWrapped: Bool,
+                         truncation: TextTruncation, alignment: TextAlignment, scratch: TextLayoutScratch) {
+        glyphs.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
+        self.width = 0
+        self.height = 0
         let maxWidth = TextLayout.limit(width), maxHeight = TextLayout.limit(height)
-        var builder = Builder(runs: runs)
-        guard !builder.text.isEmpty else { return }
-        var logicalLines: [LogicalLine] = []
+        scratch.builder.reset(runs: runs)
+        scratch.lineCount = 0
+        guard !scratch.builder.text.isEmpty else { return }
         var p0 = 0
-        let n = builder.text.count
+        let n = scratch.builder.text.count
         var linesLeftOut = false
         var top = 0.0
         paragraphs: while p0 <= n {
             var p1 = p0
-            while p1 < n && builder.text[p1] != 0x0A { p1 += 1 }
-            let items = builder.shapeParagraph(p0..<p1)
-            var lines = builder.breakLines(items, maxWidth: isWrapped ? maxWidth : .infinity)
-            if lines.isEmpty { lines = [[]] }
-            let defaultRun = builder.run(at: p0)
-            for (k, line) in lines.enumerated() {
-                var l = LogicalLine(items: line, endsParagraph: k == lines.count - 1, run: defaultRun)
-                l.measure(builder.runs)
-                if top + l.height > maxHeight + 1e-9 && !logicalLines.isEmpty {
+            while p1 < n && scratch.builder.text[p1] != 0x0A { p1 += 1 }
+            scratch.builder.shapeParagraph(p0..<p1, into: &scratch.items)
+            scratch.builder.breakLines(scratch.items, maxWidth: isWrapped ? maxWidth : .infinity, into: &scratch.breaks)
+            if scratch.breaks.isEmpty { scratch.breaks.append(0..<0) }
+            let defaultRun = scratch.builder.run(at: p0)
+            var k = 0
+            while k < scratch.breaks.count {
+                let slot = scratch.addLine()
+                scratch.lines[slot].reset(endsParagraph: k == scratch.breaks.count - 1, run: defaultRun)
+                let r = scratch.breaks[k]
+                var j = r.lowerBound
+                while j < r.upperBound { scratch.lines[slot].items.append(scratch.items[j]); j += 1 }
+                scratch.lines[slot].measure(scratch.builder.runs)
+                k += 1
+                if top + scratch.lines[slot].height > maxHeight + 1e-9 && slot > 0 {
+                    scratch.lineCount -= 1
                     linesLeftOut = true
                     break paragraphs
                 }
-                l.top = top
-                top += l.height
-                logicalLines.append(l)
+                scratch.lines[slot].top = top
+                top += scratch.lines[slot].height
             }
             p0 = p1 + 1
         }
+        let count = scratch.lineCount
         // Truncation.
         if truncation != .none {
-            for i in logicalLines.indices {
-                let forced = linesLeftOut && i == logicalLines.count - 1
-                if logicalLines[i].width > maxWidth + 1e-9 || forced {
-                    logicalLines[i].truncate(forced && logicalLines[i].width <= maxWidth + 1e-9 ? .end : truncation,
-                                             maxWidth: maxWidth, runs: builder.runs)
+            var i = 0
+            while i < count {
+                let forced = linesLeftOut && i == count - 1
+                if scratch.lines[i].width > maxWidth + 1e-9 || forced {
+                    scratch.lines[i].truncate(forced && scratch.lines[i].width <= maxWidth + 1e-9 ? .end : truncation,
+                                              maxWidth: maxWidth, runs: scratch.builder.runs)
                 }
+                i += 1
             }
         }
         // Alignment and positions.
         var boxWidth = 0.0
-        for l in logicalLines { boxWidth = Swift.max(boxWidth, l.width) }
+        var i = 0
+        while i < count { boxWidth = Swift.max(boxWidth, scratch.lines[i].width); i += 1 }
         let alignWidth = maxWidth.isFinite ? maxWidth : boxWidth
         if alignment == .justified && maxWidth.isFinite { boxWidth = Swift.max(boxWidth, maxWidth) }
-        for l in logicalLines {
-            let visual = l.visualOrder()
+        i = 0
+        while i < count {
+            let l = scratch.lines[i]
+            i += 1
+            l.visualOrder(into: &scratch.visual)
+            let visual = scratch.visual
             var extraPerSpace = 0.0
             var x0: Double
-            let rtl = l.items.first?.rtl ?? false
+            let rtl = l.items.isEmpty ? false : l.items[0].rtl
             switch alignment {
             case .left: x0 = 0
             case .right: x0 = alignWidth - l.width
@@ -166,7 +195,8 @@ public struct TextLayout {
             case .natural: x0 = rtl ? alignWidth - l.width : 0
             case .justified:
                 x0 = rtl ? alignWidth - l.width : 0
-                let spaces = l.items.reduce(0) { $0 + ($1.isSpace ? 1 : 0) }
+                var spaces = 0, j = 0
+                while j < l.items.count { if l.items[j].isSpace { spaces += 1 }; j += 1 }
                 if !l.endsParagraph, spaces > 0, maxWidth.isFinite, alignWidth > l.width {
                     extraPerSpace = (alignWidth - l.width) / Double(spaces)
                     x0 = 0
@@ -175,10 +205,14 @@ public struct TextLayout {
             let first = glyphs.count
             var pen = x0
             let baseline = l.top + l.ascent
-            for item in visual {
+            var j = 0
+            while j < visual.count {
+                let item = visual[j]
+                j += 1
                 let advance = item.advance + (item.isSpace ? extraPerSpace : 0)
-                glyphs.append(Glyph(font: builder.runs[item.run].font, id: item.glyph, x: pen + item.dx, y: baseline - item.dy,
-                                    scale: builder.scales[item.run], run: item.run, cluster: item.cluster, advance: advance))
+                glyphs.append(Glyph(font: scratch.builder.runs[item.run].font, id: item.glyph, x: pen + item.dx,
+                                    y: baseline - item.dy, scale: scratch.builder.scales[item.run], run: item.run,
+                                    cluster: item.cluster, advance: advance))
                 pen += advance
             }
             lines.append(Line(glyphs: first..<glyphs.count, top: l.top, baseline: baseline, height: l.height,
@@ -223,21 +257,37 @@ struct LogicalLine {
         self.items = items; self.endsParagraph = endsParagraph; self.run = run
     }
 
+    /// Empty, its item storage kept.
+    mutating func reset(endsParagraph: Bool, run: Int) {
+        items.removeAll(keepingCapacity: true)
+        self.endsParagraph = endsParagraph; self.run = run
+        top = 0; ascent = 0; height = 0; width = 0; isTruncated = false
+    }
+
     mutating func measure(_ runs: [TextLayout.Run]) {
-        while let last = items.last, last.isSpace { items.removeLast() }
+        // Index loops and no local function capturing `self`: debug builds
+        // allocate for both, and text is laid out again every frame its
+        // size animates.
+        while !items.isEmpty && items[items.count - 1].isSpace { items.removeLast() }
         width = 0
-        for i in items { width += i.advance }
+        var i = 0
+        while i < items.count { width += items[i].advance; i += 1 }
         ascent = 0; height = 0
-        func include(_ r: Int) {
-            guard r >= 0, r < runs.count else { return }
-            let f = runs[r].font
-            let s = TextLayout.clampSize(runs[r].size) / Double(f.unitsPerEm)
-            ascent = Swift.max(ascent, Double(f.ascender) * s)
-            height = Swift.max(height, Double(f.lineHeight) * s)
-        }
-        if items.isEmpty { include(run) }
+        if items.isEmpty { include(run, runs) }
         var previous = -1
-        for i in items where i.run != previous { include(i.run); previous = i.run }
+        i = 0
+        while i < items.count {
+            if items[i].run != previous { include(items[i].run, runs); previous = items[i].run }
+            i += 1
+        }
+    }
+
+    private mutating func include(_ r: Int, _ runs: [TextLayout.Run]) {
+        guard r >= 0, r < runs.count else { return }
+        let f = runs[r].font
+        let s = TextLayout.clampSize(runs[r].size) / Double(f.unitsPerEm)
+        ascent = Swift.max(ascent, Double(f.ascender) * s)
+        height = Swift.max(height, Double(f.lineHeight) * s)
     }
 
     /// Cuts the line to `maxWidth` with an ellipsis at the start, the
@@ -303,6 +353,19 @@ struct LogicalLine {
     /// The items left to right on screen: right-to-left pieces reversed
     /// (HarfBuzz's visual order for them), and the pieces themselves
     /// reversed in a right-to-left paragraph.
+    func visualOrder(into v: inout [TextItem]) {
+        v.removeAll(keepingCapacity: true)
+        var i = 0
+        while i < items.count { v.append(items[i]); i += 1 }
+        guard !items.isEmpty else { return }
+        let baseRTL = items[0].rtl
+        var mixed = false
+        i = 0
+        while i < items.count { if items[i].rtl != baseRTL { mixed = true; break }; i += 1 }
+        guard baseRTL || mixed else { return }          // left to right throughout: logical order
+        v = visualOrder()
+    }
+
     func visualOrder() -> [TextItem] {
         guard let first = items.first else { return [] }
         var v = items
@@ -340,14 +403,31 @@ struct Builder {
     var scales: [Double] = []
 
     init(runs: [TextLayout.Run]) {
+        self.runs = []
+        reset(runs: runs)
+    }
+
+    init() { runs = [] }
+
+    /// Takes `runs`, its storage kept.
+    mutating func reset(runs: [TextLayout.Run]) {
         self.runs = runs
-        for r in runs {
+        text.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
+        scales.removeAll(keepingCapacity: true)
+        var k = 0
+        while k < runs.count {
+            let r = runs[k]
+            k += 1
             starts.append(text.count)
             let s = TextLayout.clampSize(r.size)
             scales.append(s / Double(r.font.unitsPerEm))
             // A run of size 0 lays out nothing: its text is dropped.
             if s > 0 {
-                for b in r.string.utf8 { text.append(b == 0x09 || b == 0x0D ? 0x20 : b) }
+                let first = text.count
+                text.append(contentsOf: r.string.utf8)
+                var i = first
+                while i < text.count { if text[i] == 0x09 || text[i] == 0x0D { text[i] = 0x20 }; i += 1 }
             }
         }
         starts.append(text.count)
@@ -374,7 +454,14 @@ struct Builder {
     /// in logical order.
     mutating func shapeParagraph(_ range: Range<Int>) -> [TextItem] {
         var items: [TextItem] = []
-        guard !range.isEmpty else { return items }
+        shapeParagraph(range, into: &items)
+        return items
+    }
+
+    /// The same into `items` (emptied first, its storage kept).
+    mutating func shapeParagraph(_ range: Range<Int>, into items: inout [TextItem]) {
+        items.removeAll(keepingCapacity: true)
+        guard !range.isEmpty else { return }
         let funcs = hb_unicode_funcs_get_default()
         // Pieces: split where the script or the run changes.
         var pieceStart = range.lowerBound
@@ -395,7 +482,6 @@ struct Builder {
             i += len
         }
         shape(range, piece: pieceStart..<range.upperBound, script: pieceScript, run: pieceRun, into: &items)
-        return items
     }
 
     /// Shapes `piece` of `paragraph` (the rest of the paragraph is context
@@ -433,12 +519,24 @@ struct Builder {
                                   run: r, rtl: rtl, isSpace: cluster < text.count && text[cluster] == 0x20))
         }
         // HarfBuzz gives right-to-left text in visual order: back to logical.
-        if rtl { items[first...].reverse() }
+        if rtl {
+            var a = first, b = items.count - 1
+            while a < b { items.swapAt(a, b); a += 1; b -= 1 }
+        }
     }
 
     /// Greedy line breaking of one paragraph's items at `maxWidth`.
     func breakLines(_ items: [TextItem], maxWidth: Double) -> [[TextItem]] {
+        var breaks: [Range<Int>] = []
+        breakLines(items, maxWidth: maxWidth, into: &breaks)
         var lines: [[TextItem]] = []
+        for r in breaks { lines.append(Array(items[r])) }
+        return lines
+    }
+
+    /// The same as ranges of `items`, into `lines` (emptied first).
+    func breakLines(_ items: [TextItem], maxWidth: Double, into lines: inout [Range<Int>]) {
+        lines.removeAll(keepingCapacity: true)
         let n = items.count
         var start = 0
         while start < n {
@@ -467,9 +565,27 @@ struct Builder {
                 if item.isSpace && (j + 1 == n || !items[j + 1].isSpace) { lastBreak = j + 1 }
                 j += 1
             }
-            lines.append(Array(items[start..<end]))
+            lines.append(start..<end)
             start = end
         }
-        return lines
+    }
+}
+
+/// The working storage of `TextLayout.layOut`, kept between layouts by
+/// `TextLayoutCache` (one layout at a time).
+final class TextLayoutScratch {
+    var builder = Builder()
+    var items: [TextItem] = []
+    var breaks: [Range<Int>] = []
+    var visual: [TextItem] = []
+    /// A pool of lines: the first `lineCount` are in use.
+    var lines: [LogicalLine] = []
+    var lineCount = 0
+
+    /// A line (reusing an old one's storage); its index.
+    func addLine() -> Int {
+        if lineCount == lines.count { lines.append(LogicalLine(items: [], endsParagraph: false, run: 0)) }
+        lineCount += 1
+        return lineCount - 1
     }
 }

@@ -42,7 +42,10 @@ public struct Path: Equatable, Sendable {
 
     /// The path holds no drawing commands (moves alone draw nothing).
     public var isEmpty: Bool {
-        for v in verbs where v != .move { return false }
+        // An index loop: `for … in` allocates an iterator in unoptimised
+        // builds, and shapes ask this every frame.
+        var i = 0
+        while i < verbs.count { if verbs[i] != .move { return false }; i += 1 }
         return true
     }
 
@@ -98,6 +101,34 @@ public struct Path: Equatable, Sendable {
             verbs.append(.close)
         }
         subpathStart = nil
+    }
+
+    /// The path point by point between `self` (`t` = 0) and `other`
+    /// (`t` = 1; beyond either extrapolates), when both have the same verbs
+    /// and point count; `nil` otherwise. The result shares `self`'s verb
+    /// storage: making it allocates one point array.
+    ///
+    /// - Complexity: O(points).
+    public func interpolated(to other: Path, _ t: Double) -> Path? {
+        guard verbs == other.verbs, points.count == other.points.count else { return nil }
+        var p = self
+        let a = points, b = other.points
+        p.points = [PathPoint](unsafeUninitializedCapacity: a.count) { buffer, initialized in
+            var k = 0
+            while k < a.count {
+                buffer[k] = PathPoint(x: a[k].x + (b[k].x - a[k].x) * t, y: a[k].y + (b[k].y - a[k].y) * t)
+                k += 1
+            }
+            initialized = a.count
+        }
+        @inline(__always) func lerp(_ u: PathPoint, _ v: PathPoint) -> PathPoint {
+            PathPoint(x: u.x + (v.x - u.x) * t, y: u.y + (v.y - u.y) * t)
+        }
+        // The bookkeeping points are points of the path (the last move's),
+        // so they move with it.
+        p.lastMove = lerp(lastMove, other.lastMove)
+        if let s = subpathStart, let o = other.subpathStart { p.subpathStart = lerp(s, o) }
+        return p
     }
 
     /// Empties the path. With `keepingCapacity`, the verb and point storage

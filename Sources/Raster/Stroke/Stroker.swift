@@ -27,71 +27,135 @@ struct Stroker {
         /// For a piece of one point (a zero-length dash or subpath): the
         /// direction its caps face.
         var direction: PathPoint
+
+        static var empty: Piece { Piece(points: [], corners: [], closed: false, direction: PathPoint(1, 0)) }
+
+        /// Empties the piece, keeping its storage.
+        mutating func reset() {
+            points.removeAll(keepingCapacity: true)
+            corners.removeAll(keepingCapacity: true)
+            closed = false
+            direction = PathPoint(1, 0)
+        }
+
+        /// Becomes a copy of `other`, in its own storage.
+        mutating func copy(_ other: Piece) {
+            reset()
+            points.append(contentsOf: other.points)
+            corners.append(contentsOf: other.corners)
+            closed = other.closed
+            direction = other.direction
+        }
+    }
+
+    /// Pieces whose storage is kept from stroke to stroke: the first
+    /// `count` of `items` are in use.
+    struct PieceList {
+        var items: [Piece] = []
+        var count = 0
+
+        /// Starts an empty piece (reusing an old one's storage); its index.
+        mutating func add() -> Int {
+            if count == items.count { items.append(Piece.empty) } else { items[count].reset() }
+            count += 1
+            return count - 1
+        }
     }
 
     /// Collects flattened polylines with their corner flags.
     struct Collector: PathPolylineSink {
-        var pieces: [Piece] = []
-        var current = Piece(points: [], corners: [], closed: false, direction: PathPoint(1, 0))
-        mutating func begin(at p: PathPoint) { current = Piece(points: [p], corners: [true], closed: false, direction: PathPoint(1, 0)) }
-        mutating func line(to p: PathPoint) { current.points.append(p); current.corners.append(true) }
-        mutating func curveLine(to p: PathPoint) { current.points.append(p); current.corners.append(false) }
-        mutating func end(closed: Bool) { current.closed = closed; pieces.append(current) }
+        var list = PieceList()
+        var open = false
+        mutating func begin(at p: PathPoint) {
+            if open { list.count -= 1 }          // a polyline begun and never ended is dropped
+            let k = list.add()
+            list.items[k].points.append(p); list.items[k].corners.append(true)
+            open = true
+        }
+        mutating func line(to p: PathPoint) {
+            list.items[list.count - 1].points.append(p); list.items[list.count - 1].corners.append(true)
+        }
+        mutating func curveLine(to p: PathPoint) {
+            list.items[list.count - 1].points.append(p); list.items[list.count - 1].corners.append(false)
+        }
+        mutating func end(closed: Bool) { list.items[list.count - 1].closed = closed; open = false }
     }
 
     let style: StrokeStyle
     let halfWidth: Double
     let tolerance: Double
+    let scratch: StrokeScratch
     var output = Path()
 
-    init(style: StrokeStyle, tolerance: Double) {
+    init(style: StrokeStyle, tolerance: Double, scratch: StrokeScratch = StrokeScratch()) {
         self.style = style
         self.halfWidth = style.width / 2
         self.tolerance = tolerance
+        self.scratch = scratch
     }
 
     // MARK: Pieces
 
-    /// Drops repeated points (and, when closed, a last point equal to the first).
-    static func cleaned(_ piece: Piece) -> Piece {
-        var out = Piece(points: [], corners: [], closed: piece.closed, direction: piece.direction)
-        for (i, p) in piece.points.enumerated() {
-            if let last = out.points.last, (p - last).length <= 1e-9 {
-                out.corners[out.corners.count - 1] = out.corners[out.corners.count - 1] || piece.corners[i]
-                continue
+    /// Drops repeated points (and, when closed, a last point equal to the
+    /// first), in place.
+    static func clean(_ piece: inout Piece) {
+        let n = piece.points.count
+        var w = 0, i = 0
+        while i < n {
+            let p = piece.points[i]
+            if w > 0 && (p - piece.points[w - 1]).length <= 1e-9 {
+                piece.corners[w - 1] = piece.corners[w - 1] || piece.corners[i]
+            } else {
+                piece.points[w] = p; piece.corners[w] = piece.corners[i]
+                w += 1
             }
-            out.points.append(p); out.corners.append(piece.corners[i])
+            i += 1
         }
-        if out.closed && out.points.count > 1 && (out.points[out.points.count - 1] - out.points[0]).length <= 1e-9 {
-            out.points.removeLast(); out.corners.removeLast()
+        if w < n { piece.points.removeLast(n - w); piece.corners.removeLast(n - w) }
+        if piece.closed && piece.points.count > 1
+            && (piece.points[piece.points.count - 1] - piece.points[0]).length <= 1e-9 {
+            piece.points.removeLast(); piece.corners.removeLast()
         }
-        if out.points.count < 3 { out.closed = false }
-        if out.closed && out.points.count == 1 { out.closed = false }
-        return out
+        if piece.points.count < 3 { piece.closed = false }
     }
 
-    /// Segment lengths, the closing one included for closed pieces.
-    static func lengths(_ piece: Piece) -> [Double] {
+    static func cleaned(_ piece: Piece) -> Piece {
+        var q = Piece.empty
+        q.copy(piece)
+        clean(&q)
+        return q
+    }
+
+    /// Segment lengths, the closing one included for closed pieces, into
+    /// `out` (emptied first).
+    static func lengths(_ piece: Piece, into out: inout [Double]) {
+        out.removeAll(keepingCapacity: true)
         let n = piece.points.count
         let segs = piece.closed ? n : n - 1
-        var out: [Double] = []
-        out.reserveCapacity(max(segs, 0))
         var i = 0
         while i < segs { out.append((piece.points[(i + 1) % n] - piece.points[i]).length); i += 1 }
-        return out
     }
 
-    /// Extracts the part of a piece between arc lengths `a ≤ b`, moving
-    /// forward only (`cursor` and `cursorStart` carry the position between
-    /// calls with increasing `a`).
-    static func extract(_ piece: Piece, _ lens: [Double], _ a: Double, _ b: Double, cursor: inout Int, cursorStart: inout Double) -> Piece {
+    /// The sum of `lengths`, added in order from 0.
+    static func sum(_ values: [Double]) -> Double {
+        var total = 0.0, i = 0
+        while i < values.count { total += values[i]; i += 1 }
+        return total
+    }
+
+    /// Extracts the part of a piece between arc lengths `a ≤ b` into `out`,
+    /// moving forward only (`cursor` and `cursorStart` carry the position
+    /// between calls with increasing `a`).
+    static func extract(_ piece: Piece, _ lens: [Double], _ a: Double, _ b: Double, cursor: inout Int, cursorStart: inout Double,
+                        into out: inout Piece) {
         let n = piece.points.count
         let segs = lens.count
         @inline(__always) func point(_ i: Int) -> PathPoint { piece.points[i % n] }
         while cursor < segs - 1 && cursorStart + lens[cursor] < a { cursorStart += lens[cursor]; cursor += 1 }
         let i0 = cursor
         let t0 = lens[i0] > 0 ? min(max((a - cursorStart) / lens[i0], 0), 1) : 0
-        var out = Piece(points: [PathPoint.lerp(point(i0), point(i0 + 1), t0)], corners: [true], closed: false, direction: PathPoint(1, 0))
+        out.reset()
+        out.points.append(PathPoint.lerp(point(i0), point(i0 + 1), t0)); out.corners.append(true)
         let d = point(i0 + 1) - point(i0)
         if lens[i0] > 0 { out.direction = d * (1 / lens[i0]) }
         var i = i0, s = cursorStart
@@ -102,62 +166,93 @@ struct Stroker {
         let t1 = lens[i] > 0 ? min(max((b - s) / lens[i], 0), 1) : 1
         out.points.append(PathPoint.lerp(point(i), point(i + 1), t1)); out.corners.append(true)
         cursor = i; cursorStart = s
-        return out
     }
 
-    /// The pieces of `start…end` of the whole path's length.
-    func trimmed(_ pieces: [Piece]) -> [Piece] {
+    /// The pieces of `start…end` of the whole path's length, into `out`;
+    /// false when that is all of `pieces` (nothing written: use them).
+    func trimmed(_ pieces: PieceList, into out: inout PieceList) -> Bool {
         var s = style.start.isNaN ? 0 : min(max(style.start, 0), 1)
         var e = style.end.isNaN ? 1 : min(max(style.end, 0), 1)
-        if s >= e { return [] }
-        if s == 0 && e == 1 { return pieces }
-        let allLengths = pieces.map { Stroker.lengths($0) }
-        let total = allLengths.reduce(0) { $0 + $1.reduce(0, +) }
+        out.count = 0
+        if s >= e { return true }
+        if s == 0 && e == 1 { return false }
+        var total = 0.0, k = 0
+        while k < pieces.count {
+            Stroker.lengths(pieces.items[k], into: &scratch.lengths)
+            total += Stroker.sum(scratch.lengths)
+            k += 1
+        }
         s *= total; e *= total
-        var out: [Piece] = []
         var offset = 0.0
-        for (k, piece) in pieces.enumerated() {
-            let len = allLengths[k].reduce(0, +)
+        k = 0
+        while k < pieces.count {
+            defer { k += 1 }
+            let piece = pieces.items[k]
+            Stroker.lengths(piece, into: &scratch.lengths)
+            let len = Stroker.sum(scratch.lengths)
             defer { offset += len }
             if piece.points.count < 2 || offset + len < s || offset > e { continue }
-            if offset >= s && offset + len <= e { out.append(piece); continue }
+            let slot = out.add()
+            if offset >= s && offset + len <= e { out.items[slot].copy(piece); continue }
             var c = 0, cs = 0.0
-            out.append(Stroker.extract(piece, allLengths[k], max(s - offset, 0), min(e - offset, len), cursor: &c, cursorStart: &cs))
+            Stroker.extract(piece, scratch.lengths, max(s - offset, 0), min(e - offset, len), cursor: &c, cursorStart: &cs,
+                            into: &out.items[slot])
         }
-        return out
+        return true
     }
 
-    /// The dash pattern made even, or `nil` when it is not valid (see
-    /// `StrokeStyle`).
-    func validDash() -> [Double]? {
+    /// The dash pattern made even into `pattern`, or false when it is not
+    /// valid (see `StrokeStyle`).
+    func validDash(into pattern: inout [Double]) -> Bool {
         let d = style.dash
-        guard !d.isEmpty, d.allSatisfy({ $0 >= 0 && $0.isFinite }) else { return nil }
-        let pattern = d.count % 2 == 0 ? d : d + d
-        let sum = pattern.reduce(0, +)
-        return sum > 0 && sum.isFinite ? pattern : nil
+        pattern.removeAll(keepingCapacity: true)
+        guard !d.isEmpty else { return false }
+        var i = 0
+        while i < d.count { guard d[i] >= 0 && d[i].isFinite else { return false }; i += 1 }
+        pattern.append(contentsOf: d)
+        if d.count % 2 != 0 { pattern.append(contentsOf: d) }
+        let sum = Stroker.sum(pattern)
+        return sum > 0 && sum.isFinite
     }
 
-    func dashed(_ pieces: [Piece]) -> [Piece] {
-        guard let pattern = validDash() else { return pieces }
-        let period = pattern.reduce(0, +)
-        let allLengths = pieces.map { Stroker.lengths($0) }
-        let total = allLengths.reduce(0) { $0 + $1.reduce(0, +) }
+    /// The dash pattern made even, or `nil` when it is not valid.
+    func validDash() -> [Double]? {
+        var pattern: [Double] = []
+        return validDash(into: &pattern) ? pattern : nil
+    }
+
+    /// The dashes of `pieces` into `out`; false when the stroke is not
+    /// dashed (nothing written: use `pieces`).
+    func dashed(_ pieces: PieceList, into out: inout PieceList) -> Bool {
+        out.count = 0
+        guard validDash(into: &scratch.pattern) else { return false }
+        let pattern = scratch.pattern
+        let period = Stroker.sum(pattern)
+        var total = 0.0, k = 0
+        while k < pieces.count {
+            Stroker.lengths(pieces.items[k], into: &scratch.lengths)
+            total += Stroker.sum(scratch.lengths)
+            k += 1
+        }
         let onCount = pattern.count / 2
         // Written so NaN fails it: a subpath with a non-finite length made
         // `total` NaN and slipped past a `>` test, and the loop below then
         // walked a long finite subpath in steps of a tiny period (a hang the
         // fuzzer found).
-        guard total / period * Double(onCount) <= Double(StrokeStyle.maxDashCount) else { return pieces }
+        guard total / period * Double(onCount) <= Double(StrokeStyle.maxDashCount) else { return false }
         // The walk below takes one step per pattern entry; this bounds it
         // even where rounding makes steps smaller than their entries.
         var steps = (StrokeStyle.maxDashCount + 1) * pattern.count * 2
         var phase = style.dashPhase.isFinite ? style.dashPhase : 0
         phase -= FloatMath.floor(phase / period) * period              // into [0, period)
-        var out: [Piece] = []
-        for (k, piece) in pieces.enumerated() {
-            let lens = allLengths[k]
-            let len = lens.reduce(0, +)
-            if piece.points.count < 2 || !len.isFinite { out.append(piece); continue }
+        k = 0
+        while k < pieces.count {
+            defer { k += 1 }
+            let piece = pieces.items[k]
+            Stroker.lengths(piece, into: &scratch.lengths)
+            let lens = scratch.lengths
+            let len = Stroker.sum(lens)
+            if piece.points.count < 2 || !len.isFinite { out.items[out.add()].copy(piece); continue }
             // The pattern restarts at each subpath, `phase` into it.
             var index = 0, remaining = pattern[0], skipped = phase
             while skipped > 0 {
@@ -170,7 +265,8 @@ struct Stroker {
                 steps -= 1
                 let next = min(pos + remaining, len)
                 if index % 2 == 0 {
-                    out.append(Stroker.extract(piece, lens, pos, next, cursor: &c, cursorStart: &cs))
+                    let slot = out.add()
+                    Stroker.extract(piece, lens, pos, next, cursor: &c, cursorStart: &cs, into: &out.items[slot])
                 }
                 if pos + remaining > len { break }
                 pos += remaining
@@ -179,7 +275,16 @@ struct Stroker {
                 if pos == len && index % 2 == 1 { break }
             }
         }
-        return out
+        return true
+    }
+
+    /// `dashed(_:into:)` on arrays (tests).
+    func dashed(_ pieces: [Piece]) -> [Piece] {
+        var list = PieceList(items: pieces, count: pieces.count)
+        var out = PieceList()
+        guard dashed(list, into: &out) else { return pieces }
+        list = out
+        return Array(list.items[0..<list.count])
     }
 
     // MARK: Outline
@@ -261,72 +366,105 @@ struct Stroker {
 
     /// Appends the outline of one piece to `output`.
     mutating func outline(_ raw: Piece) {
-        let piece = Stroker.cleaned(raw)
+        scratch.work.copy(raw)
+        Stroker.clean(&scratch.work)
+        let piece = scratch.work
         let p = piece.points, n = p.count
         let h = halfWidth
         guard n > 0 else { return }
+        scratch.outer.removeAll(keepingCapacity: true)
+        scratch.inner.removeAll(keepingCapacity: true)
         if n == 1 {
             // A dot: only round and square caps draw one.
             let d = piece.direction, m = Stroker.left(d), c = p[0]
-            var pts: [PathPoint] = []
             switch style.cap {
             case .butt: return
-            case .square: pts = [c + (m - d) * h, c + (m + d) * h, c + (d - m) * h, c - (m + d) * h]
+            case .square:
+                scratch.outer.append(c + (m - d) * h); scratch.outer.append(c + (m + d) * h)
+                scratch.outer.append(c + (d - m) * h); scratch.outer.append(c - (m + d) * h)
             case .round:
-                pts = [c + m * h]
-                arc(&pts, c, m, d); arc(&pts, c, d, m * -1); arc(&pts, c, m * -1, d * -1); arc(&pts, c, d * -1, m)
-                pts.removeLast()
+                scratch.outer.append(c + m * h)
+                arc(&scratch.outer, c, m, d); arc(&scratch.outer, c, d, m * -1)
+                arc(&scratch.outer, c, m * -1, d * -1); arc(&scratch.outer, c, d * -1, m)
+                scratch.outer.removeLast()
             }
-            addContour(pts)
+            addContour(scratch.outer)
             return
         }
         let segs = piece.closed ? n : n - 1
-        var dirs: [PathPoint] = [], lens: [Double] = []
-        dirs.reserveCapacity(segs); lens.reserveCapacity(segs)
-        for i in 0..<segs {
+        scratch.dirs.removeAll(keepingCapacity: true)
+        scratch.lens.removeAll(keepingCapacity: true)
+        var i = 0
+        while i < segs {
             let d = p[(i + 1) % n] - p[i]
             let l = d.length
-            dirs.append(d * (1 / l)); lens.append(l)
+            scratch.dirs.append(d * (1 / l)); scratch.lens.append(l)
+            i += 1
         }
+        let dirs = scratch.dirs, lens = scratch.lens
         if piece.closed {
-            var outer: [PathPoint] = [], inner: [PathPoint] = []
-            for i in 0..<n {
+            i = 0
+            while i < n {
                 let a = dirs[(i + segs - 1) % segs], b = dirs[i]
-                join(&outer, p[i], a, b, corner: piece.corners[i], lenA: lens[(i + segs - 1) % segs], lenB: lens[i])
+                join(&scratch.outer, p[i], a, b, corner: piece.corners[i], lenA: lens[(i + segs - 1) % segs], lenB: lens[i])
+                i += 1
             }
             // The reverse: vertex i is entered along −dirs[i] and left along −dirs[i−1].
-            var i = n - 1
+            i = n - 1
             while i >= 0 {
                 let a = dirs[i] * -1, b = dirs[(i + segs - 1) % segs] * -1
-                join(&inner, p[i], a, b, corner: piece.corners[i], lenA: lens[i], lenB: lens[(i + segs - 1) % segs])
+                join(&scratch.inner, p[i], a, b, corner: piece.corners[i], lenA: lens[i], lenB: lens[(i + segs - 1) % segs])
                 i -= 1
             }
-            addContour(outer); addContour(inner)
+            addContour(scratch.outer); addContour(scratch.inner)
             return
         }
-        var pts: [PathPoint] = [p[0] + Stroker.left(dirs[0]) * h]
-        for i in 1..<(n - 1) {
-            join(&pts, p[i], dirs[i - 1], dirs[i], corner: piece.corners[i], lenA: lens[i - 1], lenB: lens[i])
+        scratch.outer.append(p[0] + Stroker.left(dirs[0]) * h)
+        i = 1
+        while i < n - 1 {
+            join(&scratch.outer, p[i], dirs[i - 1], dirs[i], corner: piece.corners[i], lenA: lens[i - 1], lenB: lens[i])
+            i += 1
         }
-        pts.append(p[n - 1] + Stroker.left(dirs[segs - 1]) * h)
-        cap(&pts, p[n - 1], dirs[segs - 1])
-        pts.append(p[n - 1] - Stroker.left(dirs[segs - 1]) * h)
-        var i = n - 2
+        scratch.outer.append(p[n - 1] + Stroker.left(dirs[segs - 1]) * h)
+        cap(&scratch.outer, p[n - 1], dirs[segs - 1])
+        scratch.outer.append(p[n - 1] - Stroker.left(dirs[segs - 1]) * h)
+        i = n - 2
         while i >= 1 {
-            join(&pts, p[i], dirs[i] * -1, dirs[i - 1] * -1, corner: piece.corners[i], lenA: lens[i], lenB: lens[i - 1])
+            join(&scratch.outer, p[i], dirs[i] * -1, dirs[i - 1] * -1, corner: piece.corners[i], lenA: lens[i], lenB: lens[i - 1])
             i -= 1
         }
-        pts.append(p[0] - Stroker.left(dirs[0]) * h)
-        cap(&pts, p[0], dirs[0] * -1)
-        addContour(pts)
+        scratch.outer.append(p[0] - Stroker.left(dirs[0]) * h)
+        cap(&scratch.outer, p[0], dirs[0] * -1)
+        addContour(scratch.outer)
     }
 
     mutating func addContour(_ pts: [PathPoint]) {
         guard pts.count > 2 else { return }
         output.move(to: pts[0])
-        for q in pts.dropFirst() { output.line(to: q) }
+        var i = 1
+        while i < pts.count { output.line(to: pts[i]); i += 1 }
         output.close()
     }
+}
+
+/// Storage a stroke reuses from one call to the next (see
+/// `Path.stroke(_:transform:tolerance:into:scratch:)`): the flattened
+/// pieces, the trimmed and dashed ones and the outline's working arrays.
+/// Each keeps its capacity, so stroking paths no larger than before does
+/// not allocate. One stroke at a time (not thread-safe).
+public final class StrokeScratch {
+    var collected = Stroker.PieceList()
+    var trimmed = Stroker.PieceList()
+    var dashed = Stroker.PieceList()
+    var work = Stroker.Piece.empty
+    var lengths: [Double] = []
+    var pattern: [Double] = []
+    var dirs: [PathPoint] = []
+    var lens: [Double] = []
+    var outer: [PathPoint] = []
+    var inner: [PathPoint] = []
+
+    public init() {}
 }
 
 extension Double {
@@ -346,25 +484,54 @@ extension Path {
     /// - Complexity: O(flattened points + dashes + join and cap points).
     public func stroked(_ style: StrokeStyle, transform: AffineTransform = .identity,
                         tolerance: Double = FlattenLimits.defaultTolerance) -> Path {
-        guard style.width > 0, style.width.isFinite else { return Path() }
+        var out = Path()
+        stroke(style, transform: transform, tolerance: tolerance, into: &out, scratch: StrokeScratch())
+        return out
+    }
+
+    /// `stroked(_:transform:tolerance:)` written into `out` (emptied first,
+    /// its storage kept) with working storage from `scratch`: once `out`
+    /// and `scratch` have grown to a path's needs, stroking it again (or a
+    /// path like it, morphed, trimmed or dashed differently) allocates
+    /// nothing, as long as `out`'s storage is not shared.
+    public func stroke(_ style: StrokeStyle, transform: AffineTransform = .identity,
+                       tolerance: Double = FlattenLimits.defaultTolerance, into out: inout Path, scratch: StrokeScratch) {
+        out.removeAll(keepingCapacity: true)
+        guard style.width > 0, style.width.isFinite else { return }
         let scale = transform.maxScale
-        guard scale > 0, scale.isFinite, let inverse = transform.inverted() else { return Path() }
+        guard scale > 0, scale.isFinite, let inverse = transform.inverted() else { return }
         let deviceTolerance = tolerance.isNaN ? FlattenLimits.defaultTolerance
             : min(max(tolerance, FlattenLimits.toleranceRange.lowerBound), FlattenLimits.toleranceRange.upperBound)
         // Flatten in device space (so the tolerance is in pixels however far
         // the transform zooms), then map the points back: affine maps keep
         // points of a curve on the curve.
         var collector = Stroker.Collector()
+        swap(&collector.list, &scratch.collected)          // the storage moves, unshared
+        collector.list.count = 0
         flatten(transform: transform, tolerance: deviceTolerance, into: &collector)
-        var stroker = Stroker(style: style, tolerance: deviceTolerance / scale)
-        var pieces = collector.pieces.map { piece -> Stroker.Piece in
-            var q = piece
-            for i in q.points.indices { q.points[i] = inverse.apply(q.points[i]) }
-            return Stroker.cleaned(q)
+        if collector.open { collector.list.count -= 1 }
+        swap(&collector.list, &scratch.collected)
+        var k = 0
+        while k < scratch.collected.count {
+            var i = 0
+            while i < scratch.collected.items[k].points.count {
+                scratch.collected.items[k].points[i] = inverse.apply(scratch.collected.items[k].points[i])
+                i += 1
+            }
+            Stroker.clean(&scratch.collected.items[k])
+            k += 1
         }
-        pieces = stroker.trimmed(pieces)
-        pieces = stroker.dashed(pieces)
-        for piece in pieces { stroker.outline(piece) }
-        return stroker.output
+        var stroker = Stroker(style: style, tolerance: deviceTolerance / scale, scratch: scratch)
+        swap(&stroker.output, &out)
+        // Trim, then dash, each into its own list (or not at all).
+        var trimmed = Stroker.PieceList(), dashed = Stroker.PieceList()
+        swap(&trimmed, &scratch.trimmed); swap(&dashed, &scratch.dashed)
+        let isTrimmed = stroker.trimmed(scratch.collected, into: &trimmed)
+        let isDashed = stroker.dashed(isTrimmed ? trimmed : scratch.collected, into: &dashed)
+        let pieces = isDashed ? dashed : isTrimmed ? trimmed : scratch.collected
+        k = 0
+        while k < pieces.count { stroker.outline(pieces.items[k]); k += 1 }
+        swap(&trimmed, &scratch.trimmed); swap(&dashed, &scratch.dashed)
+        swap(&stroker.output, &out)
     }
 }
