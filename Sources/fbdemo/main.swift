@@ -82,6 +82,9 @@
 //                      a board's (TouchScript); then the program ends, and
 //                      --screendump is taken once the scene is at rest after
 //                      the touches instead of at the first frame.
+//   --test-fault NAME  a fault while the scene runs, for tests only:
+//                      connector, flip-error[:ERRNO[:N]], tree-replace,
+//                      touch-replug (see FaultChecks).
 import CPosix
 import DemoScenes
 import FBRuntime
@@ -121,6 +124,8 @@ struct Options {
     /// --backend; nil: the board's (auto without one).
     var backend: BoardConfig.Backend?
     var touchScript = TouchScript()
+    /// --test-fault (FaultChecks).
+    var testFault: String?
 }
 
 func usage(_ message: String) -> Never {
@@ -194,6 +199,7 @@ func parseOptions(_ arguments: [String]) -> Options {
                 usage(a == "--tap" ? "--tap takes X,Y (pixels)" : "--drag takes X0,Y0,X1,Y1 (pixels)")
             }
             options.touchScript.steps.append(step)
+        case "--test-fault": options.testFault = value()
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
@@ -439,6 +445,9 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
             print("fbdemo: error: --master-handoff and --vt-handoff need KMS")
             status = 1
         }
+    } else if status == 0, let fault = options.testFault {
+        status = faultCheck(fault, loop, presenter: presenter, kms: kms, scene: scene, config: config,
+                            panelWidth: panelWidth, panelHeight: panelHeight)
     } else if status == 0, let ms = options.blockAppMilliseconds {
         status = blockAppCheck(loop, milliseconds: ms)
     } else if status == 0, let n = options.interruptAfter {
@@ -496,7 +505,9 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
         let k = kms.statistics
         print("fbdemo: \(kms.committer.apiName) commits: \(k.modesets) modesets, \(k.flips) flips, "
               + "\(k.damageClipCommits) with damage clips; master lost \(k.masterLosses)×, regained \(k.regains)×, "
-              + "\(k.failedMasterAttempts) failed drmSetMaster; VT releases \(k.vtReleases), acquires \(k.vtAcquires)")
+              + "\(k.failedMasterAttempts) failed drmSetMaster; VT releases \(k.vtReleases), acquires \(k.vtAcquires); "
+              + "\(k.hotplugEvents) hotplug events, \(k.connectorPollChanges) changes polled, \(k.disconnections) disconnections, \(k.reconnections) reconnections, "
+              + "\(k.failedCommits) failed commits, \(k.recoveries) recoveries")
         if options.expectDamageClips {
             let canClip = (kms.committer as? AtomicKMSCommitter)?.supportsDamageClips ?? false
             if !canClip {

@@ -97,6 +97,9 @@ public struct KMSPresenterStatistics: Equatable, Sendable {
     public var recoveries = 0
     /// DRM hotplug events seen (each followed by a probe of the connector).
     public var hotplugEvents = 0
+    /// Connector changes found by reading its state between frames
+    /// (`KMSPresenter.connectorPollNanoseconds`) with no hotplug event.
+    public var connectorPollChanges = 0
 
     public init() {}
 }

@@ -32,6 +32,13 @@ extension KMSOutput {
         return .connected(offersMode: offers)
     }
 
+    /// Whether the connector is disconnected as the kernel last detected
+    /// it: one ioctl, no probe, no allocation (cheap enough to ask a few
+    /// times a second on the render thread). False when it cannot be read.
+    public func isDisconnectedNow() -> Bool {
+        fbr_drm_connector_connection(device.fd, connectorID) == Int32(DRM_MODE_DISCONNECTED.rawValue)
+    }
+
     /// The sysfs file that shows and forces this connector's state
     /// (`/sys/class/drm/card0-Virtual-1/status`): writing `off` makes the
     /// kernel report it disconnected and send a hotplug event, `detect`

@@ -85,7 +85,9 @@ public enum PageFlipState: Equatable, Sendable {
 /// failed modesets are retried with `retryBackoff`. Both throw
 /// `KMSError.Kind.displayLost`, which the render loop rides out. The
 /// buffer on screen is never written, so the last good frame stays there,
-/// untorn. `testFaults` injects such failures for tests.
+/// untorn. (Before the first frame was shown, a failure is thrown as it
+/// is: a mode or format the driver refuses is a configuration error.)
+/// `testFaults` injects such failures for tests.
 ///
 /// Threading: one thread at a time (the render thread).
 public final class KMSPresenter: FramePresenter {
@@ -114,6 +116,12 @@ public final class KMSPresenter: FramePresenter {
     /// DRM hotplug events (made by init; nil where netlink is refused, and
     /// then an unplugged connector is noticed only by a failing commit).
     public var hotplugMonitor: HotplugMonitor?
+    /// How often `ensureAccess()` also reads the connector's state (one
+    /// ioctl, no probe), nanoseconds: drivers without connector polling
+    /// (virtio-gpu, bochs) send no hotplug uevent when a connector's state
+    /// is forced through sysfs, and a board's driver may miss an unplug.
+    public var connectorPollNanoseconds: Int64 = 250_000_000
+    private var nextConnectorPoll: Int64 = 0
     /// Test-only failure injection for commits (off unless armed).
     public let testFaults = CommitFaultInjection()
 
@@ -299,7 +307,19 @@ public final class KMSPresenter: FramePresenter {
     /// or acquire, and while master is lost retries drmSetMaster when the
     /// back-off allows; on success the display is taken back (`regain`).
     public func ensureAccess() -> Bool {
-        if let monitor = hotplugMonitor, monitor.takeDRMHotplug() { connectorMayHaveChanged() }
+        if let monitor = hotplugMonitor, monitor.takeDRMHotplug() {
+            statistics.hotplugEvents += 1
+            connectorMayHaveChanged()
+        } else if access != .vtReleased {
+            let now = System.monotonicNanoseconds()
+            if now >= nextConnectorPoll {
+                nextConnectorPoll = now + connectorPollNanoseconds
+                if output.isDisconnectedNow() != (access == .disconnected) {
+                    statistics.connectorPollChanges += 1
+                    connectorMayHaveChanged()
+                }
+            }
+        }
         if let vt = vtSwitcher {
             switch vt.takeRequest() {
             case .none: break
@@ -367,6 +387,9 @@ public final class KMSPresenter: FramePresenter {
             loseMaster()
             return error
         default:
+            // Before any frame was shown it is a configuration error (a
+            // mode or format the driver refuses), not a fault to ride out.
+            guard statistics.modesets > 0 else { return error }
             statistics.failedCommits += 1
             if output.connectorState() == .disconnected {
                 disconnect()
@@ -384,7 +407,6 @@ public final class KMSPresenter: FramePresenter {
 
     /// A hotplug event (or a VT acquire): probe the connector and follow it.
     private func connectorMayHaveChanged() {
-        statistics.hotplugEvents += 1
         switch output.connectorState() {
         case .disconnected:
             if access != .disconnected && access != .vtReleased { disconnect() }
