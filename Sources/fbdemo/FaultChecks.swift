@@ -12,9 +12,10 @@ import Input
 ///
 /// - `connector`: the KMS connector unplugged and plugged back, by writing
 ///   `off` then `detect` to its sysfs `status` (`KMSOutput.sysfsStatusPath`).
-///   The kernel then reports it disconnected and sends a DRM hotplug
-///   uevent, as for a cable pulled; `detect` gives the state back to the
-///   driver (connected) with another uevent. Chosen over unbinding the
+///   The kernel then reports it disconnected, as for a cable pulled;
+///   `detect` gives the state back to the driver (connected). Drivers that
+///   poll connectors send a hotplug uevent each time; virtio-gpu and bochs
+///   do not, and the presenter's connector poll notices. Chosen over unbinding the
 ///   driver (which destroys the card: every handle, buffer and the fd
 ///   become dead, and a new card must be opened — a restart, not a
 ///   reconnection) and over QEMU's monitor (no command unplugs a

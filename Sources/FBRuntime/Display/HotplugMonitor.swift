@@ -4,10 +4,12 @@ import CPosix
 /// uevent group (what udevd reads; no udevd needed, no privileges).
 ///
 /// The kernel sends `change` on a card with `HOTPLUG=1` when a connector's
-/// state may have changed: a cable unplugged or plugged, or a connector's
-/// sysfs `status` written (`off`, `on`, `detect`), which is how
-/// `scripts/vm-test` unplugs QEMU's display. The event does not say which
-/// connector or what changed: the presenter probes its connector after it.
+/// state may have changed: a cable unplugged or plugged (the driver's
+/// hotplug interrupt or connector polling), or a connector's sysfs
+/// `status` written, where the driver polls connectors — virtio-gpu and
+/// bochs do not, so `KMSPresenter` also reads its connector's state a few
+/// times a second. The event does not say which connector or what
+/// changed: the presenter probes its connector after it.
 ///
 /// Threading: one thread at a time (the presenter's, the render thread).
 /// No allocation after init: `takeDRMHotplug()` reads into a fixed buffer.
