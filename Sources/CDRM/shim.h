@@ -26,4 +26,20 @@ static inline uint32_t fbr_drm_mode_object_crtc(void) { return DRM_MODE_OBJECT_C
 static inline uint32_t fbr_drm_mode_object_connector(void) { return DRM_MODE_OBJECT_CONNECTOR; }
 static inline uint32_t fbr_drm_mode_object_plane(void) { return DRM_MODE_OBJECT_PLANE; }
 static inline uint64_t fbr_drm_plane_type_primary(void) { return DRM_PLANE_TYPE_PRIMARY; }
+/// A connector's connection as the kernel last detected it (1 connected,
+/// 2 disconnected, 3 unknown), without probing and without allocating:
+/// DRM_IOCTL_MODE_GETCONNECTOR with room for one mode (asking for zero
+/// modes makes the kernel probe) and no properties or encoders. -1 on
+/// failure, with errno set. (No <errno.h> or <string.h> here: this module
+/// including them would claim their macros from CPosix in Swift.)
+static inline int fbr_drm_connector_connection(int fd, uint32_t connector_id) {
+    struct drm_mode_get_connector c;
+    struct drm_mode_modeinfo mode;
+    __builtin_memset(&c, 0, sizeof c);
+    c.connector_id = connector_id;
+    c.count_modes = 1;
+    c.modes_ptr = (uint64_t)(uintptr_t)&mode;
+    if (drmIoctl(fd, DRM_IOCTL_MODE_GETCONNECTOR, &c) != 0) return -1;
+    return (int)c.connection;
+}
 #endif

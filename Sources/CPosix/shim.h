@@ -181,4 +181,25 @@ static inline unsigned long fbr_kdgetmode(void) { return KDGETMODE; }
 static inline unsigned long fbr_kd_graphics(void) { return KD_GRAPHICS; }
 static inline unsigned long fbr_kd_text(void) { return KD_TEXT; }
 
+// Kernel uevents (NETLINK_KOBJECT_UEVENT, multicast group 1), the hotplug
+// events udevd itself reads: no udevd needed, and an unprivileged process
+// may receive them. A non-blocking, close-on-exec socket, or -errno.
+#include <sys/socket.h>
+#include <linux/netlink.h>
+static inline int fbr_uevent_socket(void) {
+    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+    if (fd < 0) return -errno;
+    struct sockaddr_nl address;
+    memset(&address, 0, sizeof address);
+    address.nl_family = AF_NETLINK;
+    address.nl_groups = 1;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) { int e = errno; close(fd); return -e; }
+    return fd;
+}
+/// One datagram, without blocking: its length, or -errno (-EAGAIN: none).
+static inline long fbr_recv_nonblocking(int fd, void *buffer, size_t length) {
+    long n = recv(fd, buffer, length, MSG_DONTWAIT);
+    return n < 0 ? -errno : n;
+}
+
 #endif

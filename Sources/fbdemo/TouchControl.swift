@@ -20,6 +20,19 @@ final class TouchControl {
     var touchCount: Int { touch.touchCount }
     /// Names of the touch and pointer devices libinput added so far.
     var addedDevices: [String] { touch.addedDevices }
+    /// Names of the devices libinput removed so far.
+    private(set) var removedDevices: [String] = []
+    /// The name of the touchscreen `uinputDragCheck` makes.
+    static let uinputTouchscreenName = "fbdemo uinput touchscreen"
+
+    /// How many times a device called `name` was added / removed.
+    func addedCount(of name: String) -> Int { count(name, in: addedDevices) }
+    func removedCount(of name: String) -> Int { count(name, in: removedDevices) }
+    private func count(_ name: String, in names: [String]) -> Int {
+        var n = 0
+        for other in names where other == name { n += 1 }
+        return n
+    }
 
     /// nil (with a message) when no input can be opened.
     init?(board: BoardConfig, scene: any DemoScene, width: Int, height: Int) {
@@ -47,6 +60,7 @@ final class TouchControl {
         _ = fbr_poll1(seat.fd, Int16(POLLIN), timeout, &revents)
         loop.update { _ in
             seat.dispatch(width: width, height: height) { event in
+                if case .deviceRemoved(let name, _) = event { removedDevices.append(name) }
                 if let routed = touch.handle(event, log: { print("fbdemo: \($0)") }), routed.phase == .moved {
                     lastMove = routed.timestamp
                 }
@@ -130,7 +144,8 @@ final class TouchControl {
     /// first frame after it (each step starts with no frame pending, the
     /// scene being still). Returns the exit status.
     func uinputDragCheck(_ loop: RenderLoop, width: Int, height: Int) -> Int32 {
-        let name = "fbdemo uinput touchscreen"
+        let name = TouchControl.uinputTouchscreenName
+        let known = addedCount(of: name)   // a device of that name may have come and gone
         let fd: Int32
         do { fd = try System.open("/dev/uinput", O_WRONLY | O_NONBLOCK) } catch {
             print("fbdemo: error: \(error.description)"); return 1
@@ -139,8 +154,8 @@ final class TouchControl {
         let r = name.withCString { fbr_uinput_create_touchscreen(fd, $0, 4095, 4095, 16, 10) }
         guard r >= 0 else { print("fbdemo: error: uinput create failed (errno \(-r))"); return 1 }
         let created = MonotonicClock().now
-        while !addedDevices.contains(name) && MonotonicClock().now - created < 5 { waitAndDispatch(loop, timeoutMilliseconds: 50) }
-        guard addedDevices.contains(name) else { print("fbdemo: error: the seat did not add the uinput touchscreen (no udevd?)"); return 1 }
+        while addedCount(of: name) == known && MonotonicClock().now - created < 5 { waitAndDispatch(loop, timeoutMilliseconds: 50) }
+        guard addedCount(of: name) > known else { print("fbdemo: error: the seat did not add the uinput touchscreen (no udevd?)"); return 1 }
         func emit(_ type: Int32, _ code: Int32, _ value: Int32) { _ = fbr_uinput_emit(fd, type, code, value) }
         func contact(x: Int32, y: Int32, trackingID: Int32?) {
             emit(FBR_EV_ABS, FBR_ABS_MT_SLOT, 0)

@@ -86,6 +86,9 @@
 //   --demo-touch       the same with the scene's own script
 //                      (DemoScene.touchScript: the touches each demo is
 //                      checked with on the emulated board).
+//   --test-fault NAME  a fault while the scene runs, for tests only:
+//                      connector, flip-error[:ERRNO[:N]], tree-replace,
+//                      touch-replug (see FaultChecks).
 import CPosix
 import DemoScenes
 import FBRuntime
@@ -127,6 +130,8 @@ struct Options {
     var touchScript = TouchScript()
     /// --demo-touch: the scene's own touch script (DemoScene.touchScript).
     var demoTouch = false
+    /// --test-fault (FaultChecks).
+    var testFault: String?
 }
 
 func usage(_ message: String) -> Never {
@@ -201,6 +206,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             }
             options.touchScript.steps.append(step)
         case "--demo-touch": options.demoTouch = true
+        case "--test-fault": options.testFault = value()
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
@@ -448,6 +454,9 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
             print("fbdemo: error: --master-handoff and --vt-handoff need KMS")
             status = 1
         }
+    } else if status == 0, let fault = options.testFault {
+        status = faultCheck(fault, loop, presenter: presenter, kms: kms, scene: scene, config: config,
+                            panelWidth: panelWidth, panelHeight: panelHeight)
     } else if status == 0, let ms = options.blockAppMilliseconds {
         status = blockAppCheck(loop, milliseconds: ms)
     } else if status == 0, let n = options.interruptAfter {
@@ -505,7 +514,9 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
         let k = kms.statistics
         print("fbdemo: \(kms.committer.apiName) commits: \(k.modesets) modesets, \(k.flips) flips, "
               + "\(k.damageClipCommits) with damage clips; master lost \(k.masterLosses)×, regained \(k.regains)×, "
-              + "\(k.failedMasterAttempts) failed drmSetMaster; VT releases \(k.vtReleases), acquires \(k.vtAcquires)")
+              + "\(k.failedMasterAttempts) failed drmSetMaster; VT releases \(k.vtReleases), acquires \(k.vtAcquires); "
+              + "\(k.hotplugEvents) hotplug events, \(k.connectorPollChanges) changes polled, \(k.disconnections) disconnections, \(k.reconnections) reconnections, "
+              + "\(k.failedCommits) failed commits, \(k.recoveries) recoveries")
         if options.expectDamageClips {
             let canClip = (kms.committer as? AtomicKMSCommitter)?.supportsDamageClips ?? false
             if !canClip {

@@ -19,6 +19,11 @@ public struct KMSError: Error, CustomStringConvertible, Equatable {
         /// another process (a VT switch, a second compositor) took the
         /// display. The presenter waits and asks for master again.
         case masterLost
+        /// A commit failed and the presenter has stopped using the display
+        /// until it recovers (`DisplayAccess.disconnected` or
+        /// `.recovering`): nothing was queued, the last good frame stays on
+        /// screen. Not an error that ends the render loop.
+        case displayLost
     }
     public let kind: Kind
     public let message: String

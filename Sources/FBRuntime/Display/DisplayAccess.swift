@@ -1,11 +1,17 @@
 /// Whether the presenter may use the display: DRM master is ours, or it
 /// was lost (another process took it: a commit failed with EACCES/EPERM),
-/// or our virtual terminal was switched away (`VTSwitcher`).
+/// or our virtual terminal was switched away (`VTSwitcher`), or the
+/// connector was unplugged, or a commit failed and is being retried.
 ///
 ///     active ──commit fails EACCES/EPERM──▶ masterLost ──drmSetMaster ok──▶ active (modeset, full frame)
 ///     active/masterLost ──VT release──▶ vtReleased ──VT acquire──▶ masterLost(attempt now) ──▶ …
+///     any but vtReleased ──connector disconnected──▶ disconnected ──connected──▶ recovering(0, now)
+///     active ──commit fails (EINVAL, ENOSPC, EIO…)──▶ recovering(0, now)
+///     recovering ──modeset fails──▶ recovering(n + 1, now + back-off) ; ──commit ok──▶ active
 ///
-/// Outside `active` nothing is rendered or committed; the render thread
+/// The transitions are `DisplayAccess.after(_:now:backoff:)`
+/// (DisplayAccess+Transitions.swift). Outside `active` and a due
+/// `recovering` nothing is rendered or committed; the render thread
 /// keeps running and asks `KMSPresenter.ensureAccess()` each turn.
 public enum DisplayAccess: Equatable, Sendable {
     case active
@@ -15,6 +21,17 @@ public enum DisplayAccess: Equatable, Sendable {
     /// Our VT is in the background: master dropped, the switch
     /// acknowledged; waiting for the acquire signal.
     case vtReleased
+    /// The connector reports no display (unplugged, or forced off through
+    /// its sysfs `status`): nothing is rendered until a hotplug event
+    /// finds it connected again. The last frame's buffers are kept.
+    case disconnected
+    /// The display is ours but the next frame must be a modeset with the
+    /// whole frame (after a reconnection, or a commit that failed with an
+    /// error other than EBUSY or EACCES/EPERM). `attempts` such modesets
+    /// failed so far; the next is due at `nextAttemptNanoseconds`
+    /// (monotonic), `MasterRetryBackoff` apart. What the screen showed
+    /// before the failure stays there: no buffer on screen is written.
+    case recovering(attempts: Int, nextAttemptNanoseconds: Int64)
 }
 
 /// The bounded back-off between drmSetMaster attempts while master is
@@ -68,6 +85,21 @@ public struct KMSPresenterStatistics: Equatable, Sendable {
     /// VT switches away and back (VTSwitcher).
     public var vtReleases = 0
     public var vtAcquires = 0
+    /// Times the connector was found disconnected, and connected again
+    /// (hotplug events, or a failed commit followed by a probe).
+    public var disconnections = 0
+    public var reconnections = 0
+    /// Commits that failed with an error other than EBUSY and EACCES/EPERM
+    /// (the presenter retries them as modesets with back-off).
+    public var failedCommits = 0
+    /// Recoveries: a modeset with the whole frame that succeeded after a
+    /// reconnection or failed commits.
+    public var recoveries = 0
+    /// DRM hotplug events seen (each followed by a probe of the connector).
+    public var hotplugEvents = 0
+    /// Connector changes found by reading its state between frames
+    /// (`KMSPresenter.connectorPollNanoseconds`) with no hotplug event.
+    public var connectorPollChanges = 0
 
     public init() {}
 }

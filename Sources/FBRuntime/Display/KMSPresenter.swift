@@ -69,6 +69,26 @@ public enum PageFlipState: Equatable, Sendable {
 /// `vtSwitcher`, a VT release drops master and acknowledges the switch
 /// (`.vtReleased`), an acquire takes it back the same way.
 ///
+/// Connector hotplug (`hotplugMonitor`, kernel uevents): on a DRM hotplug
+/// event `ensureAccess()` probes the connector; disconnected, it moves to
+/// `.disconnected` (nothing rendered; the last frame's buffers kept);
+/// connected again, to `.recovering`: the next frame is a modeset with the
+/// whole frame. If the connector no longer offers the mode, the old mode
+/// is still asked for (the UI keeps its size: the buffers and the layout
+/// were made for it); a driver refusing it keeps the presenter in
+/// `.recovering`, retrying with back-off.
+///
+/// Failed commits: EBUSY drops the frame (drawn again next period);
+/// EACCES/EPERM is `.masterLost`; any other error (EINVAL, ENOSPC, EIO…)
+/// probes the connector (unplugged: `.disconnected`), else moves to
+/// `.recovering`: the next frame is a modeset with the whole frame, and
+/// failed modesets are retried with `retryBackoff`. Both throw
+/// `KMSError.Kind.displayLost`, which the render loop rides out. The
+/// buffer on screen is never written, so the last good frame stays there,
+/// untorn. (Before the first frame was shown, a failure is thrown as it
+/// is: a mode or format the driver refuses is a configuration error.)
+/// `testFaults` injects such failures for tests.
+///
 /// Threading: one thread at a time (the render thread).
 public final class KMSPresenter: FramePresenter {
     public let output: KMSOutput
@@ -93,6 +113,17 @@ public final class KMSPresenter: FramePresenter {
     /// VT switching (VT_PROCESS mode), if the program set it up; polled
     /// by `ensureAccess()`. Closed by `close()`.
     public var vtSwitcher: VTSwitcher?
+    /// DRM hotplug events (made by init; nil where netlink is refused, and
+    /// then an unplugged connector is noticed only by a failing commit).
+    public var hotplugMonitor: HotplugMonitor?
+    /// How often `ensureAccess()` also reads the connector's state (one
+    /// ioctl, no probe), nanoseconds: drivers without connector polling
+    /// (virtio-gpu, bochs) send no hotplug uevent when a connector's state
+    /// is forced through sysfs, and a board's driver may miss an unplug.
+    public var connectorPollNanoseconds: Int64 = 250_000_000
+    private var nextConnectorPoll: Int64 = 0
+    /// Test-only failure injection for commits (off unless armed).
+    public let testFaults = CommitFaultInjection()
 
     private var buffers: [DumbBuffer]
     /// Per buffer, the area that changed since it last received a frame
@@ -132,6 +163,7 @@ public final class KMSPresenter: FramePresenter {
         staleArea = Array(repeating: full, count: bufferCount)
         events = PageFlipEvents(device: output.device)
         damageClips = DamageClips(width: output.width, height: output.height)
+        hotplugMonitor = try? HotplugMonitor()
     }
 
     deinit { close() }
@@ -183,17 +215,21 @@ public final class KMSPresenter: FramePresenter {
         guard let index = bufferStates.firstBuffer(in: .rendering) else {
             preconditionFailure("KMSPresenter: commit without a prepared frame")
         }
-        precondition(access == .active, "KMSPresenter: commit without the display (ensureAccess() is false)")
+        precondition(access.allowsCommit(at: System.monotonicNanoseconds()),
+                     "KMSPresenter: commit without the display (ensureAccess() is false)")
         if !isModeSet {
             do {
+                try testFaults.check("modeset")
                 try committer.modeset(output, framebufferID: buffers[index].framebufferID)
             } catch {
                 bufferStates[index] = .free
-                if error.kind == .masterLost { loseMaster() }
-                throw error
+                checkInvariants()
+                throw failed(error)
             }
             isModeSet = true
             statistics.modesets += 1
+            if case .recovering = access { statistics.recoveries += 1 }
+            transition(.commitSucceeded)
             // Drivers without vblank interrupts (virtio-gpu, bochs) complete
             // a flip as soon as it is queued.
             flipsWaitForVBlank = output.hasVBlankEvents()
@@ -207,6 +243,7 @@ public final class KMSPresenter: FramePresenter {
         }
 
         do {
+            try testFaults.check("page flip")
             let clipped = try committer.pageFlip(output, framebufferID: buffers[index].framebufferID,
                                                  damage: damageClips, userData: events.arm())
             statistics.flips += 1
@@ -216,9 +253,8 @@ public final class KMSPresenter: FramePresenter {
             // and only the next frame's damage is new to it.
             bufferStates[index] = .free
             if error.kind == .busy { busyCount += 1 }
-            if error.kind == .masterLost { loseMaster() }
             checkInvariants()
-            throw error
+            throw failed(error)
         }
         bufferStates[index] = .queued
         queuedIndex = index
@@ -271,6 +307,19 @@ public final class KMSPresenter: FramePresenter {
     /// or acquire, and while master is lost retries drmSetMaster when the
     /// back-off allows; on success the display is taken back (`regain`).
     public func ensureAccess() -> Bool {
+        if let monitor = hotplugMonitor, monitor.takeDRMHotplug() {
+            statistics.hotplugEvents += 1
+            connectorMayHaveChanged()
+        } else if access != .vtReleased {
+            let now = System.monotonicNanoseconds()
+            if now >= nextConnectorPoll {
+                nextConnectorPoll = now + connectorPollNanoseconds
+                if output.isDisconnectedNow() != (access == .disconnected) {
+                    statistics.connectorPollChanges += 1
+                    connectorMayHaveChanged()
+                }
+            }
+        }
         if let vt = vtSwitcher {
             switch vt.takeRequest() {
             case .none: break
@@ -282,28 +331,31 @@ public final class KMSPresenter: FramePresenter {
                     fbr_write_stderr("KMSPresenter: \(error.description)\n")
                 }
                 vt.acknowledgeRelease()
-                access = .vtReleased
+                transition(.vtReleased)
                 statistics.vtReleases += 1
             case .acquire:
                 vt.acknowledgeAcquire()
                 statistics.vtAcquires += 1
-                access = .masterLost(attempts: 0, nextAttemptNanoseconds: System.monotonicNanoseconds())
+                transition(.vtAcquired)
+                // Hotplug events were not acted on while away.
+                connectorMayHaveChanged()
             }
         }
         switch access {
         case .active:
             return true
-        case .vtReleased:
+        case .vtReleased, .disconnected:
             return false
-        case .masterLost(let attempts, let next):
+        case .recovering(_, let next):
+            return System.monotonicNanoseconds() >= next
+        case .masterLost(_, let next):
             let now = System.monotonicNanoseconds()
             guard now >= next else { return false }
             do {
                 try output.device.acquireMaster()
             } catch {
                 statistics.failedMasterAttempts += 1
-                access = .masterLost(attempts: attempts + 1,
-                                     nextAttemptNanoseconds: now + retryBackoff.delay(afterFailedAttempts: attempts + 1))
+                transition(.masterRefused)
                 return false
             }
             regain()
@@ -315,17 +367,81 @@ public final class KMSPresenter: FramePresenter {
     /// drmSetMaster succeeds.
     private func loseMaster() {
         statistics.masterLosses += 1
-        access = .masterLost(attempts: 0, nextAttemptNanoseconds: System.monotonicNanoseconds() + retryBackoff.delay(afterFailedAttempts: 0))
+        transition(.commitRefusedWithoutMaster)
+    }
+
+    /// `access` after `event`, now (`DisplayAccess.after`).
+    private func transition(_ event: DisplayAccessEvent) {
+        access = access.after(event, now: System.monotonicNanoseconds(), backoff: retryBackoff)
+    }
+
+    /// A commit failed with `error` (nothing queued): EBUSY passes through;
+    /// EACCES/EPERM loses master; anything else probes the connector and
+    /// goes to `.disconnected` or `.recovering` (the next frame a modeset
+    /// with the whole frame). Returns the error to throw.
+    private func failed(_ error: KMSError) -> KMSError {
+        switch error.kind {
+        case .busy:
+            return error
+        case .masterLost:
+            loseMaster()
+            return error
+        default:
+            // Before any frame was shown it is a configuration error (a
+            // mode or format the driver refuses), not a fault to ride out.
+            guard statistics.modesets > 0 else { return error }
+            statistics.failedCommits += 1
+            if output.connectorState() == .disconnected {
+                disconnect()
+                return KMSError(.displayLost, "\(error.description); connector \(output.connectorName) is disconnected", errno: error.errno)
+            }
+            transition(.commitFailed(errno: error.errno))
+            needModeset()
+            var when = "now"
+            if case .recovering(let attempts, let next) = access, attempts > 0 {
+                when = "in \((next - System.monotonicNanoseconds()) / 1_000_000) ms (attempt \(attempts + 1))"
+            }
+            return KMSError(.displayLost, "\(error.description); retrying as a modeset with the whole frame \(when)", errno: error.errno)
+        }
+    }
+
+    /// A hotplug event (or a VT acquire): probe the connector and follow it.
+    private func connectorMayHaveChanged() {
+        switch output.connectorState() {
+        case .disconnected:
+            if access != .disconnected && access != .vtReleased { disconnect() }
+        case .connected(let offersMode):
+            guard access == .disconnected else { return }
+            statistics.reconnections += 1
+            if !offersMode {
+                fbr_write_stderr("KMSPresenter: \(output.connectorName) is back without \(output.modeDescription); asking for it anyway (the UI keeps its size)\n")
+            }
+            transition(.connectorConnected)
+            needModeset()
+        case .unknown:
+            break
+        }
+    }
+
+    private func disconnect() {
+        statistics.disconnections += 1
+        transition(.connectorDisconnected)
+    }
+
+    /// The next frame is a modeset, and every buffer takes the whole frame
+    /// (what is on the CRTC is unknown).
+    private func needModeset() {
+        isModeSet = false
+        let full = IntRect(x: 0, y: 0, width: width, height: height)
+        for i in staleArea.indices { staleArea[i] = full }
     }
 
     /// Master is ours again: another process may have changed the mode and
     /// drawn anything, so the next frame is a modeset and every buffer
     /// takes the whole frame.
     private func regain() {
-        access = .active
-        isModeSet = false
-        let full = IntRect(x: 0, y: 0, width: width, height: height)
-        for i in staleArea.indices { staleArea[i] = full }
+        transition(.masterAcquired)
+        needModeset()
         statistics.regains += 1
     }
 

@@ -317,11 +317,12 @@ public final class RenderLoop {
             let path = wokeLate + (prepared - renderStart) + (System.monotonicNanoseconds() - commitStart)
             pathEstimate = max(path, pathEstimate - pathEstimate / 8)
         } catch {
-            if error.kind == .masterLost {
-                // Another process holds the display: nothing is queued; the
-                // presenter retries drmSetMaster (ensureAccess) and the
-                // frame is drawn again once it is back.
-                bump { $0.masterLostCommits += 1 }
+            if error.kind == .masterLost || error.kind == .displayLost {
+                // Another process holds the display, or the connector is
+                // gone, or the presenter retries a failed commit as a
+                // modeset: nothing is queued; ensureAccess says when the
+                // display is back, and the frame is drawn again then.
+                bump { if error.kind == .masterLost { $0.masterLostCommits += 1 } else { $0.displayLostCommits += 1 } }
                 if !displaySuspended { displaySuspended = true; bump { $0.displaySuspensions += 1 } }
                 suspendWait()
                 return true

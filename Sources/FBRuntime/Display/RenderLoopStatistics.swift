@@ -27,6 +27,10 @@ public struct RenderLoopStatistics: Equatable, Sendable {
     /// Commits refused because DRM master was taken (EACCES/EPERM); the
     /// frame is drawn again once the display is back.
     public var masterLostCommits = 0
+    /// Commits that failed for another reason the presenter recovers from
+    /// (`KMSError.Kind.displayLost`: connector unplugged, a failed flip
+    /// retried as a modeset); nothing was queued.
+    public var displayLostCommits = 0
     /// Times the display went away (`FramePresenter.ensureAccess()` turned
     /// false) and came back; turns of the loop spent waiting meanwhile.
     public var displaySuspensions = 0

@@ -75,6 +75,28 @@ public final class SimulatedPresenter: FramePresenter {
     public private(set) var masterLosses = 0
     public private(set) var regains = 0
     private var masterLost = false
+    /// The connector's state; tests unplug it. While false, `ensureAccess()`
+    /// is false (`.disconnected`, as `KMSPresenter` after a hotplug event)
+    /// and a commit fails with `.displayLost`; once true again the next
+    /// frame is a modeset that copies the whole frame.
+    public var isConnected = true
+    /// The next this many commits fail with `failCommitsErrno` (an error
+    /// other than EBUSY and EACCES): `.displayLost`, nothing shown, then
+    /// `KMSPresenter`'s policy — `.recovering`, a modeset with the whole
+    /// frame, failed ones retried after `retryBackoff`.
+    public var failNextCommits = 0
+    public var failCommitsErrno: Int32 = EINVAL
+    public var retryBackoff = MasterRetryBackoff()
+    /// Disconnection and commit-failure state (`DisplayAccess`; master is
+    /// simulated apart, above).
+    public private(set) var access = DisplayAccess.active
+    /// Commits failed by `failNextCommits`; modesets that ended a recovery.
+    public private(set) var failedCommits = 0
+    public private(set) var recoveries = 0
+    /// Called on the committing thread each time the screen changed (a
+    /// commit copied a frame to it): a capturing presenter for tests that
+    /// check every frame shown.
+    public var onScreenChanged: ((Surface<XRGB8888>) -> Void)?
     private var needsFullCopy = false
 
     private var pendingCompletion: Int64?
@@ -126,6 +148,20 @@ public final class SimulatedPresenter: FramePresenter {
             masterLosses += 1
             throw KMSError(.masterLost, "simulated EACCES (another process is DRM master)", errno: EACCES)
         }
+        if !isConnected {
+            access = access.after(.connectorDisconnected, now: time.nanoseconds(), backoff: retryBackoff)
+            throw KMSError(.displayLost, "simulated: the connector is disconnected")
+        }
+        if failNextCommits > 0 {
+            failNextCommits -= 1
+            failedCommits += 1
+            access = access.after(.commitFailed(errno: failCommitsErrno), now: time.nanoseconds(), backoff: retryBackoff)
+            isModeSet = false
+            needsFullCopy = true
+            throw KMSError(.displayLost, "simulated commit failure; retrying as a modeset", errno: failCommitsErrno)
+        }
+        if case .recovering = access { recoveries += 1 }
+        access = access.after(.commitSucceeded, now: time.nanoseconds(), backoff: retryBackoff)
         if isModeSet && failNextFlipsWithBusy > 0 {
             failNextFlipsWithBusy -= 1
             throw KMSError(.busy, "simulated EBUSY")
@@ -144,6 +180,7 @@ public final class SimulatedPresenter: FramePresenter {
         } else {
             ScanoutConversion.copy(frame, into: screen.view, rect: preparedDamage)
         }
+        onScreenChanged?(screen)
         if !isModeSet {
             isModeSet = true
             flipTimes.append(now)
@@ -157,14 +194,25 @@ public final class SimulatedPresenter: FramePresenter {
     /// False while master is lost and `masterTakenUntil` has not passed;
     /// then the display is ours again (modeset, whole frame next).
     public func ensureAccess() -> Bool {
-        guard masterLost else { return true }
-        if let until = masterTakenUntil, time.nanoseconds() < until { return false }
-        masterLost = false
-        masterTakenUntil = nil
-        isModeSet = false
-        needsFullCopy = true
-        regains += 1
-        return true
+        if masterLost {
+            if let until = masterTakenUntil, time.nanoseconds() < until { return false }
+            masterLost = false
+            masterTakenUntil = nil
+            isModeSet = false
+            needsFullCopy = true
+            regains += 1
+        }
+        let now = time.nanoseconds()
+        if !isConnected {
+            if access != .disconnected { access = access.after(.connectorDisconnected, now: now, backoff: retryBackoff) }
+            return false
+        }
+        if access == .disconnected {
+            access = access.after(.connectorConnected, now: now, backoff: retryBackoff)
+            isModeSet = false
+            needsFullCopy = true
+        }
+        return access.allowsCommit(at: now)
     }
 
     public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {

@@ -1,0 +1,52 @@
+import CPosix
+import Synchronization
+
+/// A test-only hook of `KMSPresenter`: makes its next `count` commits
+/// (page flips or modesets) fail with a chosen errno before they reach
+/// the kernel, as a driver refusing them would. Compiled in, off unless a
+/// test arms it (fbdemo's `--test-fail-commits`, for scripts/vm-test).
+///
+/// Threading: `arm` from any thread (a test's app thread) while the
+/// render thread commits; the counts are atomic.
+public final class CommitFaultInjection: Sendable {
+    private let remaining = Atomic<Int>(0)
+    private let errnoValue = Atomic<Int32>(0)
+    private let injectedTotal = Atomic<Int>(0)
+
+    public init() {}
+
+    /// The next `count` commits fail with `errno` (e.g. EINVAL, ENOSPC,
+    /// EBUSY); `count` 0 disarms.
+    public func arm(failures count: Int, errno: Int32) {
+        errnoValue.store(errno, ordering: .relaxed)
+        remaining.store(max(0, count), ordering: .releasing)
+    }
+
+    /// Failures still to come; failures injected so far.
+    public var pending: Int { remaining.load(ordering: .acquiring) }
+    public var injected: Int { injectedTotal.load(ordering: .acquiring) }
+
+    /// Throws the injected failure of commit `what` if one is due (render
+    /// thread, before the real call).
+    func check(_ what: String) throws(KMSError) {
+        guard remaining.load(ordering: .acquiring) > 0 else { return }
+        remaining.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+        injectedTotal.wrappingAdd(1, ordering: .relaxed)
+        throw KMSError.call("\(what) (failure injected for a test)", errno: errnoValue.load(ordering: .relaxed))
+    }
+
+    /// The errno of a name fbdemo's option takes ("EINVAL", …); nil for
+    /// another name.
+    public static func errno(named name: String) -> Int32? {
+        switch name {
+        case "EINVAL": return EINVAL
+        case "EBUSY": return EBUSY
+        case "ENOSPC": return ENOSPC
+        case "ENOMEM": return ENOMEM
+        case "EIO": return EIO
+        case "ENODEV": return ENODEV
+        case "EACCES": return EACCES
+        default: return nil
+        }
+    }
+}

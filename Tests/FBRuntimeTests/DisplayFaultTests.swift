@@ -1,0 +1,318 @@
+import Foundation
+import XCTest
+@testable import FBRuntime
+import Raster
+
+/// The display faults of issue #10 on the host: the `DisplayAccess` state
+/// machine, the hotplug event parser, and the real `RenderLoop` riding out
+/// an unplugged connector, failing commits and a whole-tree replacement on
+/// a `SimulatedPresenter` (which follows the same state machine).
+final class DisplayFaultTests: XCTestCase {
+    let backoff = MasterRetryBackoff(initialNanoseconds: 10_000_000, maximumNanoseconds: 80_000_000)
+
+    // MARK: State machine
+
+    func testEveryStateAndEvent() {
+        let now: Int64 = 5_000_000_000
+        let states: [DisplayAccess] = [.active, .masterLost(attempts: 2, nextAttemptNanoseconds: 7), .vtReleased,
+                                       .disconnected, .recovering(attempts: 3, nextAttemptNanoseconds: 9)]
+        let events: [DisplayAccessEvent] = [.commitRefusedWithoutMaster, .masterAcquired, .masterRefused, .vtReleased,
+                                            .vtAcquired, .connectorDisconnected, .connectorConnected,
+                                            .commitFailed(errno: EINVAL), .commitSucceeded]
+        for state in states {
+            for event in events {
+                let next = state.after(event, now: now, backoff: backoff)
+                // The oracle: the rules of the type's documentation, written
+                // out case by case.
+                let expected: DisplayAccess
+                if state == .vtReleased {
+                    expected = event == .vtAcquired ? .masterLost(attempts: 0, nextAttemptNanoseconds: now) : .vtReleased
+                } else if event == .vtReleased {
+                    expected = .vtReleased
+                } else if event == .connectorDisconnected {
+                    expected = .disconnected
+                } else if state == .disconnected {
+                    expected = event == .connectorConnected ? .recovering(attempts: 0, nextAttemptNanoseconds: now) : .disconnected
+                } else if event == .commitRefusedWithoutMaster {
+                    expected = .masterLost(attempts: 0, nextAttemptNanoseconds: now + 10_000_000)
+                } else {
+                    switch (state, event) {
+                    case (.masterLost(let a, _), .masterRefused):
+                        expected = .masterLost(attempts: a + 1, nextAttemptNanoseconds: now + min(80_000_000, 10_000_000 << Int64(a + 1)))
+                    case (.masterLost, .masterAcquired): expected = .active
+                    case (.active, .commitFailed): expected = .recovering(attempts: 0, nextAttemptNanoseconds: now)
+                    case (.recovering(let a, _), .commitFailed):
+                        expected = .recovering(attempts: a + 1, nextAttemptNanoseconds: now + min(80_000_000, 10_000_000 << Int64(a + 1)))
+                    case (.recovering, .commitSucceeded): expected = .active
+                    default: expected = state
+                    }
+                }
+                XCTAssertEqual(next, expected, "\(state) after \(event)")
+            }
+        }
+    }
+
+    func testCommitsAllowedOnlyWhenActiveOrARecoveryIsDue() {
+        XCTAssertTrue(DisplayAccess.active.allowsCommit(at: 0))
+        XCTAssertFalse(DisplayAccess.disconnected.allowsCommit(at: .max))
+        XCTAssertFalse(DisplayAccess.vtReleased.allowsCommit(at: .max))
+        XCTAssertFalse(DisplayAccess.masterLost(attempts: 0, nextAttemptNanoseconds: 0).allowsCommit(at: .max),
+                       "master must be taken back (drmSetMaster) before a commit")
+        let recovering = DisplayAccess.recovering(attempts: 1, nextAttemptNanoseconds: 100)
+        XCTAssertFalse(recovering.allowsCommit(at: 99))
+        XCTAssertTrue(recovering.allowsCommit(at: 100))
+    }
+
+    /// A run of failed recovery modesets backs off as `MasterRetryBackoff`
+    /// says, and never further than its maximum.
+    func testRepeatedFailuresBackOffBounded() {
+        var state = DisplayAccess.active
+        var now: Int64 = 0
+        for n in 0..<20 {
+            state = state.after(.commitFailed(errno: ENOSPC), now: now, backoff: backoff)
+            guard case .recovering(let attempts, let next) = state else { return XCTFail("\(state)") }
+            XCTAssertEqual(attempts, n)
+            XCTAssertEqual(next - now, n == 0 ? 0 : backoff.delay(afterFailedAttempts: n))
+            XCTAssertLessThanOrEqual(next - now, 80_000_000)
+            now = next
+        }
+        XCTAssertEqual(state.after(.commitSucceeded, now: now, backoff: backoff), .active)
+    }
+
+    // MARK: Hotplug events
+
+    func uevent(_ fields: [String]) -> [UInt8] { fields.flatMap { Array($0.utf8) + [0] } }
+
+    func testHotplugParserFindsDRMHotplugsOnly() {
+        let hotplug = uevent(["change@/devices/pci0000:00/0000:00:02.0/virtio0/drm/card0", "ACTION=change",
+                              "DEVPATH=/devices/pci0000:00/0000:00:02.0/virtio0/drm/card0", "SUBSYSTEM=drm",
+                              "HOTPLUG=1", "DEVNAME=dri/card0", "DEVTYPE=drm_minor", "SEQNUM=1791", "MAJOR=226", "MINOR=0"])
+        let cases: [([UInt8], Bool)] = [
+            (hotplug, true),
+            (Array(hotplug.dropLast()), true),   // no final NUL
+            (uevent(["change@/devices/x/drm/card0", "ACTION=change", "SUBSYSTEM=drm", "DEVNAME=dri/card0"]), false),
+            (uevent(["add@/devices/virtual/input/input7", "ACTION=add", "SUBSYSTEM=input", "HOTPLUG=1"]), false),
+            (uevent(["change@/x", "SUBSYSTEM=drm2", "HOTPLUG=10"]), false),
+            (uevent(["libudev", "SUBSYSTEM=drm", "HOTPLUG=1"]), true),
+            ([], false),
+        ]
+        for (message, expected) in cases {
+            XCTAssertEqual(message.withUnsafeBytes { HotplugMonitor.isDRMHotplug($0) }, expected,
+                           String(decoding: message.map { $0 == 0 ? 0x7C : $0 }, as: UTF8.self))
+        }
+        // Random bytes: never a crash; a hotplug only if both fields are there.
+        var seed: UInt64 = 0xFA017
+        for _ in 0..<2000 {
+            var bytes: [UInt8] = []
+            let n = Int(seed % 200)
+            for _ in 0..<n {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                bytes.append(seed >> 61 == 0 ? 0 : UInt8(truncatingIfNeeded: seed >> 33))
+            }
+            let fields = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            let expected = fields.contains("SUBSYSTEM=drm") && fields.contains("HOTPLUG=1")
+            XCTAssertEqual(bytes.withUnsafeBytes { HotplugMonitor.isDRMHotplug($0) }, expected)
+        }
+    }
+
+    func testCommitFaultInjectionCountsDown() {
+        let faults = CommitFaultInjection()
+        XCTAssertNoThrow(try faults.check("flip"))
+        faults.arm(failures: 2, errno: ENOSPC)
+        for _ in 0..<2 {
+            XCTAssertThrowsError(try faults.check("flip")) { error in
+                XCTAssertEqual((error as? KMSError)?.errno, ENOSPC)
+                XCTAssertEqual((error as? KMSError)?.kind, .callFailed)
+            }
+        }
+        XCTAssertNoThrow(try faults.check("flip"))
+        XCTAssertEqual(faults.injected, 2)
+        faults.arm(failures: 1, errno: EBUSY)
+        XCTAssertThrowsError(try faults.check("flip")) { XCTAssertEqual(($0 as? KMSError)?.kind, .busy) }
+        XCTAssertEqual(CommitFaultInjection.errno(named: "EINVAL"), EINVAL)
+        XCTAssertNil(CommitFaultInjection.errno(named: "EWHATEVER"))
+    }
+
+    // MARK: The render loop through the faults
+
+    /// 64×48: a background and a square sliding across it in 0.6 s (once).
+    func scene() -> Layer {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 64, height: 48)
+        root.position = Point(x: 32, y: 24)
+        root.backgroundColor = Color(rgb: 0x203040)
+        let square = Layer(name: "square")
+        square.bounds = Rect(x: 0, y: 0, width: 8, height: 8)
+        square.position = Point(x: 8, y: 24)
+        square.backgroundColor = Color(rgb: 0xFFFFFF)
+        square.add(BasicAnimation(key: .position, from: .point(square.position), to: .point(Point(x: 56, y: 24)), duration: 0.6),
+                   forKey: "slide", at: 0)
+        try! root.addSublayer(square)
+        return root
+    }
+
+    /// An independent render of the whole tree at `t` (ns) by a fresh
+    /// compositor, converted as the display shows it.
+    func expectedScreen(_ root: Layer, at t: Int64) -> UInt64 {
+        let reference = Surface<ARGB8888>(width: root.bounds.width > 0 ? Int(root.bounds.width) : 64,
+                                          height: root.bounds.height > 0 ? Int(root.bounds.height) : 48)!
+        Compositor().render(root, at: Double(t) / 1e9, into: reference.view)
+        let shown = Surface<XRGB8888>(width: reference.width, height: reference.height)!
+        ScanoutConversion.copy(reference.view, into: shown.view, rect: reference.view.bounds)
+        return pixelChecksum(shown.view)
+    }
+
+    /// A display that shows a flip at once (held to the target by the
+    /// loop), so each commit's time is its frame's target time.
+    func display() -> SimulatedPresenter {
+        SimulatedPresenter(width: 64, height: 48, flipsWaitForVBlank: false, time: SimulatedFrameTime(startNanoseconds: 1_000_000))!
+    }
+
+    func testUnpluggedConnectorKeepsTheLastFrameAndRepaintsWhenBack() {
+        let root = scene()
+        let display = display()
+        var screens: [(time: Int64, checksum: UInt64)] = []
+        display.onScreenChanged = { [unowned display] screen in screens.append((display.time.nanoseconds(), pixelChecksum(screen.view))) }
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        loop.renderBudgetNanoseconds = 2_000_000
+        loop.suspendedPollNanoseconds = 100_000   // real time: the display's clock is simulated
+        for _ in 0..<8 { XCTAssertTrue(loop.runOnce()) }
+        let lastGood = pixelChecksum(display.screen.view)
+        let committed = display.presentTimes.count
+
+        display.isConnected = false
+        let unplugged = display.time.nanoseconds()
+        while display.time.nanoseconds() < unplugged + 150_000_000 {
+            XCTAssertTrue(loop.runOnce())
+            display.time.advance(byNanoseconds: 3_000_000)
+        }
+        XCTAssertEqual(display.access, .disconnected)
+        XCTAssertEqual(display.presentTimes.count, committed, "nothing committed to an unplugged connector")
+        XCTAssertEqual(pixelChecksum(display.screen.view), lastGood, "the last good frame stays")
+        XCTAssertEqual(loop.statistics.displaySuspensions, 1)
+        XCTAssertNil(loop.error)
+
+        display.isConnected = true
+        for _ in 0..<3 { XCTAssertTrue(loop.runOnce()) }
+        XCTAssertEqual(display.access, .active)
+        XCTAssertEqual(display.recoveries, 1)
+        XCTAssertEqual(loop.statistics.displayResumptions, 1)
+        // Every frame shown, before and after, is the whole tree at its time.
+        for s in screens { XCTAssertEqual(s.checksum, expectedScreen(root, at: s.time), "frame at \(s.time)") }
+        XCTAssertGreaterThan(screens.count, committed)
+    }
+
+    func testFailingCommitsRetryAsModesetsAndNeverShowATornFrame() {
+        for errno in [EINVAL, ENOSPC, EIO] {
+            let root = scene()
+            let display = display()
+            display.retryBackoff = backoff
+            var screens: [(time: Int64, checksum: UInt64)] = []
+            display.onScreenChanged = { [unowned display] screen in screens.append((display.time.nanoseconds(), pixelChecksum(screen.view))) }
+            let loop = RenderLoop(root: root, presenter: display, time: display.time)
+            loop.renderBudgetNanoseconds = 2_000_000
+            loop.suspendedPollNanoseconds = 100_000
+            loop.idleTimeoutNanoseconds = 100_000
+        loop.suspendedPollNanoseconds = 100_000   // real time: the display's clock is simulated
+            for _ in 0..<6 { XCTAssertTrue(loop.runOnce()) }
+            let before = pixelChecksum(display.screen.view)
+            display.failCommitsErrno = errno
+            display.failNextCommits = 4
+            let failedAt = display.time.nanoseconds()
+            var turns = 0
+            while display.failNextCommits > 0 && turns < 500 {
+                XCTAssertTrue(loop.runOnce())
+                display.time.advance(byNanoseconds: 2_000_000)   // while it backs off
+                if display.failNextCommits > 0 && display.failedCommits > 0 {
+                    XCTAssertEqual(pixelChecksum(display.screen.view), before, "the last good frame stays while commits fail")
+                }
+                turns += 1
+            }
+            while display.recoveries == 0 && turns < 500 {
+                XCTAssertTrue(loop.runOnce())
+                display.time.advance(byNanoseconds: 2_000_000)
+                turns += 1
+            }
+            let recovered = display.time.nanoseconds() - failedAt
+            XCTAssertEqual(display.failedCommits, 4)
+            XCTAssertEqual(display.recoveries, 1)
+            XCTAssertEqual(display.access, .active)
+            XCTAssertNil(loop.error, "errno \(errno)")
+            XCTAssertEqual(loop.statistics.displayLostCommits, 4)
+            // Three failed modesets waited 20, 40 and 80 ms (the first retry
+            // is at once): the recovery takes at least that, and not much more.
+            XCTAssertGreaterThanOrEqual(recovered, 140_000_000)
+            XCTAssertLessThan(recovered, 140_000_000 + 10 * display.refreshIntervalNanoseconds)
+            for _ in 0..<60 { XCTAssertTrue(loop.runOnce()) }
+            for s in screens { XCTAssertEqual(s.checksum, expectedScreen(root, at: s.time), "errno \(errno): frame at \(s.time)") }
+        }
+    }
+
+    // MARK: The whole tree replaced in one transaction
+
+    /// Tree `variant` (0 or 1) of 48 squares of different colours and
+    /// places: a frame with part of one and part of the other matches
+    /// neither render.
+    static func tree(_ variant: Int) -> [Layer] {
+        var layers: [Layer] = []
+        for i in 0..<48 {
+            let l = Layer(name: "v\(variant)-\(i)")
+            l.bounds = Rect(x: 0, y: 0, width: 7, height: 7)
+            let x = Double(i % 8) * 8 + 4, y = Double(i / 8) * 8 + 4
+            l.position = variant == 0 ? Point(x: x, y: y) : Point(x: 63 - x, y: 47 - y + 1)
+            l.backgroundColor = Color(rgb: variant == 0 ? UInt32(0x102000 + i * 0x040305) : UInt32(0xF0E0D0 - i * 0x030201))
+            layers.append(l)
+        }
+        return layers
+    }
+
+    static func root(_ variant: Int) -> Layer {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 64, height: 48)
+        root.position = Point(x: 32, y: 24)
+        root.backgroundColor = Color(rgb: variant == 0 ? 0x000040 : 0x400000)
+        for l in tree(variant) { try! root.addSublayer(l) }
+        return root
+    }
+
+    /// The app thread throws the whole tree away and builds the other one,
+    /// again and again, each time in one commit, while the real render
+    /// thread draws as fast as it can: every frame the display shows is
+    /// the complete old tree or the complete new one.
+    func testWholeTreeReplacementNeverShowsAHalfCommittedTree() throws {
+        let allowed: Set<UInt64> = [expectedScreen(Self.root(0), at: 0), expectedScreen(Self.root(1), at: 0)]
+        XCTAssertEqual(allowed.count, 2)
+        let display = display()
+        let lock = NSLock()
+        var shown: [UInt64] = []
+        display.onScreenChanged = { screen in
+            let c = pixelChecksum(screen.view)
+            lock.lock(); shown.append(c); lock.unlock()
+        }
+        let root = Self.root(0)
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        loop.renderBudgetNanoseconds = 1_000_000
+        try loop.start()
+        XCTAssertTrue(loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { $0.framesShown >= 1 })
+        let replacements = 60
+        for n in 1...replacements {
+            loop.update { root in
+                root.backgroundColor = Color(rgb: n % 2 == 0 ? 0x000040 : 0x400000)
+                while let last = root.sublayers.last { last.removeFromSuperlayer() }
+                for l in Self.tree(n % 2) { try! root.addSublayer(l) }
+            }
+            if n % 3 == 0 { usleep(500) }   // sometimes let a frame through between two commits
+        }
+        // Every commit applied (the first is the loop's own capture), then
+        // the loop idle once more: the last tree is on screen.
+        XCTAssertTrue(loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { $0.commitsApplied >= replacements + 1 })
+        let idle = loop.statistics.idleWaits
+        XCTAssertTrue(loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { $0.idleWaits > idle })
+        loop.stop()
+        lock.lock(); let frames = shown; lock.unlock()
+        XCTAssertGreaterThan(frames.count, 1)
+        for (i, c) in frames.enumerated() { XCTAssertTrue(allowed.contains(c), "frame \(i) is neither the whole old tree nor the whole new one") }
+        XCTAssertEqual(frames.last, expectedScreen(Self.root(replacements % 2), at: 0), "the screen shows the last tree")
+        print("DisplayFaultTests: \(replacements) whole-tree replacements, \(frames.count) frames shown, all complete trees")
+    }
+}
