@@ -296,3 +296,32 @@ final class DemoScenesATests: XCTestCase {
         XCTAssertGreaterThan(atRest, 100, "bursts at rest, long after their fuses died")
     }
 }
+
+/// EmitterLayer's sub-cells against a count worked out by hand.
+final class EmitterSubCellLifetimeTests: XCTestCase {
+    func testSparksOfADeadParentStillLive() {
+        // A parent born at 0 (the next at 1 s) living 0.1 s, emitting 100
+        // sparks a second that live 1 s: born at 0, 0.01, …, 0.1 — eleven,
+        // all alive at 0.5 s although their parent died at 0.1 s.
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 64, height: 64)
+        root.anchorPoint = .zero
+        let e = EmitterLayer()
+        e.bounds = root.bounds
+        e.anchorPoint = .zero
+        e.emitterPosition = Point(x: 32, y: 32)
+        let parent = EmitterCell(name: "shell")
+        parent.birthRate = 1
+        parent.lifetime = 0.1
+        let spark = EmitterCell(name: "spark")
+        spark.birthRate = 100
+        spark.lifetime = 1
+        spark.contents = SceneParts.softDot(side: 3)
+        parent.emitterCells = [spark]
+        e.emitterCells = [parent]
+        try! root.addSublayer(e)
+        let s = Surface<ARGB8888>(width: 64, height: 64)!
+        Compositor().render(root, at: 0.5, into: s.view, clearColor: .black)
+        XCTAssertEqual(e.lastParticleCount, 11)
+    }
+}
