@@ -43,6 +43,9 @@ public final class CoverflowScene: DemoScene {
     public static let maximumMomentumCovers = 2.0
     /// The side covers' turn, radians.
     public static let sideAngle = 65 * Double.pi / 180
+    /// Covers further from the centre than this are hidden (each visible
+    /// one costs an offscreen pass for its darkened reflection).
+    static let visibleReach = 4.5
     /// Covers on the shelf.
     public static let coverCount = 12
     /// The scroll position: the index of the centre cover (fractional while
@@ -201,7 +204,7 @@ public final class CoverflowScene: DemoScene {
                 let l = layout(offset: d)
                 cover.transform = l.transform
                 cover.zPosition = l.z
-                cover.isHidden = Swift.abs(d) > 5.5
+                cover.isHidden = Swift.abs(d) > CoverflowScene.visibleReach
             }
         }
     }
@@ -228,7 +231,7 @@ public final class CoverflowScene: DemoScene {
             let start = layout(offset: Double(i) - from), end = layout(offset: Double(i) - target)
             cover.transform = end.transform
             cover.zPosition = end.z
-            cover.isHidden = Swift.abs(Double(i) - target) > 5.5 && Swift.abs(Double(i) - from) > 5.5
+            cover.isHidden = Swift.abs(Double(i) - target) > CoverflowScene.visibleReach && Swift.abs(Double(i) - from) > CoverflowScene.visibleReach
             var move = BasicAnimation(key: .transform, from: .transform(start.transform), to: .transform(end.transform), duration: duration)
             move.timingFunction = .easeOut
             var order = BasicAnimation(key: .zPosition, from: .scalar(start.z), to: .scalar(end.z), duration: duration)
@@ -262,7 +265,7 @@ public final class CoverflowScene: DemoScene {
     }
 
     /// The flip (0.6 s) and slack for the emulated board.
-    public var restSeconds: Double { 1.2 }
+    public var restSeconds: Double { 2.0 }
 
     private func panned() {
         let now = AppRunLoop.current.now

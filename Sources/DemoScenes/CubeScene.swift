@@ -68,7 +68,7 @@ public final class CubeScene: DemoScene {
         let outerColors: [UInt32] = [0x3DA5FF, 0xFF6B6B, 0x5BE37D, 0xFFC94D, 0xB07CFF, 0x4DE0D2]
         for (i, t) in CubeScene.faceTransforms(edge: edge).enumerated() {
             let face = SceneParts.layer("face \(i + 1)", frame: Rect(x: -edge / 2, y: -edge / 2, width: edge, height: edge),
-                                        color: Color(rgb: outerColors[i], alpha: 0.28), corner: edge * 0.04)
+                                        color: Color(rgb: outerColors[i], alpha: 0.28))
             face.borderWidth = Swift.max(2, u * 0.006)
             face.borderColor = Color(rgb: outerColors[i], alpha: 0.95)
             face.transform = t
@@ -81,11 +81,11 @@ public final class CubeScene: DemoScene {
         let small = edge * 0.4
         let innerColors: [UInt32] = [0xFF8A3D, 0xFFD23D, 0xFF4F6E, 0xFF8A3D, 0xFFD23D, 0xFF4F6E]
         for (i, t) in CubeScene.faceTransforms(edge: small).enumerated() {
-            let face = GradientLayer(name: "inner face \(i + 1)")
-            SceneParts.place(face, frame: Rect(x: -small / 2, y: -small / 2, width: small, height: small))
-            face.colors = [Color(rgb: innerColors[i], alpha: 0.95), Color(rgb: innerColors[(i + 1) % 6], alpha: 0.75)]
-            face.startPoint = Point(x: 0, y: 0)
-            face.endPoint = Point(x: 1, y: 1)
+            // Plain colours and square corners: under perspective each is
+            // one projected quad (gradients and rounded corners cost a
+            // resampled image or a path per face and frame).
+            let face = SceneParts.layer("inner face \(i + 1)", frame: Rect(x: -small / 2, y: -small / 2, width: small, height: small),
+                                        color: Color(rgb: innerColors[i], alpha: 0.9))
             face.borderWidth = 1
             face.borderColor = Color(rgb: 0xFFFFFF, alpha: 0.7)
             face.transform = t

@@ -89,6 +89,7 @@ public final class FireworksScene: DemoScene {
         }
         stars.path = starPath
         stars.fillColor = Color(rgb: 0xDDE6FF, alpha: 0.8)
+        stars.shouldRasterize = true   // drawn once: the sparks redraw the sky every frame
         try! sky.addSublayer(stars)
 
         configure(show)
@@ -104,6 +105,7 @@ public final class FireworksScene: DemoScene {
         SceneParts.place(skyline, frame: root.bounds)
         skyline.path = FireworksScene.skylinePath(width: width, height: height, groundY: groundY)
         skyline.fillColor = Color(rgb: 0x06070E)
+        skyline.shouldRasterize = true
         try! root.addSublayer(skyline)
 
         SceneParts.place(timeline, frame: timelineFrame)

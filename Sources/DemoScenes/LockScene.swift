@@ -257,9 +257,10 @@ public final class LockScene: DemoScene {
                 .drag(x0: k.x, y0: k.y, x1: 0.98, y1: k.y, checkFollows: false)]
     }
 
-    /// The slide (0.45 s), the home screen's fade (0.35 s) and slack for
-    /// the emulated board.
-    public var restSeconds: Double { 1.6 }
+    /// The slide (0.45 s), the home screen's fade (0.3 s) and slack for
+    /// the emulated board (under TCG on a loaded host a frame can take
+    /// over a second).
+    public var restSeconds: Double { 2.5 }
 
     private func panned() {
         guard state == .locked else { return }
@@ -338,12 +339,9 @@ public final class LockScene: DemoScene {
         Transaction.begin()
         Transaction.disableActions = true
         home.isHidden = false
-        var fade = BasicAnimation(key: .opacity, from: .scalar(0), to: .scalar(1), duration: 0.35)
+        var fade = BasicAnimation(key: .opacity, from: .scalar(0), to: .scalar(1), duration: 0.3)
         fade.timingFunction = .easeOut
-        var grow = BasicAnimation(key: .transformScale, from: .scalar(1.12), to: .scalar(1), duration: 0.35)
-        grow.timingFunction = .easeOut
         try? home.add(fade, forKey: "fade in")
-        try? home.add(grow, forKey: "grow")
         Transaction.commit()
     }
 }
