@@ -214,6 +214,9 @@ public final class CoverflowScene: DemoScene {
     public func visiblePosition(at time: MediaTime) -> Double {
         guard let s = settle else { return position }
         let f = s.duration > 0 ? Swift.min(Swift.max((time - s.begin) / s.duration, 0), 1) : 1
+        // Exactly the target once it has ended (the curve's solver may
+        // leave 1 − ε at the end, and a tap compares against the target).
+        guard f < 1 else { return s.to }
         return s.from + (s.to - s.from) * TimingFunction.easeOut.value(at: f)
     }
 
@@ -307,7 +310,7 @@ public final class CoverflowScene: DemoScene {
             layer = l.superlayer
         }
         guard let i = index else { return }
-        if settle == nil || visiblePosition(at: now) == position, Double(i) == position {
+        if Double(i) == position && Swift.abs(visiblePosition(at: now) - position) < 0.01 {
             flip(i)
         } else {
             settle(to: Double(i))

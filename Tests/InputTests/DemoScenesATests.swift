@@ -229,6 +229,13 @@ final class DemoScenesATests: XCTestCase {
         XCTAssertEqual(flipper.transform.m11, turned.m11, accuracy: 1e-9)
         XCTAssertEqual(flipper.transform.m33, turned.m33, accuracy: 1e-9)
         XCTAssertTrue(flipper.animations.isEmpty, "the flip has ended")
+        // On screen the back shows: its paper colour near its bottom edge
+        // (below the track list), where the front has its artwork.
+        let s = scene.side
+        let probe = Point(x: 320, y: y - s / 2 + 0.96 * s)
+        let pixels = render(scene.root, width: 640, height: 480, at: clock.now)
+        let shown = pixels[Int(probe.y) * 640 + Int(probe.x)] & 0xFF_FFFF
+        XCTAssertEqual(shown, 0x15171C, "the back's paper")
         tap(Point(x: 320, y: y))
         XCTAssertEqual(scene.flipped[4], false, "and back")
     }
