@@ -60,7 +60,7 @@ public enum DemoTouchStep: Equatable {
 /// The scenes fbdemo and fbsim know by name.
 public enum DemoCatalog {
     /// Every scene's name, in the order demos are listed.
-    public static let names = ["orbit", "showcase"]
+    public static let names = ["orbit", "showcase", "lock", "coverflow", "cube", "fireworks"]
 
     /// The scene `name` at rest, laid out for `width` × `height` points;
     /// nil for an unknown name.
@@ -68,6 +68,10 @@ public enum DemoCatalog {
         switch name {
         case "orbit": return OrbitScene(width: width, height: height)
         case "showcase": return ShowcaseScene(width: width, height: height)
+        case "lock": return LockScene(width: width, height: height)
+        case "coverflow": return CoverflowScene(width: width, height: height)
+        case "cube": return CubeScene(width: width, height: height)
+        case "fireworks": return FireworksScene(width: width, height: height)
         default: return nil
         }
     }

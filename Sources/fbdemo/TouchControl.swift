@@ -56,16 +56,26 @@ final class TouchControl {
         if let deadline = touch.nextDeadline {
             timeout = Int32(min(Double(timeout), max(0, (deadline - now) * 1000)))
         }
+        // An animation a gesture started ends by then: its transaction's
+        // completion handler runs in the turn after.
+        if let end = AppRunLoop.current.nextEventTime {
+            timeout = Int32(min(Double(timeout), max(0, (end - now) * 1000 + 1)))
+        }
         var revents: Int16 = 0
         _ = fbr_poll1(seat.fd, Int16(POLLIN), timeout, &revents)
         loop.update { _ in
-            seat.dispatch(width: width, height: height) { event in
-                if case .deviceRemoved(let name, _) = event { removedDevices.append(name) }
-                if let routed = touch.handle(event, log: { print("fbdemo: \($0)") }), routed.phase == .moved {
-                    lastMove = routed.timestamp
+            // A turn of the app's run loop: the gestures' changes are
+            // committed (their animations begin) and the completion
+            // handlers of finished transactions run.
+            AppRunLoop.current.runTurn {
+                seat.dispatch(width: width, height: height) { event in
+                    if case .deviceRemoved(let name, _) = event { removedDevices.append(name) }
+                    if let routed = touch.handle(event, log: { print("fbdemo: \($0)") }), routed.phase == .moved {
+                        lastMove = routed.timestamp
+                    }
                 }
+                touch.advance(to: MonotonicClock().now)
             }
-            touch.advance(to: MonotonicClock().now)
         }
         return lastMove
     }

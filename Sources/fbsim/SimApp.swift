@@ -44,6 +44,9 @@ final class SimApp {
         if let deadline = touch.nextDeadline {
             timeout = Int32(min(Double(timeout), max(0, (deadline - MonotonicClock().now) * 1000)))
         }
+        if let end = AppRunLoop.current.nextEventTime {
+            timeout = Int32(min(Double(timeout), max(0, (end - MonotonicClock().now) * 1000 + 1)))
+        }
         var event = SDL_Event()
         var showFrame = false
         var expose = false
@@ -56,10 +59,14 @@ final class SimApp {
                 }
             } while SDL_PollEvent(&event) != 0
         }
-        if !pending.isEmpty || touch.nextDeadline != nil {
+        if !pending.isEmpty || touch.nextDeadline != nil || AppRunLoop.current.nextEventTime != nil {
+            // In a turn of the app's run loop: the gestures' changes are
+            // committed and finished transactions' completion handlers run.
             loop.update { _ in
-                for e in pending { touch.handle(e) }
-                touch.advance(to: MonotonicClock().now)
+                AppRunLoop.current.runTurn {
+                    for e in pending { touch.handle(e) }
+                    touch.advance(to: MonotonicClock().now)
+                }
             }
             pending.removeAll(keepingCapacity: true)
         }

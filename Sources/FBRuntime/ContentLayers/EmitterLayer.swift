@@ -252,7 +252,11 @@ open class EmitterLayer: Layer {
         var start = 0.0, end = t
         if let parent { start = parent.birth; end = Swift.min(t, parent.birth + parent.life) }
         guard end >= start else { return }
-        var first = Int(Swift.max(0, ((t - maxLife - start) * rate).rounded(.up)))
+        // Sub-cells' particles outlive the particle that emitted them (a
+        // firework's sparks fly on after its shell is gone, as in CA): a
+        // particle is visited while anything it emitted may still live.
+        let reach = maxLife + descendantsReach(cell, depth: depth)
+        var first = Int(Swift.max(0, ((t - reach - start) * rate).rounded(.up)))
         let last = Int(((end - start) * rate).rounded(.down))
         if last - first > EmitterLayer.maximumParticles { first = last - EmitterLayer.maximumParticles }
         guard first <= last else { return }
@@ -263,7 +267,8 @@ open class EmitterLayer: Layer {
             var rng = SplitMix64(seed: mix(UInt64(seed), key, UInt64(k)))
             let life = (cell.lifetime + rng.signedUnit() * cell.lifetimeRange) * lifeScale
             let age = t - born
-            guard age >= 0, life > 0, age < life else { continue }
+            guard age >= 0, life > 0 else { continue }
+            let alive = age < life
             // Where it starts.
             var x0: Double, y0: Double, z0 = 0.0
             if let parent {
@@ -300,7 +305,7 @@ open class EmitterLayer: Layer {
                               blue: clampUnit(base.blue + rng.signedUnit() * cell.blueRange + cell.blueSpeed * age),
                               alpha: clampUnit(base.alpha + rng.signedUnit() * cell.alphaRange + cell.alphaSpeed * age))
             guard x.isFinite, y.isFinite, z.isFinite else { continue }
-            if cell.contents != nil, size > 0, color.alpha > 0 {
+            if alive, cell.contents != nil, size > 0, color.alpha > 0 {
                 particles.append(Particle(cell: cell, x: x, y: y, z: z, angle: spinRate * age, scale: size, color: color,
                                           order: particles.count))
             }
@@ -316,6 +321,19 @@ open class EmitterLayer: Layer {
                 }
             }
         }
+    }
+
+    /// The longest a particle of `cell`'s sub-cells (and theirs, within
+    /// the nesting limit) can live after its parent dies, seconds.
+    private func descendantsReach(_ cell: EmitterCell, depth: Int) -> Double {
+        guard depth < 2 else { return 0 }
+        var longest = 0.0
+        for sub in cell.emitterCells {
+            let life = (sub.lifetime + Swift.abs(sub.lifetimeRange)) * lifetime
+            guard life > 0, life.isFinite else { continue }
+            longest = Swift.max(longest, life + descendantsReach(sub, depth: depth + 1))
+        }
+        return longest
     }
 
     /// A point of the emitter's shape for the mode.
