@@ -54,7 +54,7 @@ func faultCheck(_ fault: String, _ loop: RenderLoop, presenter: FramePresenter, 
     case "tree-replace":
         return treeReplaceFault(loop, width: Double(presenter.width), height: Double(presenter.height))
     case "touch-replug":
-        guard let touch = TouchControl(board: config, root: scene.root, width: panelWidth, height: panelHeight) else {
+        guard let touch = TouchControl(board: config, scene: scene, width: panelWidth, height: panelHeight) else {
             print("VMTEST-CHECK FAIL fbdemo: no input seat")
             return 1
         }
