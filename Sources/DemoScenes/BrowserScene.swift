@@ -27,6 +27,9 @@ import Raster
 ///   velocity (so a flick into an end overshoots a little and settles:
 ///   the bounce).
 ///
+/// With its animations started the grid drifts slowly down and back up
+/// (attract mode) until touched.
+///
 /// Scrolling is `contentOffset`: points of content above the view's top,
 /// 0…`maximumOffset`; the grid layer's position is `-contentOffset` in the
 /// scroll view.
@@ -156,7 +159,19 @@ public final class BrowserScene: DemoScene {
         Transaction.withoutActions { grid.position = Point(x: 0, y: -offset) }
     }
 
-    public func startAnimations(at time: MediaTime) {}
+    /// Seconds the attract-mode drift takes from the top to the end.
+    public static let driftSeconds = 14.0
+
+    /// Attract mode: the grid drifts down the content and back
+    /// (autoreversing, repeating) until a finger takes it.
+    public func startAnimations(at time: MediaTime) {
+        var drift = BasicAnimation(key: .positionY, from: .scalar(-contentOffset), to: .scalar(-maximumOffset),
+                                   duration: BrowserScene.driftSeconds)
+        drift.timingFunction = .easeInEaseOut
+        drift.autoreverses = true
+        drift.repeatCount = .infinity
+        grid.add(drift, forKey: "drift", at: time)
+    }
 
     public func installGestures(in router: TouchRouter) -> Bool {
         pan.action = { [unowned(unsafe) self] _ in self.panned() }

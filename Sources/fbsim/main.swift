@@ -5,7 +5,7 @@
 // board.
 //
 //   fbsim [--board NAME | --size WxH] [--scene NAME] [--frames N]
-//         [--still] [--check-pacing] [--drag-check] [--oracle DIR]
+//         [--still] [--check-pacing] [--drag-check] [--oracle DIR] [--hud|--no-hud]
 //
 // The window is the panel: its size is the board's mode (`--board NAME` or
 // FBRUNTIME_BOARD; a board whose mode is `preferred` gets 1280x720) or
@@ -65,7 +65,7 @@ struct Options {
 
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbsim: \(message)\nusage: fbsim [--board NAME | --size WxH] [--scene NAME] [--frames N] [--still]\n"
-                     + "             [--check-pacing] [--drag-check] [--oracle DIR]\n")
+                     + "             [--check-pacing] [--drag-check] [--oracle DIR] [--hud|--no-hud]\n")
     exit(2)
 }
 

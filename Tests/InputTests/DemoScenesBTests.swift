@@ -92,9 +92,7 @@ final class DemoScenesBTests: XCTestCase {
                     AppRunLoop.current.runTurn { scene.turn(at: display.clock.now) }
                     display.renderFrame(scene.root, with: compositor)
                 }
-                if name != "browser" {   // the browser moves only when touched
-                    XCTAssertNotEqual(pixelChecksum(display.framebuffer.view), first, "\(name) does not animate")
-                }
+                XCTAssertNotEqual(pixelChecksum(display.framebuffer.view), first, "\(name) does not animate")
                 XCTAssertFalse(scene.touchScript.isEmpty)
             }
         }
