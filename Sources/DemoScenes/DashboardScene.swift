@@ -115,7 +115,7 @@ public final class DashboardScene: DemoScene {
                 shape.lineCap = .round
                 try! root.addSublayer(shape)
             }
-            g.needle.bounds = Rect(x: 0, y: 0, width: Swift.max(2 * u, 2), height: r * 0.78)
+            g.needle.bounds = Rect(x: 0, y: 0, width: Swift.max(2 * u, 2), height: r * 0.6)
             g.needle.anchorPoint = Point(x: 0.5, y: 1)
             g.needle.position = c
             g.needle.backgroundColor = Color(rgb: 0xE8EEF7)
@@ -132,7 +132,7 @@ public final class DashboardScene: DemoScene {
             value.alignmentMode = .center
             value.foregroundColor = Color(rgb: 0xE8EEF7)
             value.bounds = Rect(x: 0, y: 0, width: 2 * r, height: 16 * u)
-            value.position = Point(x: c.x, y: c.y + r * 0.55)
+            value.position = Point(x: c.x, y: c.y + r * 0.62)
             try! root.addSublayer(value)
             addText(spec.0, font: font, size: 9 * u, color: Color(rgb: 0x9AA8BF),
                     frame: Rect(x: c.x - r, y: c.y + r * 0.82, width: 2 * r, height: 12 * u), to: root, alignment: .center)
