@@ -90,8 +90,9 @@
 //   --hud, --no-hud    the frame-time HUD with its debug-overlay toggle (a
 //                      tap on it cycles off/blended/offscreen/misaligned/
 //                      redrawn; DemoChrome): on by default on KMS and fbdev
-//                      unless a check or screendump is asked for (those runs
-//                      compare pixels or timing); never in headless frames.
+//                      unless --frames, a check or a screendump is asked for
+//                      (those runs compare pixels or timing); never in
+//                      headless frames.
 import CPosix
 import DemoScenes
 import FBRuntime
@@ -137,11 +138,12 @@ struct Options {
     var hud: Bool?
 
     /// The frame-time HUD and its overlay toggle (DemoChrome): on in
-    /// interactive runs, off in every run whose pixels or timing are
-    /// checked (the goldens never show it; an idle check stays idle);
-    /// --hud or --no-hud decide instead.
+    /// interactive runs (until Ctrl-C), off in every run whose pixels or
+    /// timing are checked, and in counted runs (--frames N: the VM and
+    /// board tests), so the goldens never show it and an idle check stays
+    /// idle; --hud or --no-hud decide instead.
     func showsHUD(scripted: Bool) -> Bool {
-        hud ?? !(screendump != nil || expectIdle || checkPacing || maxMissedVBlanks != nil || dragCheck
+        hud ?? !(framesGiven || screendump != nil || expectIdle || checkPacing || maxMissedVBlanks != nil || dragCheck
                  || blockAppMilliseconds != nil || masterHandoff || interruptAfter != nil || scripted)
     }
 }
