@@ -73,13 +73,16 @@ public final class DemoChrome {
     public private(set) var lastRenderNanoseconds: Int64?
 
     /// Adds the HUD to `root` (a scene's root, sized to the UI: the HUD
-    /// goes in its top right corner, scaled with the smaller side).
+    /// goes in its top right corner, 150 × 46 points at a 272-point side,
+    /// scaled with the smaller side up to twice that).
     /// `overlays`: the ones already on (e.g. from `FBR_DEBUG`).
     public init(root: Layer, overlays: DebugOverlays = [], font: Font? = try? Font(path: OrbitScene.fontPath)) {
         self.overlays = overlays
         samples = [Int64](repeating: 0, count: DemoChrome.sampleCount)
         let size = root.bounds.size
-        let unit = max(Swift.min(size.width, size.height), 1) / 272
+        // 1 point per 1/272 of the smaller side, at most 2 (a 1080p panel
+        // gets a HUD twice the size of a 480×272 one's, not four times).
+        let unit = Swift.min(max(Swift.min(size.width, size.height), 1) / 272, 2)
         let w = (150 * unit).rounded(), h = (46 * unit).rounded()
         Transaction.withoutActions {
             layer.bounds = Rect(x: 0, y: 0, width: w, height: h)

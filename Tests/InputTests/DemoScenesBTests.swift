@@ -393,6 +393,45 @@ final class DemoScenesBTests: XCTestCase {
         XCTAssertEqual(chrome.overlayText, "debug: off (tap)")
     }
 
+    /// The HUD draws on top of the scene, inside its own frame only.
+    func testHUDDrawsOnTopInItsCorner() throws {
+        func render(hud: Bool) throws -> (Surface<ARGB8888>, Rect?) {
+            let scene = DashboardScene(width: 640, height: 480)
+            var frame: Rect?
+            if hud {
+                let chrome = DemoChrome(root: scene.root)
+                let l = chrome.layer
+                frame = Rect(x: l.position.x - l.bounds.width, y: l.position.y, width: l.bounds.width, height: l.bounds.height)
+            }
+            let display = try XCTUnwrap(HeadlessDisplay(width: 640, height: 480))
+            display.renderFrame(scene.root, with: Compositor())
+            let copy = try XCTUnwrap(Surface<ARGB8888>(width: 640, height: 480))
+            for y in 0..<480 { for x in 0..<640 { copy.view.row(y)[x] = display.framebuffer.view[x, y] } }
+            return (copy, frame)
+        }
+        let (plain, _) = try render(hud: false)
+        let (withHUD, f) = try render(hud: true)
+        let frame = try XCTUnwrap(f)
+        var inside = 0, outside = 0
+        for y in 0..<480 { for x in 0..<640 where plain.view[x, y] != withHUD.view[x, y] {
+            if Double(x) >= frame.minX - 1 && Double(x) < frame.maxX + 1 && Double(y) >= frame.minY - 1 && Double(y) < frame.maxY + 1 {
+                inside += 1
+            } else {
+                outside += 1
+            }
+        } }
+        XCTAssertEqual(outside, 0)
+        XCTAssertGreaterThan(inside, Int(frame.width * frame.height) / 2)
+        if let path = ProcessInfo.processInfo.environment["FBR_HUD_PPM"] {
+            var bytes = Array("P6 640 480 255\n".utf8)
+            for y in 0..<480 { for x in 0..<640 {
+                let p = withHUD.view[x, y]
+                bytes += [UInt8((p >> 16) & 0xFF), UInt8((p >> 8) & 0xFF), UInt8(p & 0xFF)]
+            } }
+            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        }
+    }
+
     /// The overlays reach the render thread's compositor between frames.
     func testRenderLoopTakesOverlaysForTheNextFrame() throws {
         let root = Layer(name: "root")
