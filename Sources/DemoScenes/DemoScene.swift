@@ -55,12 +55,17 @@ public enum DemoTouchStep: Equatable {
     case drag(x0: Double, y0: Double, x1: Double, y1: Double, checkFollows: Bool)
     /// Nothing for `seconds` (input keeps being routed).
     case wait(seconds: Double)
+    /// Two fingers down together, centred on (x, y), `startSpread` apart
+    /// horizontally (a fraction of the width), moved apart (or together)
+    /// in eight equal steps to `endSpread`, both lifted: a pinch whose
+    /// scale is endSpread / startSpread (up to the pixel rounding).
+    case pinch(x: Double, y: Double, startSpread: Double, endSpread: Double)
 }
 
 /// The scenes fbdemo and fbsim know by name.
 public enum DemoCatalog {
     /// Every scene's name, in the order demos are listed.
-    public static let names = ["orbit", "showcase", "lock", "coverflow", "cube", "fireworks"]
+    public static let names = ["orbit", "showcase", "lock", "coverflow", "cube", "fireworks", "browser", "shapes", "dashboard"]
 
     /// The scene `name` at rest, laid out for `width` × `height` points;
     /// nil for an unknown name.
@@ -72,6 +77,9 @@ public enum DemoCatalog {
         case "coverflow": return CoverflowScene(width: width, height: height)
         case "cube": return CubeScene(width: width, height: height)
         case "fireworks": return FireworksScene(width: width, height: height)
+        case "browser": return BrowserScene(width: width, height: height)
+        case "shapes": return ShapesScene(width: width, height: height)
+        case "dashboard": return DashboardScene(width: width, height: height)
         default: return nil
         }
     }

@@ -35,7 +35,8 @@ final class TouchControl {
     }
 
     /// nil (with a message) when no input can be opened.
-    init?(board: BoardConfig, scene: any DemoScene, width: Int, height: Int) {
+    /// `chrome`: the HUD, whose overlay toggle joins the scene's gestures.
+    init?(board: BoardConfig, scene: any DemoScene, width: Int, height: Int, chrome: DemoChrome? = nil) {
         do { seat = try InputSeat.open(touchDevice: board.touchDevice) } catch {
             print("fbdemo: no touch input: \(error.description)")
             return nil
@@ -43,6 +44,7 @@ final class TouchControl {
         self.width = UInt32(max(width, 1))
         self.height = UInt32(max(height, 1))
         touch = SceneTouch(scene: scene, orientation: DisplayOrientation(board: board, panelWidth: width, panelHeight: height))
+        chrome?.installToggle(in: touch.router)
     }
 
     /// Waits up to `timeoutMilliseconds` for input (or a recogniser's

@@ -23,6 +23,9 @@ struct TouchScript {
         /// exactly the drag (the generic drag of `SceneTouch`).
         case drag(x0: Int, y0: Int, x1: Int, y1: Int, check: Bool)
         case wait(milliseconds: Int)
+        /// Two fingers on the row `y`, at `xa0` and `xb0`, moved together
+        /// in `dragSteps` steps to `xa1` and `xb1`, lifted together.
+        case pinch(y: Int, xa0: Int, xb0: Int, xa1: Int, xb1: Int)
     }
     var steps: [Step] = []
     /// How long the scene takes to come to rest after the last step.
@@ -56,6 +59,11 @@ struct TouchScript {
                 steps.append(.drag(x0: px(x0, width), y0: px(y0, height), x1: px(x1, width), y1: px(y1, height), check: check))
             case let .wait(seconds):
                 steps.append(.wait(milliseconds: seconds.isFinite ? Int(min(max(seconds, 0), 60) * 1000) : 0))
+            case let .pinch(x, y, startSpread, endSpread):
+                let s0 = startSpread.isFinite ? min(max(startSpread, 0), 1) / 2 : 0
+                let s1 = endSpread.isFinite ? min(max(endSpread, 0), 1) / 2 : 0
+                steps.append(.pinch(y: px(y, height), xa0: px(x - s0, width), xb0: px(x + s0, width),
+                                    xa1: px(x - s1, width), xb1: px(x + s1, width)))
             }
         }
         let rest = scene.restSeconds
@@ -70,13 +78,15 @@ struct TouchScript {
             case .tap: return sum + 2
             case .drag: return sum + 2 + TouchScript.dragSteps
             case .wait: return sum
+            case .pinch: return sum + 2 * (2 + TouchScript.dragSteps)
             }
         }
     }
 }
 
-/// The uinput touchscreen a `TouchScript` writes to: one contact, both
-/// axes 0…4095 over the screen (libinput scales them to the mode size).
+/// The uinput touchscreen a `TouchScript` writes to: two slots (a pinch
+/// writes both contacts in one frame, `ABS_MT_SLOT` 0 and 1), both axes
+/// 0…4095 over the screen (libinput scales them to the mode size).
 final class ScriptedTouchscreen {
     static let axisMaximum: Int32 = 4095
     let fd: Int32
@@ -95,7 +105,7 @@ final class ScriptedTouchscreen {
             return nil
         }
         let r = "fbdemo scripted touchscreen".withCString {
-            fbr_uinput_create_touchscreen(handle, $0, Self.axisMaximum, Self.axisMaximum, 16, 1)
+            fbr_uinput_create_touchscreen(handle, $0, Self.axisMaximum, Self.axisMaximum, 16, 2)
         }
         guard r >= 0 else { print("fbdemo: error: uinput create failed (errno \(-r))"); System.close(handle); return nil }
         fd = handle
@@ -163,6 +173,24 @@ final class ScriptedTouchscreen {
         emit(FBR_EV_SYN, FBR_SYN_REPORT, 0)
     }
 
+    /// One hardware frame with two fingers (slots 0 and 1): both down or
+    /// moved to their points, or both lifted.
+    func contacts(_ a: (x: Int, y: Int), _ b: (x: Int, y: Int), down: Bool, first: Bool) {
+        for (slot, p) in [(Int32(0), a), (Int32(1), b)] {
+            emit(FBR_EV_ABS, FBR_ABS_MT_SLOT, slot)
+            if !down { emit(FBR_EV_ABS, FBR_ABS_MT_TRACKING_ID, -1); continue }
+            if first { emit(FBR_EV_ABS, FBR_ABS_MT_TRACKING_ID, trackingID); trackingID += 1 }
+            emit(FBR_EV_ABS, FBR_ABS_MT_POSITION_X, axis(p.x, width))
+            emit(FBR_EV_ABS, FBR_ABS_MT_POSITION_Y, axis(p.y, height))
+        }
+        emit(FBR_EV_KEY, FBR_BTN_TOUCH, down ? 1 : 0)
+        if down {
+            emit(FBR_EV_ABS, FBR_ABS_X, axis(a.x, width))
+            emit(FBR_EV_ABS, FBR_ABS_Y, axis(a.y, height))
+        }
+        emit(FBR_EV_SYN, FBR_SYN_REPORT, 0)
+    }
+
     private func emit(_ type: Int32, _ code: Int32, _ value: Int32) {
         let r = fbr_uinput_emit(fd, type, code, value)
         if r < 0 { print("fbdemo: warning: uinput write failed: errno \(-r)") }
@@ -201,6 +229,17 @@ extension TouchScript {
             case let .wait(milliseconds):
                 print("fbdemo: touch script: wait \(milliseconds) ms")
                 pump(milliseconds)
+            case let .pinch(y, xa0, xb0, xa1, xb1):
+                print("fbdemo: touch script: pinch on row \(y) from \(xa0)…\(xb0) to \(xa1)…\(xb1)")
+                screen.contacts((xa0, y), (xb0, y), down: true, first: true)
+                pump(60)
+                for i in 1...TouchScript.dragSteps {
+                    screen.contacts((xa0 + (xa1 - xa0) * i / TouchScript.dragSteps, y),
+                                    (xb0 + (xb1 - xb0) * i / TouchScript.dragSteps, y), down: true, first: false)
+                    pump(40)
+                }
+                screen.contacts((xa1, y), (xb1, y), down: false, first: false)
+                pump(200)
             case let .drag(x0, y0, x1, y1, check):
                 print("fbdemo: touch script: drag from \(x0),\(y0) to \(x1),\(y1)")
                 let dragged = check ? topLevelLayer(x0, y0) : nil

@@ -32,8 +32,9 @@
 // Before each frame the app's run loop turns (AppRunLoop.runTurn), where
 // the showcase changes properties and adds animations.
 //
-// FBR_DEBUG=blended,offscreen,misaligned (any of them, or all) turns on the
-// compositor's debug overlays (see DebugOverlays).
+// FBR_DEBUG=blended,offscreen,misaligned,redrawn (any of them, or all)
+// turns on the compositor's debug overlays (see DebugOverlays); the HUD's
+// toggle changes them at run time.
 //
 // For scripts/vm-test (KMS only):
 //   --screendump NAME  once the first frame is on screen, ask the host for a
@@ -89,6 +90,12 @@
 //   --test-fault NAME  a fault while the scene runs, for tests only:
 //                      connector, flip-error[:ERRNO[:N]], tree-replace,
 //                      touch-replug (see FaultChecks).
+//   --hud, --no-hud    the frame-time HUD with its debug-overlay toggle (a
+//                      tap on it cycles off/blended/offscreen/misaligned/
+//                      redrawn; DemoChrome): on by default on KMS and fbdev
+//                      unless --frames, a check or a screendump is asked for
+//                      (those runs compare pixels or timing); never in
+//                      headless frames.
 import CPosix
 import DemoScenes
 import FBRuntime
@@ -132,11 +139,23 @@ struct Options {
     var demoTouch = false
     /// --test-fault (FaultChecks).
     var testFault: String?
+    /// --hud / --no-hud; nil: the rule of `showsHUD`.
+    var hud: Bool?
+
+    /// The frame-time HUD and its overlay toggle (DemoChrome): on in
+    /// interactive runs (until Ctrl-C), off in every run whose pixels or
+    /// timing are checked, and in counted runs (--frames N: the VM and
+    /// board tests), so the goldens never show it and an idle check stays
+    /// idle; --hud or --no-hud decide instead.
+    func showsHUD(scripted: Bool) -> Bool {
+        hud ?? !(framesGiven || screendump != nil || expectIdle || checkPacing || maxMissedVBlanks != nil || dragCheck
+                 || blockAppMilliseconds != nil || masterHandoff || interruptAfter != nil || testFault != nil || scripted)
+    }
 }
 
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbdemo: \(message)\nusage: fbdemo [--headless] [--backend auto|kms|fbdev] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
-                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--max-missed-vblanks N] [--touch] [--block-app-ms N] [--demo-touch] [--scene NAME]\n"
+                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--max-missed-vblanks N] [--touch] [--block-app-ms N] [--demo-touch] [--hud|--no-hud] [--scene NAME]\n"
                      + "              [--kms-api atomic|legacy|auto] [--master-handoff] [--vt-handoff] [--no-vt-switch]\n")
     exit(2)
 }
@@ -207,6 +226,8 @@ func parseOptions(_ arguments: [String]) -> Options {
             options.touchScript.steps.append(step)
         case "--demo-touch": options.demoTouch = true
         case "--test-fault": options.testFault = value()
+        case "--hud": options.hud = true
+        case "--no-hud": options.hud = false
         case "--interrupt-after":
             guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
@@ -227,9 +248,6 @@ func debugOverlaysFromEnvironment() -> DebugOverlays {
     let (overlays, unknown) = DebugOverlays.parse(text)
     for name in unknown {
         fbr_write_stderr("fbdemo: FBR_DEBUG: unknown overlay '\(name)' (have: blended, offscreen, misaligned, redrawn, all)\n")
-    }
-    if overlays.contains(.redrawn) {
-        fbr_write_stderr("fbdemo: FBR_DEBUG: 'redrawn' needs damage tracking, which the compositor does not do yet\n")
     }
     return overlays
 }
@@ -399,8 +417,15 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
         // fbdemo's first drmSetMaster retry waits 250 ms (default 20 ms).
         kms.retryBackoff = MasterRetryBackoff(initialNanoseconds: 250_000_000, maximumNanoseconds: 500_000_000)
     }
+    let overlays = debugOverlaysFromEnvironment()
+    // The HUD joins the tree before the loop captures it.
+    let chrome = options.showsHUD(scripted: !touchScript.isEmpty) ? DemoChrome(root: scene.root, overlays: overlays) : nil
     let loop = RenderLoop(root: scene.root, presenter: presenter)
-    loop.compositor.debugOverlays = debugOverlaysFromEnvironment()   // before the render thread starts
+    loop.compositor.debugOverlays = overlays   // before the render thread starts
+    chrome?.onOverlaysChange = { [unowned(unsafe) loop] in
+        loop.setDebugOverlays($0)
+        print("fbdemo: debug overlays: \(DemoChrome.name(of: $0))")
+    }
     if options.framesGiven { loop.frameLimit = options.frames }
     var handshakeError: KMSError?
     // Frames 2… are shown by flips (frame 1 by the modeset).
@@ -481,7 +506,7 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
         let scripted = touchScript.isEmpty ? nil : ScriptedTouchscreen(width: panelWidth, height: panelHeight)
         if let scripted { touchBoard.touchDevice = scripted.node }
         let touch = options.touch || touchBoard.touchDevice != nil
-            ? TouchControl(board: touchBoard, scene: scene, width: panelWidth, height: panelHeight) : nil
+            ? TouchControl(board: touchBoard, scene: scene, width: panelWidth, height: panelHeight, chrome: chrome) : nil
         if !touchScript.isEmpty {
             if let scripted, let touch { status = touchScript.play(on: scripted, touch, loop) } else { status = 1 }
             if status == 0, let name = options.screendump {
@@ -500,6 +525,8 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
             // A turn of the app's run loop: the showcase's property changes
             // and new animations, committed together.
             if turns { loop.update { _ in AppRunLoop.current.runTurn { scene.turn(at: AppRunLoop.current.now) } } }
+            // The HUD's figures, a few times a second (app thread).
+            if let chrome, chrome.refresh(with: loop.statistics, at: MonotonicClock().now) { loop.commit() }
         }
         if let touch { print("fbdemo: \(touch.touchCount) touch events routed") }
     }

@@ -5,7 +5,7 @@
 // board.
 //
 //   fbsim [--board NAME | --size WxH] [--scene NAME] [--frames N]
-//         [--still] [--check-pacing] [--drag-check] [--oracle DIR]
+//         [--still] [--check-pacing] [--drag-check] [--oracle DIR] [--hud|--no-hud]
 //
 // The window is the panel: its size is the board's mode (`--board NAME` or
 // FBRUNTIME_BOARD; a board whose mode is `preferred` gets 1280x720) or
@@ -28,6 +28,10 @@
 //                    layer to follow the mouse, then ask for a capture
 //                    again (READY-FOR-SCREENDUMP sim-after-drag). The
 //                    harness answers each on stdin.
+//   --hud, --no-hud  the frame-time HUD and its debug-overlay toggle (tap
+//                    the HUD; DemoChrome), the same as fbdemo's: on unless
+//                    --check-pacing or --drag-check (their captures and
+//                    timings are compared).
 //   --oracle DIR     with --drag-check: write what the two captures must
 //                    show, rendered headless from fresh scenes, as
 //                    DIR/sim-first.png and DIR/sim-after-drag.png (UI
@@ -55,11 +59,13 @@ struct Options {
     var checkPacing = false
     var dragCheck = false
     var oracleDirectory: String?
+    /// --hud / --no-hud; default: on unless a check runs (DemoChrome).
+    var hud: Bool?
 }
 
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbsim: \(message)\nusage: fbsim [--board NAME | --size WxH] [--scene NAME] [--frames N] [--still]\n"
-                     + "             [--check-pacing] [--drag-check] [--oracle DIR]\n")
+                     + "             [--check-pacing] [--drag-check] [--oracle DIR] [--hud|--no-hud]\n")
     exit(2)
 }
 
@@ -90,6 +96,8 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--check-pacing": options.checkPacing = true
         case "--drag-check": options.dragCheck = true; options.still = true
         case "--oracle": options.oracleDirectory = value()
+        case "--hud": options.hud = true
+        case "--no-hud": options.hud = false
         case "-h", "--help": usage("help")
         default:
             if a.hasPrefix("-") { usage("unknown option \(a)") }
@@ -236,9 +244,12 @@ func run() -> Int32 {
     }
     let scene = makeScene(options.scene, width: Double(uiWidth), height: Double(uiHeight))
     scene.root.isDisplayRoot = true
+    let chrome = options.hud ?? !(options.checkPacing || options.dragCheck) ? DemoChrome(root: scene.root) : nil
     let loop = RenderLoop(root: scene.root, presenter: presenter)
     if let frames = options.frames { loop.frameLimit = frames }
     let touch = SceneTouch(scene: scene, orientation: orientation)
+    chrome?.installToggle(in: touch.router)
+    chrome?.onOverlaysChange = { [unowned(unsafe) loop] in loop.setDebugOverlays($0) }
     do { try loop.start() } catch {
         print("fbsim: error: \(error.description)")
         return 1
@@ -261,6 +272,7 @@ func run() -> Int32 {
         while !app.quitRequested && loop.isRunning {
             app.pumpOnce(timeoutMilliseconds: turns ? 50 : 200)
             if turns { loop.update { _ in AppRunLoop.current.runTurn { scene.turn(at: AppRunLoop.current.now) } } }
+            if let chrome, chrome.refresh(with: loop.statistics, at: MonotonicClock().now) { loop.commit() }
         }
         // The last frames the loop committed before it stopped.
         app.pumpOnce(timeoutMilliseconds: 0)

@@ -121,7 +121,7 @@ final class DemoScenesATests: XCTestCase {
     }
 
     func testTouchScriptsStayOnScreen() throws {
-        for name in ["lock", "coverflow", "cube", "fireworks"] {
+        for name in DemoCatalog.names {
             let scene = try XCTUnwrap(DemoCatalog.make(name, width: 640, height: 480))
             for step in scene.touchScript {
                 switch step {
@@ -129,6 +129,8 @@ final class DemoScenesATests: XCTestCase {
                 case let .drag(x0, y0, x1, y1, _):
                     for v in [x0, y0, x1, y1] { XCTAssertTrue((0...1).contains(v), name) }
                 case let .wait(s): XCTAssertGreaterThan(s, 0)
+                case let .pinch(x, y, startSpread, endSpread):
+                    for v in [x, y, startSpread, endSpread] { XCTAssertTrue((0...1).contains(v), name) }
                 }
             }
         }

@@ -78,6 +78,8 @@ public final class RenderLoop {
     private var running = false
     private var stats = RenderLoopStatistics()
     private var failure: KMSError?
+    /// Overlays `setDebugOverlays` handed over, for the next frame.
+    private var pendingDebugOverlays: DebugOverlays?
 
     // Render-thread state.
     private var thread: Thread?
@@ -153,6 +155,19 @@ public final class RenderLoop {
     /// the screen. The run loop keeps the render loop alive.
     public func attach(to runLoop: AppRunLoop) {
         runLoop.onCommit = { [self] t in commit(at: t) }
+    }
+
+    /// Turns the compositor's debug overlays to `overlays` from the next
+    /// frame on (any thread; the render thread applies it between frames,
+    /// so a frame is never drawn half with the old ones), and asks for
+    /// that frame. Before `start()` setting `compositor.debugOverlays`
+    /// directly is the same.
+    public func setDebugOverlays(_ overlays: DebugOverlays) {
+        state.lock.withLock {
+            pendingDebugOverlays = overlays
+            needsRender = true
+            state.broadcast()
+        }
     }
 
     /// Asks for one frame even if nothing animates.
@@ -270,11 +285,14 @@ public final class RenderLoop {
         // 3. Anything to draw? Commits since the last frame first: all of
         //    one commit shows in the same frame.
         applyPendingUpdates()
-        let forced = state.lock.withLock { () -> Bool in
+        let (forced, overlays) = state.lock.withLock { () -> (Bool, DebugOverlays?) in
             let n = needsRender
             needsRender = false
-            return n
+            let o = pendingDebugOverlays
+            pendingDebugOverlays = nil
+            return (n, o)
         }
+        if let overlays { compositor.debugOverlays = overlays }
         let animating = renderRoot.hasRunningAnimations(at: seconds(target))
         if !forced && !animating && !lastFrameWasAnimating && lastPresentation != nil {
             lastFlipTimestamp = nil   // the next frame starts a new run of intervals
