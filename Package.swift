@@ -10,6 +10,13 @@
 // core module.
 import PackageDescription
 
+// The board build (scripts/cross-build-arm64 sets FBR_BOARD_BUILD=1)
+// optimises for size everywhere but in Raster, whose pixel loops must be
+// inlined and unrolled for speed: the stripped board binary has a size
+// budget (scripts/binary-size), and the layer tree, animation, text and
+// device code is not where the frame time goes.
+let boardSize: [SwiftSetting] = Context.environment["FBR_BOARD_BUILD"] == "1" ? [.unsafeFlags(["-Osize"])] : []
+
 let package = Package(
     name: "FBRuntime",
     products: [
@@ -53,27 +60,28 @@ let package = Package(
         .target(name: "Raster", path: "Sources/Raster"),
         // Layers, animation, transactions, compositor, render loop, displays.
         .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CDRM", "CFreeType"], path: "Sources/FBRuntime",
-                linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]),
+                swiftSettings: boardSize, linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]),
         // libinput + libudev.
-        .target(name: "Input", dependencies: ["CInput", "CPosix"], path: "Sources/Input"),
+        .target(name: "Input", dependencies: ["CInput", "CPosix"], path: "Sources/Input", swiftSettings: boardSize),
         // libinput's events as the runtime's touches (DisplayOrientation):
         // the one module that knows both Input and FBRuntime.
-        .target(name: "TouchInput", dependencies: ["FBRuntime", "Input"], path: "Sources/TouchInput"),
+        .target(name: "TouchInput", dependencies: ["FBRuntime", "Input"], path: "Sources/TouchInput", swiftSettings: boardSize),
         // Image files through libpng (reading and writing) and libjpeg-turbo
         // (reading, downsampled at decode time); used by the demo and the
         // tests, never by the core modules.
         .target(name: "ImageIO", dependencies: ["Raster", "CPNG", "CJPEG", "CPosix"], path: "Sources/ImageIO"),
         // Decoding images off the app thread (worker pthreads), results
         // delivered on the app's run-loop turns: FBRuntime + ImageIO.
-        .target(name: "ImageLoading", dependencies: ["FBRuntime", "ImageIO"], path: "Sources/ImageLoading"),
+        .target(name: "ImageLoading", dependencies: ["FBRuntime", "ImageIO"], path: "Sources/ImageLoading", swiftSettings: boardSize),
 
         // The demo scenes (orbit, showcase) and their touch handling, shared
         // by fbdemo and the desktop simulator fbsim.
-        .target(name: "DemoScenes", dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "ImageLoading"], path: "Sources/DemoScenes"),
+        .target(name: "DemoScenes", dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "ImageLoading"], path: "Sources/DemoScenes",
+                swiftSettings: boardSize),
         .executableTarget(
             name: "fbdemo",
             dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput", "DemoScenes"],
-            path: "Sources/fbdemo"
+            path: "Sources/fbdemo", swiftSettings: boardSize
         ),
         // Renders a fixed scene with every Raster kernel and prints a checksum;
         // host and aarch64 builds must print the same value.

@@ -8,11 +8,14 @@
 # clang for aarch64-linux-gnu against glibc in the sysroot with lld.
 SWIFT_BIN_DIR="$(dirname "$(readlink -f "$(command -v swift)")")"
 SWIFT_EMBEDDED_LIB="$SWIFT_BIN_DIR/../lib/swift/embedded/aarch64-none-none-elf"
+# FBR_BOARD_BUILD=1 tells Package.swift to optimise every module but Raster
+# for size (-Osize after release's -O; Raster keeps -O).
+export FBR_BOARD_BUILD=1
 cross_swiftpm_args() {
     local S="$SYSROOT"
     local a=(
         -c release --triple aarch64-none-none-elf --scratch-path "$FBR_ROOT/.build-arm64"
-        -Xswiftc -enable-experimental-feature -Xswiftc Embedded -Xswiftc -wmo -Xswiftc -O
+        -Xswiftc -enable-experimental-feature -Xswiftc Embedded -Xswiftc -wmo
         -Xswiftc -DFBR_EMBEDDED
     )
     local d

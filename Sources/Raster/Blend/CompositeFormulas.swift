@@ -19,6 +19,17 @@ public protocol CompositeFormula {
 /// A formula that also has a 16-pixel form, bit-identical to the scalar one.
 public protocol VectorCompositeFormula: CompositeFormula {
     static func blend(_ s: Pixels16, _ d: Pixels16) -> Pixels16
+    /// Whether the span loops inline `blend` (the operators every frame
+    /// uses: clear, src, source-over). The others call one out-of-line copy
+    /// of it per operator (`SIMDKernels.blendChunk`): a call per 16 pixels
+    /// instead of a copy of the formula in each of the operator's dozen
+    /// loops (sources × coverages × the full, partial and tail paths),
+    /// which is what kept the board binary over its size budget.
+    static var inlinesIntoLoops: Bool { get }
+}
+
+extension VectorCompositeFormula {
+    @inlinable public static var inlinesIntoLoops: Bool { false }
 }
 
 /// One caseless enum per operator (see `BlendOperator`). Notation in the
@@ -30,6 +41,7 @@ public enum CompositeFormulas {
 
     /// `Dca' = 0`, `Da' = 0`.
     public enum Clear: VectorCompositeFormula {
+        @inlinable public static var inlinesIntoLoops: Bool { true }
         @inlinable public static var coverageModel: CoverageModel { .lerps }
         @inlinable public static var opaqueSourceReplaces: Bool { false }
         @inlinable @inline(__always) public static func blend(_ s: UInt32, _ d: UInt32) -> UInt32 { 0 }
@@ -38,6 +50,7 @@ public enum CompositeFormulas {
 
     /// `Dca' = Sca`, `Da' = Sa`.
     public enum Src: VectorCompositeFormula {
+        @inlinable public static var inlinesIntoLoops: Bool { true }
         @inlinable public static var coverageModel: CoverageModel { .lerps }
         @inlinable public static var opaqueSourceReplaces: Bool { true }
         @inlinable @inline(__always) public static func blend(_ s: UInt32, _ d: UInt32) -> UInt32 { s }
@@ -55,6 +68,7 @@ public enum CompositeFormulas {
     /// `Dca' = Sca + Dca·(1 − Sa)`, `Da' = Sa + Da·(1 − Sa)`;
     /// computed `s + div255(d·(255 − sa))`, which equals `div255(s·255 + d·(255 − sa))`.
     public enum SrcOver: VectorCompositeFormula {
+        @inlinable public static var inlinesIntoLoops: Bool { true }
         @inlinable public static var coverageModel: CoverageModel { .scalesSource }
         @inlinable public static var opaqueSourceReplaces: Bool { true }
         @inlinable @inline(__always) public static func blend(_ s: UInt32, _ d: UInt32) -> UInt32 {

@@ -40,7 +40,7 @@ extension SIMDKernels {
                 if S.isOpaque && Op.opaqueSourceReplaces {
                     store16(source.chunk(i), p)
                 } else {
-                    store16(Op.blend(source.chunk(i), load16(p)), p)
+                    store16(blendChunk(Op.self, source.chunk(i), load16(p)), p)
                 }
             case .partial:
                 store16(covered(Op.self, source.chunk(i), load16(p), coverage.chunk(i)), p)
@@ -50,7 +50,7 @@ extension SIMDKernels {
         if i < count {
             let n = count &- i, p = dst + i
             let s = source.partialChunk(i, n), d = loadPartial16(p, n)
-            let r = C.isAlwaysFull ? Op.blend(s, d) : covered(Op.self, s, d, coverage.partialChunk(i, n))
+            let r = C.isAlwaysFull ? blendChunk(Op.self, s, d) : covered(Op.self, s, d, coverage.partialChunk(i, n))
             storePartial16(r, p, n)
         }
     }
@@ -59,9 +59,23 @@ extension SIMDKernels {
     @inlinable @inline(__always)
     public static func covered<Op: VectorCompositeFormula>(_ op: Op.Type, _ s: Pixels16, _ d: Pixels16, _ c: Pixels16) -> Pixels16 {
         switch Op.coverageModel {
-        case .scalesSource: return Op.blend(scale(s, c), d)
-        case .lerps: return lerp(d, Op.blend(s, d), c)
+        case .scalesSource: return blendChunk(Op.self, scale(s, c), d)
+        case .lerps: return lerp(d, blendChunk(Op.self, s, d), c)
         }
+    }
+
+    /// `Op.blend(s, d)`: inline for the operators that say so
+    /// (`VectorCompositeFormula.inlinesIntoLoops`), otherwise through the
+    /// operator's one out-of-line copy.
+    @inlinable @inline(__always)
+    public static func blendChunk<Op: VectorCompositeFormula>(_ op: Op.Type, _ s: Pixels16, _ d: Pixels16) -> Pixels16 {
+        Op.inlinesIntoLoops ? Op.blend(s, d) : blendOutOfLine(op, s, d)
+    }
+
+    /// `Op.blend(s, d)`, never inlined: one copy per operator.
+    @inlinable @inline(never)
+    public static func blendOutOfLine<Op: VectorCompositeFormula>(_ op: Op.Type, _ s: Pixels16, _ d: Pixels16) -> Pixels16 {
+        Op.blend(s, d)
     }
 
     // MARK: Named mask loops (the rasterizer's per-row entry points)
