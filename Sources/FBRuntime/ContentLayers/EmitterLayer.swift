@@ -328,7 +328,11 @@ open class EmitterLayer: Layer {
     private func descendantsReach(_ cell: EmitterCell, depth: Int) -> Double {
         guard depth < 2 else { return 0 }
         var longest = 0.0
-        for sub in cell.emitterCells {
+        let subs = cell.emitterCells
+        var i = 0
+        while i < subs.count {   // an index loop: debug builds allocate iterators
+            let sub = subs[i]
+            i += 1
             let life = (sub.lifetime + Swift.abs(sub.lifetimeRange)) * lifetime
             guard life > 0, life.isFinite else { continue }
             longest = Swift.max(longest, life + descendantsReach(sub, depth: depth + 1))
