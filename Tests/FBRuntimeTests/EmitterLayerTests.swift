@@ -36,6 +36,13 @@ final class EmitterLayerTests: XCTestCase {
         return target.view
     }
 
+    /// Every pixel, row by row.
+    func pixels(_ v: PixelView<ARGB8888>) -> [UInt32] {
+        var out: [UInt32] = []
+        for y in 0..<v.height { for x in 0..<v.width { out.append(v[x, y]) } }
+        return out
+    }
+
     /// The centroid of lit pixels.
     func centroid(_ v: PixelView<ARGB8888>) -> (x: Double, y: Double, n: Int) {
         var sx = 0.0, sy = 0.0, w = 0.0, n = 0
@@ -118,6 +125,28 @@ final class EmitterLayerTests: XCTestCase {
         e.emitterCells[0].birthRate = 200; e.emitterCells[0].velocity = 0   // all on one spot
         let added = render(root, at: 2).row(180)[100]
         XCTAssertEqual(added, 0xFFFF_FFFF, "400 particles of 0.3 add up to white")
+    }
+
+    /// An emitting layer keeps the render loop drawing though no animation
+    /// runs (its particles move every frame), and stops it when it emits
+    /// nothing or its layer is paused; a frame at a later time differs.
+    func testAnEmittingLayerCountsAsRunning() {
+        let (root, e) = emitter { e, cell in
+            cell.birthRate = 50; cell.lifetime = 2; cell.velocity = 40
+            e.emitterPosition = Point(x: 100, y: 100)
+        }
+        XCTAssertTrue(root.animations.isEmpty && e.animations.isEmpty)
+        XCTAssertTrue(root.hasRunningAnimations(at: 1))
+        XCTAssertNotEqual(centroid(render(root, at: 1)).n == 0 ? nil : pixels(render(root, at: 1)), pixels(render(root, at: 1.1)),
+                          "the particles move between frames")
+        e.speed = 0
+        XCTAssertFalse(root.hasRunningAnimations(at: 1), "paused")
+        e.speed = 1
+        e.birthRate = 0
+        XCTAssertFalse(root.hasRunningAnimations(at: 1), "emits nothing")
+        e.birthRate = 1
+        e.emitterCells[0].birthRate = 0
+        XCTAssertFalse(root.hasRunningAnimations(at: 1), "its one cell emits nothing")
     }
 
     func testBadInputEmitsNothingOrIsThinned() {

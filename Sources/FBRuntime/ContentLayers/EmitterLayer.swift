@@ -165,6 +165,20 @@ open class EmitterLayer: Layer {
 
     override var drawsOwnContentInParentSpace: Bool { preservesDepth }
 
+    /// An emitter with a cell that emits moves every frame, as in Core
+    /// Animation, though no animation runs: the render loop keeps drawing
+    /// (paused with the layer's `speed` 0, like an animation).
+    override func hasPendingContent(at t: MediaTime) -> Bool {
+        guard birthRate > 0, lifetime > 0 else { return false }
+        let cells = emitterCells
+        var i = 0
+        while i < cells.count {   // index loop: no iterator in debug builds
+            if cells[i].birthRate > 0 && cells[i].lifetime + Swift.abs(cells[i].lifetimeRange) > 0 { return true }
+            i += 1
+        }
+        return false
+    }
+
     /// Particles fly anywhere: the extent is unbounded (cut to the clip).
     override func ownContentExtent(at t: MediaTime) -> Rect? {
         Rect(x: -1e7, y: -1e7, width: 2e7, height: 2e7)

@@ -272,8 +272,10 @@ open class Layer {
     func invalidateTiles(in rect: Rect?) {}
 
     /// True while content of the layer's own is still on its way to the
-    /// screen at local time `t` (tiles being drawn or fading in): the render
-    /// loop keeps rendering frames, as for a running animation.
+    /// screen or moving at local time `t` (tiles being drawn or fading in,
+    /// particles flying): the render loop keeps rendering frames, as for a
+    /// running animation. Asked of layers that draw in tiles or draw their
+    /// own content.
     func hasPendingContent(at t: MediaTime) -> Bool { false }
 
     /// Non-nil for replicator layers (their sublayers are drawn once per
@@ -508,13 +510,13 @@ open class Layer {
 
     /// True when this layer or a descendant has an animation running at
     /// `time`, this layer's superlayer's time (global time for a root), or
-    /// is a `TiledLayer` with tiles being drawn, arrived or fading in. A
-    /// paused subtree (`speed` 0) runs nothing.
+    /// is a `TiledLayer` with tiles being drawn, arrived or fading in, or an
+    /// `EmitterLayer` emitting. A paused subtree (`speed` 0) runs nothing.
     public func hasRunningAnimations(at time: MediaTime) -> Bool {
         guard speed != 0 else { return false }      // paused: nothing in the subtree moves
         let local = localTime(fromParent: time)
         if animations.contains(where: { !$0.animation.hasFinished(at: local) }) { return true }
-        if drawsInTiles && hasPendingContent(at: local) { return true }
+        if (drawsInTiles || drawsOwnContent) && hasPendingContent(at: local) { return true }
         return sublayers.contains { $0.hasRunningAnimations(at: local) }
     }
 }
