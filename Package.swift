@@ -103,6 +103,11 @@ let package = Package(
         .executableTarget(name: "fuzz-raster", dependencies: ["Raster", "ImageIO", "CPosix"],
                           path: "Fuzz/fuzz-raster",
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        // libFuzzer targets on FBRuntime (host only): the stroker, the
+        // board-config parser and the animation evaluator (scripts/fuzz).
+        .executableTarget(name: "fuzz-runtime", dependencies: ["FBRuntime", "Raster", "CPosix"],
+                          path: "Fuzz/fuzz-runtime",
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
         // The mutation storm (host only): app-side threads change one layer
         // tree while the render loop renders as fast as it can; scripts/stress
