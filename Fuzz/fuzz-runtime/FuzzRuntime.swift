@@ -352,9 +352,31 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
     return LLVMFuzzerRunDriver(&count, &vector) { data, size in fuzzOneInput(data, size) }
 }
 #else
+/// Without libFuzzer: runs each input file named on the command line once
+/// (FBR_FUZZ_TARGET chooses the target), to reproduce a crash in an
+/// ordinary debug build, under a debugger.
 @_cdecl("fuzz_runtime_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    fbr_write_stderr("fuzz-runtime: build and run it with scripts/fuzz (it needs -sanitize=fuzzer)\n")
-    return 2
+    guard argc > 1, let argv else {
+        fbr_write_stderr("fuzz-runtime: build and run it with scripts/fuzz (it needs -sanitize=fuzzer), or name input files to run once\n")
+        return 2
+    }
+    for i in 1..<Int(argc) {
+        guard let name = argv[i], let file = fopen(name, "rb") else { return 2 }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        fclose(file)
+        bytes.withUnsafeBufferPointer { b in
+            let base = b.baseAddress ?? UnsafePointer(bitPattern: 1)!
+            _ = fuzzOneInput(base, b.count)
+        }
+        fbr_write_stderr("fuzz-runtime: ran \(String(cString: name))\n")
+    }
+    return 0
 }
 #endif

@@ -185,6 +185,37 @@ final class CacheBudgetTests: XCTestCase {
         XCTAssertEqual(pool.freeBytes, 0)
     }
 
+    /// Regression (fuzz target animation, seed regression-tall-offscreen-pass):
+    /// a pass taller than `RasterLimits.maxDimension` got a surface rounded
+    /// down to the limit and was cleared past its end.
+    func testAPassBeyondTheRasterLimitsGetsNoSurface() {
+        let pool = SurfacePool<ARGB8888>()
+        XCTAssertNil(pool.acquire(width: 796, height: 1_048_986))
+        XCTAssertNil(pool.acquire(width: RasterLimits.maxDimension + 1, height: 10))
+        let edge = pool.acquire(width: 10, height: RasterLimits.maxDimension)
+        XCTAssertEqual(edge?.height, RasterLimits.maxDimension)
+        // Through the compositor: a group (opacity over a sublayer) whose
+        // image shadow is thrown a million points down needs a pass a
+        // million pixels tall. It is drawn without the pass (a warning),
+        // which here looks the same as the group drawn without its far-off
+        // shadow.
+        func frame(shadow: Bool) -> Surface<ARGB8888> {
+            let root = layer("root", 0, 0, 32, 32, color: 0x000000)
+            let tall = layer("tall", -400, -524_000, 796, 1_048_986, color: 0x3366CC)
+            tall.opacity = 0.5
+            try! tall.addSublayer(layer("sub", 0, 0, 20, 20, color: 0xFFCC00))
+            if shadow {
+                tall.shadowOpacity = 1
+                tall.shadowOffset = Size(width: 0, height: -1_000_000)
+            }
+            try! root.addSublayer(tall)
+            let s = Surface<ARGB8888>(width: 32, height: 32)!
+            Compositor().render(root, at: 0, into: s.view)
+            return s
+        }
+        assertSamePixels(frame(shadow: true).view, frame(shadow: false).view, "far shadow")
+    }
+
     func testOffscreenPoolsStayWithinTheirBudgetAndDrawAsUncached() {
         let width = 320, height = 200
         let root = layer("root", 0, 0, Double(width), Double(height), color: 0x202020)

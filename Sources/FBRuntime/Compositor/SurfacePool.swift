@@ -35,7 +35,10 @@ final class SurfacePool<Format: PixelFormat> {
     /// A cleared `width × height` view, or `nil` when the size is empty or
     /// beyond `RasterLimits`.
     func acquire(width: Int, height: Int) -> PixelView<Format>? {
-        guard width > 0, height > 0 else { return nil }
+        // Beyond the limit, rounding up (clamped to it) would hand out a
+        // surface smaller than asked: an 832×16384 one for 796×1048986
+        // (found by the animation fuzzer, a write past the end).
+        guard width > 0, height > 0, width <= RasterLimits.maxDimension, height <= RasterLimits.maxDimension else { return nil }
         var best = -1
         var i = 0
         while i < free.count {
