@@ -114,6 +114,11 @@ let package = Package(
         // builds it with ThreadSanitizer and AddressSanitizer.
         .executableTarget(name: "stressprobe", dependencies: ["FBRuntime", "Raster", "CPosix"], path: "Tests/Stress",
                           swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Memory over a long headless run of a demo scene (host only):
+        // scripts/soak.
+        .target(name: "SoakMemory", path: "Tests/SoakMemory"),
+        .executableTarget(name: "soakprobe", dependencies: ["FBRuntime", "DemoScenes", "Raster", "CPosix", "SoakMemory"],
+                          path: "Tests/Soak", swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
