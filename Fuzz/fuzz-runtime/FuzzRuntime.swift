@@ -9,9 +9,12 @@
 //                 strokeEnd) and transform; `Path.stroked` is built and then
 //                 rasterised into a small canvas, spans checked to lie in
 //                 the clip.
-//   board-config: the bytes as a board file through `BoardConfig.parse`;
-//                 any outcome but a crash is fine, and an error must name a
-//                 line that exists.
+//   board-config: the bytes as a board file through `BoardConfig.parse`,
+//                 against an independent byte-level reading of the format
+//                 (ASCII input): an accepted file has only known keys, each
+//                 once; an unknown key is an error naming its line (unless
+//                 an earlier line failed first); errors name a line that
+//                 exists.
 //   animation:    a basic (additive, cumulative, by-values), keyframe (any
 //                 calculation mode, key times, timing functions with wild
 //                 control points, a path), spring, group or transition
@@ -146,10 +149,44 @@ func fuzzStroke(_ r: inout ByteReader) {
 
 // MARK: board-config
 
+/// The keys of the lines of a board file as the format defines them
+/// (`board-configs/README.md`), read independently of the parser, byte by
+/// byte: per line, `#` starts a comment, spaces and tabs around are
+/// ignored (and a trailing CR), a non-empty line is `key = value`.
+/// `nil` entries are lines without `=`, blank lines are left out.
+func boardFileKeys(_ bytes: [UInt8]) -> [(line: Int, key: [UInt8]?)] {
+    func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+    var result: [(line: Int, key: [UInt8]?)] = []
+    var line = 0
+    for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        line += 1
+        var text = Array(raw)
+        if let hash = text.firstIndex(of: UInt8(ascii: "#")) { text.removeSubrange(hash...) }
+        while let last = text.last, isBlank(last) || last == 0x0D { text.removeLast() }
+        while let first = text.first, isBlank(first) { text.removeFirst() }
+        if text.isEmpty { continue }
+        guard let equals = text.firstIndex(of: UInt8(ascii: "=")) else { result.append((line, nil)); continue }
+        var key = Array(text[..<equals])
+        while let last = key.last, isBlank(last) || last == 0x0D { key.removeLast() }
+        result.append((line, key))
+    }
+    return result
+}
+
 func fuzzBoardConfig(_ data: UnsafePointer<UInt8>, _ size: Int) {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     var lines = 1
     for b in bytes where b == UInt8(ascii: "\n") { lines += 1 }
+    // The oracle reads bytes; the parser reads characters (a combining mark
+    // after `=` makes one character of both): compare on ASCII input only.
+    var ascii = true
+    for b in bytes where b >= 0x80 { ascii = false }
+    let known = BoardConfig.keys.map { Array($0.utf8) }
+    let entries = ascii ? boardFileKeys(bytes) : []
+    var firstUnknown: (line: Int, key: [UInt8])?
+    for e in entries {
+        if let k = e.key, !known.contains(k) { firstUnknown = (e.line, k); break }
+    }
     do {
         let config = try BoardConfig.parse(bytes, file: "fuzz.board")
         // What parsed is within the documented ranges.
@@ -157,11 +194,29 @@ func fuzzBoardConfig(_ data: UnsafePointer<UInt8>, _ size: Int) {
         precondition(config.buffers == 2 || config.buffers == 3, "buffers \(config.buffers)")
         precondition(config.calibration.count == 6, "calibration count")
         precondition(!config.name.isEmpty, "empty name accepted")
+        // Accepted: every line is `key = value` with a known key, each once.
+        var seen: [[UInt8]] = []
+        for e in entries {
+            guard let k = e.key else { preconditionFailure("line \(e.line) has no '=' but the file was accepted") }
+            precondition(known.contains(k), "unknown key on line \(e.line) accepted")
+            precondition(!seen.contains(k), "key on line \(e.line) set twice but accepted")
+            seen.append(k)
+        }
     } catch {
         precondition(error.line >= 0 && error.line <= lines, "error names line \(error.line) of \(lines)")
         precondition(!error.message.isEmpty, "error without a message")
+        // An unknown key is reported as one, on its line, unless an earlier
+        // line was wrong first.
+        if error.message.hasPrefix("unknown key") {
+            precondition(ascii == false || firstUnknown?.line == error.line, "'\(error.message)' on line \(error.line), not the first unknown key's")
+        }
+        if let u = firstUnknown, error.line > u.line {
+            preconditionFailure("unknown key on line \(u.line) not reported; the error is on line \(error.line): \(error.message)")
+        }
         _ = error.description
     }
+    // A file with an unknown key is never accepted (the `do` above would
+    // have trapped on it).
 }
 
 // MARK: animation
