@@ -118,12 +118,22 @@ let package = Package(
         .executableTarget(name: "fuzz-raster", dependencies: ["Raster", "ImageIO", "CPosix"],
                           path: "Fuzz/fuzz-raster",
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        // libFuzzer targets on FBRuntime (host only): the stroker, the
+        // board-config parser and the animation evaluator (scripts/fuzz).
+        .executableTarget(name: "fuzz-runtime", dependencies: ["FBRuntime", "Raster", "CPosix"],
+                          path: "Fuzz/fuzz-runtime",
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
         // The mutation storm (host only): app-side threads change one layer
         // tree while the render loop renders as fast as it can; scripts/stress
         // builds it with ThreadSanitizer and AddressSanitizer.
         .executableTarget(name: "stressprobe", dependencies: ["FBRuntime", "Raster", "CPosix"], path: "Tests/Stress",
                           swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Memory over a long headless run of a demo scene (host only):
+        // scripts/soak.
+        .target(name: "SoakMemory", path: "Tests/SoakMemory"),
+        .executableTarget(name: "soakprobe", dependencies: ["FBRuntime", "DemoScenes", "Raster", "CPosix", "SoakMemory"],
+                          path: "Tests/Soak", swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),

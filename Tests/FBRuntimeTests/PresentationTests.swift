@@ -36,6 +36,35 @@ final class PresentationTests: XCTestCase {
         XCTAssertEqual(t.m11, -1, accuracy: 1e-9); XCTAssertEqual(t.m12, 0, accuracy: 1e-9)
     }
 
+    /// Regression (fuzz target animation, seed regression-huge-rotation): a
+    /// rotation animated to 1e20 rad trapped in the quaternion's sine
+    /// (Int64 conversion of the quadrant). Now the angle gives a non-finite
+    /// transform, and the layer is skipped like any non-finite geometry:
+    /// the frame equals one without the layer.
+    func testHugeRotationAngleNeverTraps() {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 32, height: 32)
+        root.anchorPoint = .zero
+        root.backgroundColor = Color(rgb: 0x102030)
+        let l = Layer(name: "spun")
+        l.bounds = Rect(x: 0, y: 0, width: 10, height: 10)
+        l.position = Point(x: 16, y: 16)
+        l.backgroundColor = Color(rgb: 0xFFCC00)
+        try! root.addSublayer(l)
+        let withoutLayer = Surface<ARGB8888>(width: 32, height: 32)!
+        l.isHidden = true
+        Compositor().render(root, at: 0.5, into: withoutLayer.view)
+        l.isHidden = false
+        for angle in [1e20, -3e19, 1e300] {
+            l.add(BasicAnimation(key: .transformRotationZ, from: .scalar(0), to: .scalar(angle), duration: 1), forKey: "spin", at: 0)
+            guard case let .transform(t)? = l.presentationValue(for: .transform, at: 0.5) else { return XCTFail("no transform") }
+            XCTAssertFalse(t.m11.isFinite && t.m12.isFinite, "a rotation of \(angle / 2) rad has no meaningful matrix")
+            let frame = Surface<ARGB8888>(width: 32, height: 32)!
+            Compositor().render(root, at: 0.5, into: frame.view)
+            for y in 0..<32 { for x in 0..<32 { XCTAssertEqual(frame.view[x, y], withoutLayer.view[x, y], "(\(x), \(y)) at \(angle)") } }
+        }
+    }
+
     func testAdditiveAnimationsStack() {
         let l = layer()
         var a = BasicAnimation(key: .position, from: .point(.zero), to: .point(Point(x: 10, y: 0)), duration: 1)

@@ -66,6 +66,16 @@ final class PathGeometryTests: XCTestCase {
         }
         XCTAssertTrue(FloatMath.sinCos(.nan).sin.isNaN)
         XCTAssertTrue(FloatMath.sinCos(.infinity).cos.isNaN)
+        // Regression (fuzz target animation, Fuzz/corpus/animation/regression-huge-rotation):
+        // a rotation of 1e20 rad trapped converting the quadrant to Int64.
+        // Beyond 2^52 there is no fraction of a turn left: NaN, never a trap.
+        for huge in [1e20, -1e20, 0x1p52, -.greatestFiniteMagnitude, 9.3e18 * Double.pi] {
+            let (s, c) = FloatMath.sinCos(huge)
+            XCTAssertTrue(s.isNaN && c.isNaN, "\(huge)")
+        }
+        // Just below the bound the reduction still gives a point on the unit circle.
+        let (s, c) = FloatMath.sinCos(0x1p52 - 1)
+        XCTAssertEqual(s * s + c * c, 1, accuracy: 1e-9)
     }
 
     func testAffineTransform() {

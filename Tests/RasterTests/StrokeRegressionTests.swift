@@ -25,4 +25,25 @@ final class StrokeRegressionTests: XCTestCase {
                                   direction: PathPoint(1, 0))
         XCTAssertEqual(stroker.dashed([short]).count, 500)
     }
+
+    /// Found by the stroke fuzzer (seed Fuzz/corpus/stroke/regression-huge-dash-phase):
+    /// a phase of 1e55 against a period of 0.75 reduced, after rounding, to
+    /// about 1e39 instead of a value in [0, period), and the walk to the
+    /// phase subtracted 0.375 from it forever (the subtraction no longer
+    /// changed it). Such a phase now starts the pattern at its beginning:
+    /// the same dashes as phase 0.
+    func testHugeDashPhaseStartsThePattern() {
+        let line = Stroker.Piece(points: [PathPoint(0, 0), PathPoint(10, 0)], corners: [true, true], closed: false,
+                                 direction: PathPoint(1, 0))
+        func dashes(_ phase: Double) -> [[PathPoint]] {
+            Stroker(style: StrokeStyle(width: 1, dash: [0.375, 0.375], dashPhase: phase), tolerance: 0.1).dashed([line]).map(\.points)
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for phase in [1.0594515088221858e+55, 5.479507873039661e+79, -1.0594515088221858e+55] {
+            XCTAssertEqual(dashes(phase), dashes(0), "phase \(phase)")
+        }
+        XCTAssertLessThan(DispatchTime.now().uptimeNanoseconds - start, 5_000_000_000)
+        // An ordinary phase still shifts the pattern.
+        XCTAssertEqual(dashes(0.375).first?.first, PathPoint(0.375, 0))
+    }
 }

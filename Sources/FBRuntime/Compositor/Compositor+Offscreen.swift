@@ -16,6 +16,12 @@ final class LayerRenderCache {
     var image: Surface<ARGB8888>?
     var origin = Point.zero
     var imageDensity = 1.0
+    // Bookkeeping of `Compositor.shadowCache` (see `ShadowCache`).
+    var lastUse: UInt64 = 0
+    var isHeld = false
+    var heldBytes = 0
+    /// The image is over the budget: drawn once, then dropped.
+    var isTransient = false
 }
 
 /// A layer's shadow as the compositor draws it.
@@ -279,6 +285,7 @@ extension Compositor {
     /// shaded — the result is the same, without resampling under the card.
     func drawPathShadow(_ r: ResolvedLayer, _ s: ShadowPlan, alpha opacity: Double, canvas: Canvas, hidden: IntRect = .zero) {
         guard let path = s.path, let cache = shadowCache(r.layer, path: path, plan: s), let image = cache.image else { return }
+        defer { if cache.isTransient { cache.image = nil } }   // over the shadow cache's budget
         let alpha = unitToByte(opacity)
         guard alpha > 0 else { return }
         let texel = 1 / cache.imageDensity
@@ -321,8 +328,10 @@ extension Compositor {
         layer.renderCache = cache
         if cache.image != nil, cache.radius == s.radius, cache.density == scale, cache.color == s.color.argb,
            cache.verbs == path.verbs, cache.points == path.points {
+            shadowImages.touch(cache)
             return cache
         }
+        shadowImages.remove(cache)
         cache.image = nil
         cache.verbs = path.verbs; cache.points = path.points
         cache.radius = s.radius; cache.density = scale; cache.color = s.color.argb
@@ -357,6 +366,7 @@ extension Compositor {
         }
         statistics.pixelsWritten += 2 * w * h
         cache.image = image
+        shadowImages.admit(cache, image: image)
         cache.origin = origin
         cache.imageDensity = density
         return cache

@@ -154,6 +154,28 @@ public final class Compositor {
     }
     /// Bytes the rasterize cache holds now.
     public var rasterizeCacheBytes: Int { rasterizeCache.bytes }
+    /// The blurred `shadowPath` images of all layers (`ShadowCache`).
+    let shadowImages = ShadowCache(budgetBytes: 32 << 20)
+    /// Most bytes the cached `shadowPath` images of all layers may hold
+    /// together (default 32 MiB; ≥ 0); beyond it the least recently used
+    /// are dropped (rebuilt when drawn again), and a shadow whose image
+    /// alone is larger is rebuilt every frame it is drawn, never kept.
+    public var shadowCacheBudget: Int {
+        get { shadowImages.budgetBytes }
+        set { shadowImages.budgetBytes = newValue }
+    }
+    /// Bytes of shadow images held now.
+    public var shadowCacheBytes: Int { shadowImages.bytes }
+    /// Most bytes of free offscreen surfaces each pool (colour and
+    /// coverage) keeps between frames for reuse (default 48 MiB each;
+    /// ≥ 0); surfaces in use during a frame are not counted. Beyond it
+    /// the least recently released are freed at once.
+    public var offscreenPoolBudget: Int {
+        get { colorPool.budgetBytes }
+        set { colorPool.budgetBytes = newValue; coveragePool.budgetBytes = newValue }
+    }
+    /// Bytes of free offscreen surfaces held now (both pools).
+    public var offscreenPoolFreeBytes: Int { colorPool.freeBytes + coveragePool.freeBytes }
     /// The target of the frame being rendered: draws into it (not into an
     /// offscreen surface) are the ones units and occlusion apply to.
     var frameTarget: UnsafeMutablePointer<UInt32>?

@@ -7,6 +7,9 @@ import Raster
 /// draw used for `retainedFrames` frames is freed (`endFrame`), so a scene
 /// whose passes change size as layers turn or scale settles at the largest
 /// sizes it needs instead of freeing and reallocating them every few frames.
+/// The free surfaces together hold at most `budgetBytes`: a release beyond
+/// it frees the least recently released first (surfaces in use are not
+/// counted — a frame gets what it draws with).
 ///
 /// Index loops, not `for in` or `…(where:)`: those allocate in unoptimised
 /// builds, and the zero-allocation test runs in debug builds.
@@ -21,13 +24,21 @@ final class SurfacePool<Format: PixelFormat> {
     private var frame = 0
     /// Surfaces allocated since the counter was last read.
     var allocations = 0
+    /// Most bytes the free surfaces may hold together (≥ 0; default 48
+    /// MiB: a few full-screen passes at 1920×1080).
+    var budgetBytes = 48 << 20 { didSet { budgetBytes = Swift.max(0, budgetBytes); trimToBudget() } }
+    /// Bytes the free surfaces hold now.
+    private(set) var freeBytes = 0
     /// Frames an unused surface is kept (about two seconds at 60 Hz).
     static var retainedFrames: Int { 120 }
 
     /// A cleared `width × height` view, or `nil` when the size is empty or
     /// beyond `RasterLimits`.
     func acquire(width: Int, height: Int) -> PixelView<Format>? {
-        guard width > 0, height > 0 else { return nil }
+        // Beyond the limit, rounding up (clamped to it) would hand out a
+        // surface smaller than asked: an 832×16384 one for 796×1048986
+        // (found by the animation fuzzer, a write past the end).
+        guard width > 0, height > 0, width <= RasterLimits.maxDimension, height <= RasterLimits.maxDimension else { return nil }
         var best = -1
         var i = 0
         while i < free.count {
@@ -39,6 +50,7 @@ final class SurfacePool<Format: PixelFormat> {
         let surface: Surface<Format>
         if best >= 0 {
             surface = free.remove(at: best).surface
+            freeBytes -= SurfacePool.bytes(of: surface)
         } else {
             func rounded(_ v: Int) -> Int { Swift.min((v + 63) & ~63, RasterLimits.maxDimension) }
             guard let s = Surface<Format>(width: rounded(width), height: rounded(height))
@@ -59,7 +71,22 @@ final class SurfacePool<Format: PixelFormat> {
         var i = inUse.count - 1
         while i >= 0 && inUse[i].pixels != view.base { i -= 1 }
         guard i >= 0 else { return }
-        free.append(Entry(surface: inUse.remove(at: i), lastUsed: frame))
+        let surface = inUse.remove(at: i)
+        free.append(Entry(surface: surface, lastUsed: frame))
+        freeBytes += SurfacePool.bytes(of: surface)
+        trimToBudget()
+    }
+
+    static func bytes(of surface: Surface<Format>) -> Int {
+        surface.rowStride * surface.height * MemoryLayout<Format.Storage>.stride
+    }
+
+    /// Frees the least recently released surfaces until the free ones fit
+    /// `budgetBytes` (`free` is in release order: oldest first).
+    private func trimToBudget() {
+        while freeBytes > budgetBytes && !free.isEmpty {
+            freeBytes -= SurfacePool.bytes(of: free.remove(at: 0).surface)
+        }
     }
 
     /// Bytes of the largest surface the pool holds (free or in use): what a
@@ -77,7 +104,9 @@ final class SurfacePool<Format: PixelFormat> {
     func endFrame() {
         var i = free.count - 1
         while i >= 0 {
-            if frame - free[i].lastUsed >= SurfacePool.retainedFrames { free.remove(at: i) }
+            if frame - free[i].lastUsed >= SurfacePool.retainedFrames {
+                freeBytes -= SurfacePool.bytes(of: free.remove(at: i).surface)
+            }
             i -= 1
         }
         frame += 1

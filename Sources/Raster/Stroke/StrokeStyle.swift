@@ -32,6 +32,9 @@ public enum LineJoin: Sendable {
 ///   a dot with round or square caps and nothing with butt caps. A pattern
 ///   that would cut the path into more than `maxDashCount` pieces is also
 ///   ignored (solid) rather than producing an unbounded outline.
+/// - `dashPhase` NaN or infinite acts as 0; one so large against the
+///   pattern's period that no fraction of a period is left (|phase ÷
+///   period| ≳ 2⁵²) also starts the pattern at its beginning.
 /// - `start`/`end` are clamped to 0…1 (NaN: 0 for start, 1 for end); a
 ///   stroke with `start >= end` is empty.
 public struct StrokeStyle: Equatable, Sendable {

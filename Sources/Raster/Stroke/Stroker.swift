@@ -245,6 +245,12 @@ struct Stroker {
         var steps = (StrokeStyle.maxDashCount + 1) * pattern.count * 2
         var phase = style.dashPhase.isFinite ? style.dashPhase : 0
         phase -= FloatMath.floor(phase / period) * period              // into [0, period)
+        // Far out (|phase / period| beyond 2^52, where no fraction of a
+        // period is left) the reduction rounds to anything: 1e39 for a
+        // phase of 1e55 and a period of 0.75, which the walk below then
+        // spent forever stepping through (a hang the stroke fuzzer found).
+        // Such a phase starts the pattern at its beginning.
+        if !(phase >= 0 && phase < period) { phase = 0 }
         k = 0
         while k < pieces.count {
             defer { k += 1 }

@@ -9,10 +9,13 @@ extension FloatMath {
     /// Method: reduce `x` by multiples of π/2 (Cody–Waite, π/2 split in three
     /// parts, accurate for |x| < 2^20 or so), then Taylor polynomials on
     /// `[-π/4, π/4]`, where the first omitted terms are below 1e-19. Results are
-    /// within a few ulp of the correctly rounded value for |x| ≤ 1e6; NaN and
-    /// infinities give NaN. Returns `(sin x, cos x)`, x in radians.
+    /// within a few ulp of the correctly rounded value for |x| ≤ 1e6; NaN,
+    /// infinities and |x| ≥ 2⁵² (where a double has no fraction left, so no
+    /// angle to speak of) give NaN. Returns `(sin x, cos x)`, x in radians.
     public static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
-        guard x.isFinite else { return (.nan, .nan) }
+        // The bound also keeps the quadrant below Int64's range (the
+        // fuzzer found a trap there for |x| > 1.4e19).
+        guard x.isFinite, x < 0x1p52, x > -0x1p52 else { return (.nan, .nan) }
         let twoOverPi = 0.636_619_772_367_581_34
         let k = FloatMath.round(x * twoOverPi)
         // π/2 = p1 + p2 + p3 (fdlibm's split).
