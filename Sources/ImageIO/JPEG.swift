@@ -74,21 +74,7 @@ public enum JPEG {
     }
 
     static func error(_ result: inout fbr_jpeg_result, what: String) -> ImageError {
-        let message = withUnsafeBytes(of: &result.message) { raw in
-            var s = ""
-            for byte in raw {
-                if byte == 0 { break }
-                s.append(Character(Unicode.Scalar(byte)))
-            }
-            return s
-        }
-        switch result.status {
-        case Int32(FBR_JPEG_TOO_LARGE):
-            return ImageError("JPEG \(what): \(message) (ImageDecodeLimits: at most \(ImageDecodeLimits.maxSourceDimension) per side, \(ImageDecodeLimits.maxSourcePixels) pixels)")
-        case Int32(FBR_JPEG_CANCELLED):
-            return ImageError("JPEG \(what)\(ImageError.cancelledSuffix)")
-        default:
-            return ImageError("JPEG \(what): \(message)")
-        }
+        ImageError.decoder("JPEG", what: what, message: &result.message,
+                           tooLarge: result.status == Int32(FBR_JPEG_TOO_LARGE), cancelled: result.status == Int32(FBR_JPEG_CANCELLED))
     }
 }

@@ -68,21 +68,7 @@ extension PNG {
     }
 
     private static func rowsError(_ result: inout fbr_png_rows_result, what: String) -> ImageError {
-        let message = withUnsafeBytes(of: &result.message) { raw in
-            var s = ""
-            for byte in raw {
-                if byte == 0 { break }
-                s.append(Character(Unicode.Scalar(byte)))
-            }
-            return s
-        }
-        switch result.status {
-        case Int32(FBR_PNG_TOO_LARGE):
-            return ImageError("PNG \(what): \(message) (ImageDecodeLimits: at most \(ImageDecodeLimits.maxSourceDimension) per side, \(ImageDecodeLimits.maxSourcePixels) pixels)")
-        case Int32(FBR_PNG_CANCELLED):
-            return ImageError("PNG \(what)\(ImageError.cancelledSuffix)")
-        default:
-            return ImageError("PNG \(what): \(message)")
-        }
+        ImageError.decoder("PNG", what: what, message: &result.message,
+                           tooLarge: result.status == Int32(FBR_PNG_TOO_LARGE), cancelled: result.status == Int32(FBR_PNG_CANCELLED))
     }
 }

@@ -5,6 +5,26 @@ import Raster
 public struct ImageError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+
+    /// The error a C decoder shim reported (`format`: "PNG", "JPEG"):
+    /// `message` is its NUL-terminated fixed-size C array; `tooLarge` adds
+    /// the decode limits, `cancelled` the cancellation suffix.
+    static func decoder<Message>(_ format: String, what: String, message: inout Message,
+                                 tooLarge: Bool, cancelled: Bool) -> ImageError {
+        let text = withUnsafeBytes(of: &message) { raw in
+            var s = ""
+            for byte in raw {
+                if byte == 0 { break }
+                s.append(Character(Unicode.Scalar(byte)))
+            }
+            return s
+        }
+        if cancelled { return ImageError("\(format) \(what)\(ImageError.cancelledSuffix)") }
+        if tooLarge {
+            return ImageError("\(format) \(what): \(text) (ImageDecodeLimits: at most \(ImageDecodeLimits.maxSourceDimension) per side, \(ImageDecodeLimits.maxSourcePixels) pixels)")
+        }
+        return ImageError("\(format) \(what): \(text)")
+    }
 }
 
 /// PNG files through libpng's simplified API.

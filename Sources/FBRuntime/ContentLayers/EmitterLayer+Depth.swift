@@ -100,32 +100,10 @@ extension EmitterLayer {
     /// One particle: its picture in the plane through it parallel to the
     /// layer's plane, projected exactly.
     private func drawInDepth(_ p: Particle, _ d: OwnContentDrawing, space: ParticleSpace, operator op: BlendOperator) {
-        guard let contents = p.cell.contents else { return }
-        let image = contents.image.view
+        guard p.cell.contents != nil else { return }
         let plane = space.plane(atZ: p.z)
         guard plane.isFinite, plane.apply(x: p.x, y: p.y) != nil else { return }     // behind the eye
-        let cs = p.cell.contentsScale > 0 && p.cell.contentsScale.isFinite ? p.cell.contentsScale : 1
-        let k = p.scale / cs
-        let (s, c) = FloatMath.sinCos(p.angle)
-        let hw = Double(image.width) / 2, hh = Double(image.height) / 2
-        let place = AffineTransform(a: k * c, b: k * s, c: -k * s, d: k * c,
-                                    tx: p.x - k * (c * hw - s * hh), ty: p.y - k * (s * hw + c * hh))
-        let texelToTarget = ProjectiveTransform(place).concatenating(plane)
-        let r = Double(image.width + image.height) * k
-        let box = projectedBox(Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r), plane).enclosingIntRect
-            .intersection(d.canvas.clip)
-        guard !box.isEmpty else { return }
-        let f = p.color.tintFactors
-        let alpha = unitToByte(d.opacity)
-        if texelToTarget.isAffine {
-            let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: .bilinear, edge: .transparent)
-            d.compositor.fillPaint(box, paint: TintedPaint(paint, red: f.red, green: f.green, blue: f.blue, alpha: f.alpha),
-                                   operator: op, alpha: alpha, canvas: d.canvas)
-        } else {
-            let paint = ImagePaint(image: image, projective: texelToTarget, filter: .bilinear, edge: .transparent)
-            d.compositor.fillPaint(box, paint: TintedPaint(paint, red: f.red, green: f.green, blue: f.blue, alpha: f.alpha),
-                                   operator: op, alpha: alpha, canvas: d.canvas)
-        }
+        EmitterLayer.drawParticle(p, through: plane, d, operator: op)
     }
 
     /// Farthest first (ascending depth), ties in emission order: an

@@ -394,6 +394,13 @@ open class EmitterLayer: Layer {
     }
 
     private func draw(_ p: Particle, _ d: OwnContentDrawing, operator op: BlendOperator) {
+        EmitterLayer.drawParticle(p, through: d.map, d, operator: op)
+    }
+
+    /// Particle `p`'s picture (its cell's contents, centred on it, scaled,
+    /// turned and tinted) drawn through `map` (the layer's or, in depth,
+    /// the plane through the particle: layer points → target pixels).
+    static func drawParticle(_ p: Particle, through map: ProjectiveTransform, _ d: OwnContentDrawing, operator op: BlendOperator) {
         guard let contents = p.cell.contents else { return }
         let image = contents.image.view
         let cs = p.cell.contentsScale > 0 && p.cell.contentsScale.isFinite ? p.cell.contentsScale : 1
@@ -403,9 +410,9 @@ open class EmitterLayer: Layer {
         let hw = Double(image.width) / 2, hh = Double(image.height) / 2
         let place = AffineTransform(a: k * c, b: k * s, c: -k * s, d: k * c,
                                     tx: p.x - k * (c * hw - s * hh), ty: p.y - k * (s * hw + c * hh))
-        let texelToTarget = ProjectiveTransform(place).concatenating(d.map)
+        let texelToTarget = ProjectiveTransform(place).concatenating(map)
         let r = Double(image.width + image.height) * k          // a generous radius around the centre
-        let box = projectedBox(Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r), d.map).enclosingIntRect
+        let box = projectedBox(Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r), map).enclosingIntRect
             .intersection(d.canvas.clip)
         guard !box.isEmpty else { return }
         let f = p.color.tintFactors
