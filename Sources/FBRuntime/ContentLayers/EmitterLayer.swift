@@ -233,7 +233,7 @@ open class EmitterLayer: Layer {
         }
         // Index loop: `for … in` allocates an iterator in debug builds.
         var i = 0
-        while i < particles.count { draw(particles[i], d, operator: op); i += 1 }
+        while i < particles.count { EmitterLayer.drawParticle(particles[i], through: d.map, d, operator: op); i += 1 }
     }
 
     /// Particles of `cell` and its sub-cells alive on average.
@@ -391,10 +391,6 @@ open class EmitterLayer: Layer {
                 return (cx + d * c, cy + d * s)
             }
         }
-    }
-
-    private func draw(_ p: Particle, _ d: OwnContentDrawing, operator op: BlendOperator) {
-        EmitterLayer.drawParticle(p, through: d.map, d, operator: op)
     }
 
     /// Particle `p`'s picture (its cell's contents, centred on it, scaled,

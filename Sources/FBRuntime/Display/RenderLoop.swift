@@ -284,14 +284,19 @@ public final class RenderLoop {
 
         // 3. Anything to draw? Commits since the last frame first: all of
         //    one commit shows in the same frame.
-        applyPendingUpdates()
-        let (forced, overlays) = state.lock.withLock { () -> (Bool, DebugOverlays?) in
+        //    An update applied here always renders: its commit's
+        //    `needsRender` may have been taken by the frame before, when the
+        //    update came between that frame's apply and its check (the last
+        //    commit of a burst then never reached the screen).
+        let applied = applyPendingUpdates()
+        let (asked, overlays) = state.lock.withLock { () -> (Bool, DebugOverlays?) in
             let n = needsRender
             needsRender = false
             let o = pendingDebugOverlays
             pendingDebugOverlays = nil
             return (n, o)
         }
+        let forced = asked || applied
         if let overlays { compositor.debugOverlays = overlays }
         let animating = renderRoot.hasRunningAnimations(at: seconds(target))
         if !forced && !animating && !lastFrameWasAnimating && lastPresentation != nil {
@@ -421,9 +426,12 @@ public final class RenderLoop {
 
     /// Applies the commits waiting in the queue to the render tree, oldest
     /// first (render thread).
-    private func applyPendingUpdates() {
+    /// Applies the commits waiting in the queue to the render tree; true
+    /// when there were any.
+    @discardableResult
+    private func applyPendingUpdates() -> Bool {
         updates.take(into: &taken)
-        guard !taken.isEmpty else { return }
+        guard !taken.isEmpty else { return false }
         var commits = 0
         var i = 0
         while i < taken.count { taken[i].apply(); commits += taken[i].commitCount; i += 1 }
@@ -433,6 +441,7 @@ public final class RenderLoop {
             $0.updatesApplied += n
             $0.commitsApplied += commits
         }
+        return true
     }
 
     private func fail(_ error: KMSError) -> Bool {
