@@ -259,16 +259,19 @@ public final class CoverflowScene: DemoScene {
 
     /// A flick to the left across 45 % of the width (three covers, plus
     /// the saturated momentum of two: from cover 3 to cover 8), a pause
-    /// while it settles, then a tap on the centre cover (it flips).
+    /// well past its settling (at most 0.9 s: a tap while it still moves
+    /// centres instead of flipping), then a tap on the centre cover (it
+    /// flips).
     public var touchScript: [DemoTouchStep] {
         let y = centreY / height
         return [.drag(x0: 0.8, y0: y, x1: 0.35, y1: y, checkFollows: false),
-                .wait(seconds: 1.2),
+                .wait(seconds: 2.0),
                 .tap(x: 0.5, y: y)]
     }
 
-    /// The flip (0.6 s) and slack for the emulated board.
-    public var restSeconds: Double { 2.0 }
+    /// The flip (0.6 s) and slack for the emulated board (under TCG a
+    /// frame of the flip can take half a second).
+    public var restSeconds: Double { 3.0 }
 
     private func panned() {
         let now = AppRunLoop.current.now
