@@ -116,12 +116,29 @@ public final class KMSPresenter: FramePresenter {
     /// DRM hotplug events (made by init; nil where netlink is refused, and
     /// then an unplugged connector is noticed only by a failing commit).
     public var hotplugMonitor: HotplugMonitor?
-    /// How often `ensureAccess()` also reads the connector's state (one
+    /// How often the presenter also reads the connector's state (one
     /// ioctl, no probe), nanoseconds: drivers without connector polling
     /// (virtio-gpu, bochs) send no hotplug uevent when a connector's state
     /// is forced through sysfs, and a board's driver may miss an unplug.
+    /// While frames flow the read is made just after a flip is queued, so
+    /// it overlaps the wait for the vblank (made at the start of a frame,
+    /// the ioctl could hold the frame past its vblank: vkms's pacing test
+    /// missed 2–3 vblanks in 600 that way); when no flip has made it for a
+    /// whole interval (idle, suspended), `ensureAccess()` makes it.
     public var connectorPollNanoseconds: Int64 = 250_000_000
     private var nextConnectorPoll: Int64 = 0
+    /// A read after a flip found the connector's state changed: handled by
+    /// the next `ensureAccess()` (between frames, no flip pending).
+    private var connectorChangePending = false
+
+    /// Reads the connector's state when a poll is due (`late`: only when
+    /// one is a whole interval overdue); true when it differs from what the
+    /// access state assumes.
+    private func connectorPollFindsChange(now: Int64, late: Bool) -> Bool {
+        guard now >= nextConnectorPoll + (late ? connectorPollNanoseconds : 0) else { return false }
+        nextConnectorPoll = now + connectorPollNanoseconds
+        return output.isDisconnectedNow() != (access == .disconnected)
+    }
     /// Test-only failure injection for commits (off unless armed).
     public let testFaults = CommitFaultInjection()
 
@@ -260,6 +277,9 @@ public final class KMSPresenter: FramePresenter {
         queuedIndex = index
         pageFlipState = .waitingForFlip
         checkInvariants()
+        if access != .vtReleased && connectorPollFindsChange(now: System.monotonicNanoseconds(), late: false) {
+            connectorChangePending = true
+        }
         return .flipQueued
     }
 
@@ -311,13 +331,10 @@ public final class KMSPresenter: FramePresenter {
             statistics.hotplugEvents += 1
             connectorMayHaveChanged()
         } else if access != .vtReleased {
-            let now = System.monotonicNanoseconds()
-            if now >= nextConnectorPoll {
-                nextConnectorPoll = now + connectorPollNanoseconds
-                if output.isDisconnectedNow() != (access == .disconnected) {
-                    statistics.connectorPollChanges += 1
-                    connectorMayHaveChanged()
-                }
+            if connectorChangePending || connectorPollFindsChange(now: System.monotonicNanoseconds(), late: true) {
+                connectorChangePending = false
+                statistics.connectorPollChanges += 1
+                connectorMayHaveChanged()
             }
         }
         if let vt = vtSwitcher {
