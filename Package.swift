@@ -115,12 +115,14 @@ let package = Package(
 
         // libFuzzer targets (host only): scripts/fuzz builds this with
         // -sanitize=fuzzer,address; libFuzzer supplies main.
-        .executableTarget(name: "fuzz-raster", dependencies: ["Raster", "ImageIO", "CPosix"],
+        // FuzzSupport: the byte reader and the driver entry both share.
+        .target(name: "FuzzSupport", dependencies: ["CPosix"], path: "Fuzz/FuzzSupport"),
+        .executableTarget(name: "fuzz-raster", dependencies: ["Raster", "ImageIO", "CPosix", "FuzzSupport"],
                           path: "Fuzz/fuzz-raster",
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         // libFuzzer targets on FBRuntime (host only): the stroker, the
         // board-config parser and the animation evaluator (scripts/fuzz).
-        .executableTarget(name: "fuzz-runtime", dependencies: ["FBRuntime", "Raster", "CPosix"],
+        .executableTarget(name: "fuzz-runtime", dependencies: ["FBRuntime", "Raster", "CPosix", "FuzzSupport"],
                           path: "Fuzz/fuzz-runtime",
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 

@@ -11,40 +11,9 @@
 //   jpeg: the bytes through ImageIO.ImageFile (PNG or JPEG by signature),
 //         fitted and full size (FuzzJPEG.swift).
 import CPosix
+import FuzzSupport
 import ImageIO
 import Raster
-
-/// Reads typed values from the fuzzer's bytes; past the end it yields zeros.
-struct ByteReader {
-    let data: UnsafePointer<UInt8>
-    let size: Int
-    var offset = 0
-
-    mutating func byte() -> UInt8 {
-        guard offset < size else { return 0 }
-        defer { offset += 1 }
-        return data[offset]
-    }
-
-    mutating func u64() -> UInt64 {
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(byte()) << (8 * UInt64(i)) }
-        return v
-    }
-
-    /// A coordinate: mostly ordinary values in a screen-sized range, and
-    /// otherwise a raw bit pattern (any Double, NaN and infinities included)
-    /// or a huge magnitude.
-    mutating func coordinate() -> Double {
-        switch byte() % 8 {
-        case 0: return Double(bitPattern: u64())
-        case 1: return Double(Int16(truncatingIfNeeded: u64())) * 1e5
-        default: return Double(Int16(truncatingIfNeeded: u64())) / 64
-        }
-    }
-
-    var exhausted: Bool { offset >= size }
-}
 
 nonisolated(unsafe) let rasterizer = PathRasterizer()   // libFuzzer calls from one thread
 nonisolated(unsafe) let mask = Surface<A8>(width: 67, height: 45)!
@@ -123,25 +92,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 // SwiftPM links executables with their entry point renamed to
-// `<module>_main` (so tests can link them); hand control to libFuzzer's
-// driver from there. Only scripts/fuzz builds with libFuzzer (and defines
-// FBR_FUZZ); an ordinary `swift build` gets a stub that says so.
-#if FBR_FUZZ
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
-
+// `<module>_main` (so tests can link them): libFuzzer's driver from there
+// (FuzzSupport), or, built without libFuzzer, each named input file run
+// once.
 @_cdecl("fuzz_raster_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var vector = argv
-    return LLVMFuzzerRunDriver(&count, &vector) { data, size in fuzzOneInput(data, size) }
+    fuzzerMain("fuzz-raster", argc, argv) { data, size in fuzzOneInput(data, size) }
 }
-#else
-@_cdecl("fuzz_raster_main")
-public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    fbr_write_stderr("fuzz-raster: build and run it with scripts/fuzz (it needs -sanitize=fuzzer)\n")
-    return 2
-}
-#endif

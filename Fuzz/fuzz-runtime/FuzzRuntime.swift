@@ -26,52 +26,8 @@
 //                 into a small surface.
 import CPosix
 import FBRuntime
+import FuzzSupport
 import Raster
-
-/// Reads typed values from the fuzzer's bytes; past the end it yields zeros.
-struct ByteReader {
-    let data: UnsafePointer<UInt8>
-    let size: Int
-    var offset = 0
-
-    mutating func byte() -> UInt8 {
-        guard offset < size else { return 0 }
-        defer { offset += 1 }
-        return data[offset]
-    }
-
-    mutating func u64() -> UInt64 {
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(byte()) << (8 * UInt64(i)) }
-        return v
-    }
-
-    /// A number: mostly ordinary values in a screen-sized range, otherwise
-    /// a raw bit pattern (any Double, NaN and infinities included), a huge
-    /// magnitude or one of the special values.
-    mutating func number() -> Double {
-        switch byte() % 16 {
-        case 0: return Double(bitPattern: u64())
-        case 1: return Double(Int16(truncatingIfNeeded: u64())) * 1e5
-        case 2:
-            let specials: [Double] = [.nan, .infinity, -.infinity, 0, -0.0, .leastNonzeroMagnitude,
-                                      .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e-300, 1e300]
-            return specials[Int(byte()) % specials.count]
-        default: return Double(Int16(truncatingIfNeeded: UInt16(byte()) | UInt16(byte()) << 8)) / 64
-        }
-    }
-
-    /// A small fraction-like number (timing control points, key times,
-    /// progress), sometimes anything.
-    mutating func unitish() -> Double {
-        switch byte() % 8 {
-        case 0: return number()
-        default: return Double(Int8(bitPattern: byte())) / 64
-        }
-    }
-
-    var exhausted: Bool { offset >= size }
-}
 
 // MARK: stroke
 
@@ -391,47 +347,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 // SwiftPM links executables with their entry point renamed to
-// `<module>_main`; hand control to libFuzzer's driver from there. Only
-// scripts/fuzz builds with libFuzzer (and defines FBR_FUZZ); an ordinary
-// `swift build` gets a stub that says so.
-#if FBR_FUZZ
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
-
+// `<module>_main`: libFuzzer's driver from there (FuzzSupport), or, built
+// without libFuzzer, each named input file run once.
 @_cdecl("fuzz_runtime_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var vector = argv
-    return LLVMFuzzerRunDriver(&count, &vector) { data, size in fuzzOneInput(data, size) }
+    fuzzerMain("fuzz-runtime", argc, argv) { data, size in fuzzOneInput(data, size) }
 }
-#else
-/// Without libFuzzer: runs each input file named on the command line once
-/// (FBR_FUZZ_TARGET chooses the target), to reproduce a crash in an
-/// ordinary debug build, under a debugger.
-@_cdecl("fuzz_runtime_main")
-public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    guard argc > 1, let argv else {
-        fbr_write_stderr("fuzz-runtime: build and run it with scripts/fuzz (it needs -sanitize=fuzzer), or name input files to run once\n")
-        return 2
-    }
-    for i in 1..<Int(argc) {
-        guard let name = argv[i], let file = fopen(name, "rb") else { return 2 }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, file)
-            if n <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
-        fclose(file)
-        bytes.withUnsafeBufferPointer { b in
-            let base = b.baseAddress ?? UnsafePointer(bitPattern: 1)!
-            _ = fuzzOneInput(base, b.count)
-        }
-        fbr_write_stderr("fuzz-runtime: ran \(String(cString: name))\n")
-    }
-    return 0
-}
-#endif
