@@ -17,6 +17,17 @@ cross_swiftpm_args() {
         -c release --triple aarch64-none-none-elf --scratch-path "$FBR_ROOT/.build-arm64"
         -Xswiftc -enable-experimental-feature -Xswiftc Embedded -Xswiftc -wmo
         -Xswiftc -DFBR_EMBEDDED
+        # Size: every function (Swift and C) in a section of its own, so the
+        # linker drops what the program never reaches (public API of the
+        # modules that this program does not call: Swift's whole-module
+        # build keeps every public symbol, and without these flags a whole
+        # file's .text stays once anything in it is used); relative
+        # relocations packed as RELR (glibc 2.36+), not 24 bytes each.
+        # Together: fbdemo 3.89 MB -> 1.37 MB stripped (.text 3.50 -> 1.20 MB,
+        # .rela.dyn 210 KB -> 1.4 KB of RELR).
+        -Xswiftc -Xfrontend -Xswiftc -function-sections
+        -Xcc -ffunction-sections -Xcc -fdata-sections
+        -Xlinker --gc-sections -Xlinker -z -Xlinker pack-relative-relocs
     )
     local d
     for d in "--sysroot=$S" -isystem "$S/usr/include/aarch64-linux-gnu" -isystem "$S/usr/include" \
