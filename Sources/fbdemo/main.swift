@@ -521,10 +521,13 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
         let turns = !options.still && options.scene != "orbit" && options.scene != "pacer"
         while status == 0 && !options.dragCheck && touchScript.isEmpty && loop.isRunning {
             if let touch { touch.waitAndDispatch(loop, timeoutMilliseconds: turns ? 50 : 200) }
-            else { _ = loop.waitUntil(timeoutNanoseconds: turns ? 50_000_000 : 200_000_000) { _ in false } }
+            else { _ = loop.waitUntil(timeoutNanoseconds: appWaitNanoseconds(turns ? 50_000_000 : 200_000_000)) { _ in false } }
             // A turn of the app's run loop: the showcase's property changes
-            // and new animations, committed together.
+            // and new animations, committed together. Without input of its
+            // own, a still scene turns only when the run loop has work (a
+            // posted block, an animation that ended, a completion handler).
             if turns { loop.update { _ in AppRunLoop.current.runTurn { scene.turn(at: AppRunLoop.current.now) } } }
+            else if touch == nil && AppRunLoop.current.hasPendingWork { loop.update { _ in AppRunLoop.current.runTurn() } }
             // The HUD's figures, a few times a second (app thread).
             if let chrome, chrome.refresh(with: loop.statistics, at: MonotonicClock().now) { loop.commit() }
         }
@@ -602,3 +605,12 @@ func cpuTicks() -> Int {
 }
 
 run()
+
+/// How long the app thread may sleep, at most `limit`: until the app run
+/// loop's next animation event (`AppRunLoop.nextEventTime`), plus 1 ms so
+/// the turn after finds it over.
+func appWaitNanoseconds(_ limit: Int64) -> Int64 {
+    guard let t = AppRunLoop.current.nextEventTime else { return limit }
+    let until = (t - MonotonicClock().now) * 1e9 + 1_000_000
+    return until <= 0 ? 0 : (until >= Double(limit) ? limit : Int64(until))
+}

@@ -59,7 +59,7 @@ final class SimApp {
                 }
             } while SDL_PollEvent(&event) != 0
         }
-        if !pending.isEmpty || touch.nextDeadline != nil || AppRunLoop.current.nextEventTime != nil {
+        if !pending.isEmpty || touch.nextDeadline != nil || AppRunLoop.current.hasPendingWork {
             // In a turn of the app's run loop: the gestures' changes are
             // committed and finished transactions' completion handlers run.
             loop.update { _ in

@@ -130,15 +130,30 @@ public final class AppRunLoop {
         }
     }
 
-    /// The earliest media time at which a tracked animation ends (so a turn
-    /// then has something to report), or `nil` when none will (none
-    /// tracked, or all infinite or paused).
+    /// The earliest media time at which a tracked animation ends, or starts
+    /// with a delegate waiting for `animationDidStart` (so a turn then has
+    /// something to report), or `nil` when none will (none tracked, or all
+    /// infinite or paused).
     public var nextEventTime: MediaTime? {
         var best: MediaTime?
         for layer in trackedLayers {
             if let t = layer.nextTrackedEndTime(), t < (best ?? .infinity) { best = t }
         }
         return best
+    }
+
+    /// True when a turn now would have something to do: blocks were
+    /// posted, a transaction is open (changes wait for their commit),
+    /// delegate callbacks or completion handlers are due, or a tracked
+    /// animation ends by the clock's time. An event loop with no input of
+    /// its own turns only when this is true, and otherwise sleeps until
+    /// `nextEventTime` (or until `onPost` wakes it): a still screen costs
+    /// no turns, and a completion handler never waits for the next touch.
+    /// App thread only (like the rest of the type, but `hasPostedBlocks`).
+    public var hasPendingWork: Bool {
+        if hasPostedBlocks || transactions.depth > 0 || !callbacks.isEmpty || transactions.hasDueCompletions { return true }
+        if let end = nextEventTime, end <= clock.now { return true }
+        return false
     }
 
     // MARK: Bookkeeping for layers

@@ -377,13 +377,15 @@ extension Layer {
         actionState.tracked.removeAll { r in r.stopped && !animations.contains { $0.key == r.key } }
     }
 
-    /// Global media time at which the earliest tracked animation ends.
+    /// Global media time of the earliest event of a tracked animation: its
+    /// start when a delegate waits to be told of it, else its end.
     func nextTrackedEndTime() -> MediaTime? {
         var best: MediaTime?
         for record in actionState.tracked where !record.stopped {
             guard let a = animation(forKey: record.key) else { continue }
             let end = a.timing.beginTime + a.timing.parentActiveDuration(default: a.defaultDuration)
-            guard let g = globalTime(fromLocal: end), g < (best ?? .infinity) else { continue }
+            let event = !record.started && record.delegate != nil ? Swift.min(a.timing.beginTime, end) : end
+            guard let g = globalTime(fromLocal: event), g < (best ?? .infinity) else { continue }
             best = g
         }
         return best
