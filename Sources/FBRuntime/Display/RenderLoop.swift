@@ -19,7 +19,10 @@ import Raster
 ///    before the vblank, the thread preempted): each frame that reaches the
 ///    screen late adds a quarter period to it, and it shrinks slowly (1/1024
 ///    per frame on time: halved in about 12 s at 60 Hz) — a missed vblank
-///    is a visible stutter, starting early costs only latency. The budget
+///    is a visible stutter, starting early costs only latency. The margin
+///    starts at a quarter period, as if one frame had been late, so the
+///    first hiccup after start (a cold page cache, a busy boot) does not
+///    stutter either; it has shrunk to half by about 12 s. The budget
 ///    is at most one period. If the flip event came early, the loop sleeps
 ///    until then: it never renders more often than the display refreshes.
 ///    (Measured on vkms under QEMU's TCG, 2 ms renders, 600 frames, a 2-core
@@ -99,8 +102,9 @@ public final class RenderLoop {
     private var lastFrameWasAnimating = false
     /// Decaying maximum of the wake-up-to-queued time, ns.
     private var pathEstimate: Int64 = 0
-    /// Added to the budget after late frames, ns (≤ one period).
-    private var lateMargin: Int64 = 0
+    /// Added to the budget after late frames, ns (≤ one period). It starts
+    /// as after one late frame, a quarter period (see the pacing rule).
+    private var lateMargin: Int64
     /// True while the presenter reports the display is not ours.
     private var displaySuspended = false
     /// Longest wait between two looks at a suspended display.
@@ -118,6 +122,7 @@ public final class RenderLoop {
             fatalError("RenderLoop: cannot allocate a \(presenter.width)x\(presenter.height) back buffer")
         }
         backBuffer = surface
+        lateMargin = max(0, presenter.refreshIntervalNanoseconds / 4)
         compositor.runsDisplayPass = false   // the display pass runs at commit, on the app thread
         taken.reserveCapacity(RenderTreeQueue.capacity)
         let first = RenderTreeUpdate(capturing: root, at: MediaTime(time.nanoseconds()) / 1e9)
