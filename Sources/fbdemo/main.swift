@@ -162,40 +162,27 @@ func usage(_ message: String) -> Never {
 
 func parseOptions(_ arguments: [String]) -> Options {
     var options = Options()
-    var i = 1
-    func value() -> String {
-        i += 1
-        guard i < arguments.count else { usage("\(arguments[i - 1]) needs a value") }
-        return arguments[i]
-    }
-    while i < arguments.count {
-        let a = arguments[i]
+    var r = DemoOptionReader(arguments, usage: usage)
+    while let a = r.next() {
         switch a {
         case "--headless": options.headless = true
         case "--backend":
-            switch value() {
+            switch r.value() {
             case "auto": options.backend = .auto
             case "kms": options.backend = .kms
             case "fbdev": options.backend = .fbdev
             default: usage("--backend takes auto, kms or fbdev")
             }
         case "--frames":
-            guard let n = Int(value()), n > 0, n <= 100_000 else { usage("--frames takes 1…100000") }
-            options.frames = n
+            options.frames = r.frames()
             options.framesGiven = true
-        case "--size":
-            let parts = value().split(separator: "x")
-            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-                  w > 0, h > 0, w <= RasterLimits.maxDimension, h <= RasterLimits.maxDimension else {
-                usage("--size takes WxH, each 1…\(RasterLimits.maxDimension)")
-            }
-            options.width = w; options.height = h
-        case "--out": options.outDirectory = value()
-        case "--scene": options.scene = value()
-        case "--board": _ = value()   // read by BoardConfig.selected
-        case "--device": options.devicePath = value()
+        case "--size": (options.width, options.height) = r.size()
+        case "--out": options.outDirectory = r.value()
+        case "--scene": options.scene = r.value()
+        case "--board": _ = r.value()   // read by BoardConfig.selected
+        case "--device": options.devicePath = r.value()
         case "--screendump":
-            let name = value()
+            let name = r.value()
             guard !name.isEmpty, name.utf8.allSatisfy({ BoardConfig.isNameByte($0) }) else {
                 usage("--screendump takes a name of letters, digits, '-' and '_'")
             }
@@ -204,15 +191,15 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--expect-idle": options.expectIdle = true
         case "--check-pacing": options.checkPacing = true
         case "--max-missed-vblanks":
-            guard let n = Int(value()), n >= 0 else { usage("--max-missed-vblanks takes a count ≥ 0") }
+            guard let n = Int(r.value()), n >= 0 else { usage("--max-missed-vblanks takes a count ≥ 0") }
             options.maxMissedVBlanks = n
         case "--touch": options.touch = true
         case "--drag-check": options.touch = true; options.dragCheck = true
         case "--block-app-ms":
-            guard let n = Int(value()), n > 0, n <= 60_000 else { usage("--block-app-ms takes 1…60000") }
+            guard let n = Int(r.value()), n > 0, n <= 60_000 else { usage("--block-app-ms takes 1…60000") }
             options.blockAppMilliseconds = n
         case "--kms-api":
-            guard let api = KMSAPIChoice(value()) else { usage("--kms-api takes atomic, legacy or auto") }
+            guard let api = KMSAPIChoice(r.value()) else { usage("--kms-api takes atomic, legacy or auto") }
             options.kmsAPI = api
         case "--master-handoff": options.masterHandoff = true
         case "--vt-handoff": options.masterHandoff = true; options.vtHandoff = true
@@ -220,23 +207,18 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--expect-damage-clips": options.expectDamageClips = true
         case "--uinput-drag-check": options.touch = true; options.dragCheck = true; options.uinputDrag = true
         case "--tap", "--drag":
-            guard let step = TouchScript.parse(value(), drag: a == "--drag") else {
+            guard let step = TouchScript.parse(r.value(), drag: a == "--drag") else {
                 usage(a == "--tap" ? "--tap takes X,Y (pixels)" : "--drag takes X0,Y0,X1,Y1 (pixels)")
             }
             options.touchScript.steps.append(step)
         case "--demo-touch": options.demoTouch = true
-        case "--test-fault": options.testFault = value()
-        case "--hud": options.hud = true
-        case "--no-hud": options.hud = false
+        case "--test-fault": options.testFault = r.value()
+        case "--hud", "--no-hud": options.hud = DemoOptionReader.hudChoice(a)
         case "--interrupt-after":
-            guard let n = Int(value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
+            guard let n = Int(r.value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
             options.interruptAfter = n
-        case "-h", "--help": usage("help")
-        default:
-            if a.hasPrefix("-") { usage("unknown option \(a)") }
-            options.scene = a
+        default: options.scene = r.sceneOrUnknown(a)
         }
-        i += 1
     }
     return options
 }

@@ -71,39 +71,20 @@ func usage(_ message: String) -> Never {
 
 func parseOptions(_ arguments: [String]) -> Options {
     var options = Options()
-    var i = 1
-    func value() -> String {
-        i += 1
-        guard i < arguments.count else { usage("\(arguments[i - 1]) needs a value") }
-        return arguments[i]
-    }
-    while i < arguments.count {
-        let a = arguments[i]
+    var r = DemoOptionReader(arguments, usage: usage)
+    while let a = r.next() {
         switch a {
-        case "--size":
-            let parts = value().split(separator: "x")
-            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-                  w > 0, h > 0, w <= RasterLimits.maxDimension, h <= RasterLimits.maxDimension else {
-                usage("--size takes WxH, each 1…\(RasterLimits.maxDimension)")
-            }
-            options.width = w; options.height = h; options.sizeGiven = true
-        case "--board": _ = value()   // read by BoardConfig.selected
-        case "--scene": options.scene = value()
-        case "--frames":
-            guard let n = Int(value()), n > 0, n <= 100_000 else { usage("--frames takes 1…100000") }
-            options.frames = n
+        case "--size": (options.width, options.height) = r.size(); options.sizeGiven = true
+        case "--board": _ = r.value()   // read by BoardConfig.selected
+        case "--scene": options.scene = r.value()
+        case "--frames": options.frames = r.frames()
         case "--still": options.still = true
         case "--check-pacing": options.checkPacing = true
         case "--drag-check": options.dragCheck = true; options.still = true
-        case "--oracle": options.oracleDirectory = value()
-        case "--hud": options.hud = true
-        case "--no-hud": options.hud = false
-        case "-h", "--help": usage("help")
-        default:
-            if a.hasPrefix("-") { usage("unknown option \(a)") }
-            options.scene = a
+        case "--oracle": options.oracleDirectory = r.value()
+        case "--hud", "--no-hud": options.hud = DemoOptionReader.hudChoice(a)
+        default: options.scene = r.sceneOrUnknown(a)
         }
-        i += 1
     }
     guard DemoCatalog.names.contains(options.scene) else {
         usage("unknown scene '\(options.scene)' (scenes: \(DemoCatalog.namesLine))")
