@@ -120,9 +120,48 @@ open class ShapeLayer: Layer {
         let m = presentedPathMemo
         if m.isValid, m.time == t, m.animationsVersion == animationsVersion, m.model == path { return m.value }
         var value: Path?
-        if case let .path(p)? = customPresentationValue(forKey: "path", atLocalTime: t) { value = p }
+        // The last presented path's storage, taken out of the memo so that
+        // a plain morph can write this frame's path into it.
+        var storage = m.value ?? Path()
+        m.value = nil
+        switch plainMorph(at: t, into: &storage) {
+        case .morphed: value = storage
+        case .inactive: value = path
+        case .notAMorph:
+            if case let .path(p)? = customPresentationValue(forKey: "path", atLocalTime: t) { value = p }
+        }
         m.isValid = true; m.time = t; m.animationsVersion = animationsVersion; m.model = path; m.value = value
         return value
+    }
+
+    enum PlainMorph { case morphed, inactive, notAMorph }
+
+    /// The presented path of a plain morph, the case a render loop meets
+    /// every frame: the layer's only animation of `path` is a basic one from
+    /// one path to another with the same verbs, neither additive nor
+    /// cumulative, without a value function. It is written into `path`'s
+    /// storage (`Path.setInterpolation`), so the morph allocates nothing
+    /// per frame; the general evaluation (`customPresentationValue`) would
+    /// make a new path each time. The value is the same as the general
+    /// one's: the same timing state, fraction and interpolation.
+    /// `.inactive`: the animation has no effect at `t` (the model's path
+    /// shows); `.notAMorph`: the general evaluation must run.
+    func plainMorph(at t: MediaTime, into path: inout Path) -> PlainMorph {
+        let key = AnimatableKey.custom("path")
+        let list = animations
+        var morph: BasicAnimation?
+        var i = 0
+        while i < list.count {
+            let animation = list[i].animation
+            i += 1
+            guard animation.touches(key) else { continue }
+            guard morph == nil, case let .basic(b) = animation else { return .notAMorph }
+            morph = b
+        }
+        guard let b = morph, !b.isAdditive, !b.isCumulative, b.valueFunction == nil, b.byValue == nil,
+              case let .path(from)? = b.fromValue, case let .path(to)? = b.toValue, self.path != nil else { return .notAMorph }
+        guard let state = b.timing.state(atParentTime: t, default: BasicAnimation.defaultDuration) else { return .inactive }
+        return path.setInterpolation(from: from, to: to, b.timingFunction.value(at: state.progress)) ? .morphed : .notAMorph
     }
 
     /// The presented path's bounds, widened by the stroke's reach (half the
@@ -179,7 +218,9 @@ final class StrokeOutlineCache {
         if isValid, style == self.style, l == linear, path == self.path { return result }
         path.stroke(style, transform: AffineTransform(a: l.a, b: l.b, c: l.c, d: l.d, tx: 0, ty: 0), into: &result,
                     scratch: scratch)
-        self.path = path; self.style = style; linear = l; isValid = true
+        // A copy of the points, not a share: the presented path's storage
+        // stays its layer's alone, for the next frame's morph to reuse.
+        self.path.setContents(of: path); self.style = style; linear = l; isValid = true
         misses += 1
         return result
     }

@@ -106,29 +106,59 @@ public struct Path: Equatable, Sendable {
     /// The path point by point between `self` (`t` = 0) and `other`
     /// (`t` = 1; beyond either extrapolates), when both have the same verbs
     /// and point count; `nil` otherwise. The result shares `self`'s verb
-    /// storage: making it allocates one point array.
+    /// storage: making it allocates one point array
+    /// (`setInterpolation(from:to:_:)` reuses a path's own instead).
     ///
     /// - Complexity: O(points).
     public func interpolated(to other: Path, _ t: Double) -> Path? {
-        guard verbs == other.verbs, points.count == other.points.count else { return nil }
-        var p = self
-        let a = points, b = other.points
-        p.points = [PathPoint](unsafeUninitializedCapacity: a.count) { buffer, initialized in
-            var k = 0
-            while k < a.count {
-                buffer[k] = PathPoint(x: a[k].x + (b[k].x - a[k].x) * t, y: a[k].y + (b[k].y - a[k].y) * t)
-                k += 1
-            }
-            initialized = a.count
-        }
+        var p = Path()
+        return p.setInterpolation(from: self, to: other, t) ? p : nil
+    }
+
+    /// Makes this path the one between `a` (`t` = 0) and `b` (`t` = 1;
+    /// beyond either extrapolates), point by point, when they have the same
+    /// verbs and point count; returns false and leaves the path as it was
+    /// otherwise. The verbs are shared with `a`; the points are written into
+    /// this path's own storage, so a path morphed every frame in the same
+    /// variable allocates nothing once its storage is large enough and not
+    /// shared with a copy.
+    ///
+    /// - Complexity: O(points).
+    public mutating func setInterpolation(from a: Path, to b: Path, _ t: Double) -> Bool {
+        guard a.verbs == b.verbs, a.points.count == b.points.count else { return false }
         @inline(__always) func lerp(_ u: PathPoint, _ v: PathPoint) -> PathPoint {
             PathPoint(x: u.x + (v.x - u.x) * t, y: u.y + (v.y - u.y) * t)
         }
+        verbs = a.verbs
+        let n = a.points.count
+        points.removeAll(keepingCapacity: true)
+        points.reserveCapacity(n)
+        a.points.withUnsafeBufferPointer { pa in
+            b.points.withUnsafeBufferPointer { pb in
+                var k = 0
+                while k < n { points.append(lerp(pa[k], pb[k])); k += 1 }
+            }
+        }
         // The bookkeeping points are points of the path (the last move's),
         // so they move with it.
-        p.lastMove = lerp(lastMove, other.lastMove)
-        if let s = subpathStart, let o = other.subpathStart { p.subpathStart = lerp(s, o) }
-        return p
+        lastMove = lerp(a.lastMove, b.lastMove)
+        if let s = a.subpathStart, let o = b.subpathStart { subpathStart = lerp(s, o) } else { subpathStart = a.subpathStart }
+        return true
+    }
+
+    /// Makes this path equal to `other`: its verbs shared, its points
+    /// copied into this path's own storage, so that keeping a copy of a
+    /// path that changes every frame (a cache's key) neither allocates once
+    /// the storage is large enough nor holds on to `other`'s storage, which
+    /// its owner can then reuse (`setInterpolation(from:to:_:)`).
+    ///
+    /// - Complexity: O(points).
+    public mutating func setContents(of other: Path) {
+        verbs = other.verbs
+        points.removeAll(keepingCapacity: true)
+        points.append(contentsOf: other.points)
+        subpathStart = other.subpathStart
+        lastMove = other.lastMove
     }
 
     /// Empties the path. With `keepingCapacity`, the verb and point storage
