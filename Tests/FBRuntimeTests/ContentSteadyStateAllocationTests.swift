@@ -119,6 +119,52 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
         try textScreen(animating: BasicAnimation(key: .custom("fontSize"), from: .scalar(11), to: .scalar(12)))
     }
 
+    /// Lines cut with an ellipsis (each mode), some right to left
+    /// (Hebrew, Arabic, mixed), their font size breathing: laid out, cut
+    /// and put in visual order every frame, in the storage of the last.
+    func testTruncatedAndRightToLeftTextLaidOutEveryFrameAllocatesNothing() throws {
+        guard let font = try? Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") else {
+            throw XCTSkip("DejaVu Sans is not installed (fonts-dejavu-core)")
+        }
+        let start: MediaTime = 5
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 320, height: 240)
+        root.anchorPoint = .zero
+        let lines = ["a line of text far too long to fit in the width of its layer",
+                     "שורה ארוכה מדי של טקסט בעברית שלא נכנסת ברוחב",
+                     "سطر طويل جدا من النص العربي لا يتسع في العرض",
+                     "mixed עברית and English in one line, too long"]
+        let modes: [TextTruncation] = [.end, .start, .middle]
+        var layers: [TextLayer] = []
+        for (i, line) in lines.enumerated() {
+            for (j, mode) in modes.enumerated() {
+                let text = TextLayer()
+                text.font = font
+                text.fontSize = 12
+                text.truncationMode = mode
+                text.string = line
+                text.bounds = Rect(x: 0, y: 0, width: 100, height: 18)
+                text.anchorPoint = .zero
+                text.position = Point(x: 5 + Double(j) * 105, y: 5 + Double(i) * 20)
+                text.add(repeating(BasicAnimation(key: .custom("fontSize"), from: .scalar(11), to: .scalar(13)), duration: 0.5),
+                         forKey: "size", at: start)
+                try root.addSublayer(text)
+                layers.append(text)
+            }
+        }
+        var layouts = 0
+        let perFrame = try allocations(root, size: (320, 240), start: start, warmUp: 30, frames: 30) { _ in
+            layouts = layers.reduce(0) { $0 + $1.layoutCache.misses }
+        }
+        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 30), "heap allocations per frame")
+        XCTAssertGreaterThanOrEqual(layouts, layers.count * 60, "laid out every frame")
+        // Every line was cut.
+        for layer in layers {
+            let layout = layer.layoutCache.layout
+            XCTAssertTrue(layout.lines.allSatisfy { $0.isTruncated }, layer.string ?? "")
+        }
+    }
+
     func textScreen(animating animation: BasicAnimation) throws {
         guard let font = try? Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") else {
             throw XCTSkip("DejaVu Sans is not installed (fonts-dejavu-core)")

@@ -291,63 +291,108 @@ struct LogicalLine {
     }
 
     /// Cuts the line to `maxWidth` with an ellipsis at the start, the
-    /// middle or the end. A cut falls between clusters.
+    /// middle or the end. A cut falls between clusters. In place: the
+    /// items' storage is kept, so a truncated line laid out again every
+    /// frame allocates nothing (static helpers and index loops, as debug
+    /// builds allocate for local functions that capture).
     mutating func truncate(_ mode: TextTruncation, maxWidth: Double, runs: [TextLayout.Run]) {
         guard mode != .none, !items.isEmpty else { return }
         let n = items.count
-        func ellipsis(near i: Int) -> [TextItem] {
-            let item = items[Swift.min(Swift.max(i, 0), n - 1)]
-            let font = runs[item.run].font
-            let s = TextLayout.clampSize(runs[item.run].size) / Double(font.unitsPerEm)
-            var g = font.glyph(for: "\u{2026}"), copies = 1
-            if g == 0 { g = font.glyph(for: "."); copies = 3 }
-            let e = TextItem(glyph: g, cluster: item.cluster, advance: Double(font.advance(of: g)) * s, dx: 0, dy: 0,
-                             run: item.run, rtl: item.rtl, isSpace: false)
-            return Array(repeating: e, count: copies)
-        }
-        func isBoundary(_ k: Int) -> Bool { k <= 0 || k >= n || items[k].cluster != items[k - 1].cluster }
-        /// The longest prefix no wider than `w`: its length.
-        func prefix(_ w: Double) -> Int {
-            var k = 0, sum = 0.0
-            while k < n && sum + items[k].advance <= w + 1e-9 { sum += items[k].advance; k += 1 }
-            while !isBoundary(k) { k -= 1 }
-            while k > 0 && items[k - 1].isSpace { k -= 1 }
-            return k
-        }
-        /// The longest suffix no wider than `w`: where it starts.
-        func suffix(_ w: Double, notBefore limit: Int) -> Int {
-            var k = n, sum = 0.0
-            while k > limit && sum + items[k - 1].advance <= w + 1e-9 { sum += items[k - 1].advance; k -= 1 }
-            while !isBoundary(k) { k += 1 }
-            while k < n && items[k].isSpace { k += 1 }
-            return k
-        }
-        func widthOf(_ r: Range<Int>) -> Double { var w = 0.0; for i in r { w += items[i].advance }; return w }
-        var result: [TextItem] = []
         switch mode {
         case .end:
-            let e = ellipsis(near: n - 1)
-            let k = prefix(maxWidth - e.reduce(0) { $0 + $1.advance })
-            result = Array(items[0..<k]) + (k > 0 ? ellipsis(near: k - 1) : e)
+            let e = LogicalLine.ellipsis(items, near: n - 1, runs)
+            let k = LogicalLine.prefix(items, maxWidth - e.width)
+            let cut = k > 0 ? LogicalLine.ellipsis(items, near: k - 1, runs) : e
+            items.removeSubrange(k..<n)
+            cut.append(to: &items)
         case .start:
-            let e = ellipsis(near: 0)
-            let k = suffix(maxWidth - e.reduce(0) { $0 + $1.advance }, notBefore: 0)
-            result = (k < n ? ellipsis(near: k) : e) + Array(items[k..<n])
+            let e = LogicalLine.ellipsis(items, near: 0, runs)
+            let k = LogicalLine.suffix(items, maxWidth - e.width, notBefore: 0)
+            let cut = k < n ? LogicalLine.ellipsis(items, near: k, runs) : e
+            cut.replace(0..<k, in: &items)
         case .middle:
-            let e = ellipsis(near: n / 2)
-            let room = maxWidth - e.reduce(0) { $0 + $1.advance }
-            let a = prefix(room / 2)
-            let b = suffix(room - widthOf(0..<a), notBefore: a)
-            result = Array(items[0..<a]) + e + Array(items[b..<n])
+            let e = LogicalLine.ellipsis(items, near: n / 2, runs)
+            let room = maxWidth - e.width
+            let a = LogicalLine.prefix(items, room / 2)
+            var kept = 0.0
+            var i = 0
+            while i < a { kept += items[i].advance; i += 1 }
+            let b = LogicalLine.suffix(items, room - kept, notBefore: a)
+            e.replace(a..<b, in: &items)
         case .none:
             return
         }
-        // Only an ellipsis wider than the whole width can overflow: then nothing.
-        if result.reduce(0, { $0 + $1.advance }) > maxWidth + 1e-9 { result = [] }
-        items = result
         isTruncated = true
         width = 0
-        for i in items { width += i.advance }
+        var i = 0
+        while i < items.count { width += items[i].advance; i += 1 }
+        // Only an ellipsis wider than the whole width can overflow: then nothing.
+        if width > maxWidth + 1e-9 { items.removeAll(keepingCapacity: true); width = 0 }
+    }
+
+    /// The ellipsis of a cut: "…" in the font of the item nearest `i`, or
+    /// three "." where the font has no "…".
+    struct Ellipsis {
+        var item: TextItem
+        var copies: Int
+        /// The copies' advances summed one by one.
+        var width: Double {
+            var w = 0.0
+            var k = 0
+            while k < copies { w += item.advance; k += 1 }
+            return w
+        }
+        func append(to items: inout [TextItem]) {
+            var k = 0
+            while k < copies { items.append(item); k += 1 }
+        }
+        /// `items[range]` replaced by the copies, in place (no allocation
+        /// within the array's capacity, unlike `replaceSubrange`).
+        func replace(_ range: Range<Int>, in items: inout [TextItem]) {
+            let k = range.count
+            var i = 0
+            while i < copies && i < k { items[range.lowerBound + i] = item; i += 1 }
+            if copies < k {
+                items.removeSubrange((range.lowerBound + copies)..<range.upperBound)
+            } else {
+                while i < copies { items.insert(item, at: range.lowerBound + i); i += 1 }
+            }
+        }
+    }
+
+    static func ellipsis(_ items: [TextItem], near i: Int, _ runs: [TextLayout.Run]) -> Ellipsis {
+        let item = items[Swift.min(Swift.max(i, 0), items.count - 1)]
+        let font = runs[item.run].font
+        let s = TextLayout.clampSize(runs[item.run].size) / Double(font.unitsPerEm)
+        var g = font.glyph(for: "\u{2026}"), copies = 1
+        if g == 0 { g = font.glyph(for: "."); copies = 3 }
+        let e = TextItem(glyph: g, cluster: item.cluster, advance: Double(font.advance(of: g)) * s, dx: 0, dy: 0,
+                         run: item.run, rtl: item.rtl, isSpace: false)
+        return Ellipsis(item: e, copies: copies)
+    }
+
+    static func isBoundary(_ items: [TextItem], _ k: Int) -> Bool {
+        k <= 0 || k >= items.count || items[k].cluster != items[k - 1].cluster
+    }
+
+    /// The longest prefix no wider than `w`: its length.
+    static func prefix(_ items: [TextItem], _ w: Double) -> Int {
+        let n = items.count
+        var k = 0, sum = 0.0
+        while k < n && sum + items[k].advance <= w + 1e-9 { sum += items[k].advance; k += 1 }
+        while !isBoundary(items, k) { k -= 1 }
+        while k > 0 && items[k - 1].isSpace { k -= 1 }
+        return k
+    }
+
+    /// The longest suffix no wider than `w`: where it starts.
+    static func suffix(_ items: [TextItem], _ w: Double, notBefore limit: Int) -> Int {
+        let n = items.count
+        var k = n, sum = 0.0
+        while k > limit && sum + items[k - 1].advance <= w + 1e-9 { sum += items[k - 1].advance; k -= 1 }
+        while !isBoundary(items, k) { k += 1 }
+        while k < n && items[k].isSpace { k += 1 }
+        return k
     }
 
     /// The items left to right on screen: right-to-left pieces reversed
@@ -363,24 +408,23 @@ struct LogicalLine {
         i = 0
         while i < items.count { if items[i].rtl != baseRTL { mixed = true; break }; i += 1 }
         guard baseRTL || mixed else { return }          // left to right throughout: logical order
-        v = visualOrder()
-    }
-
-    func visualOrder() -> [TextItem] {
-        guard let first = items.first else { return [] }
-        var v = items
-        let baseRTL = first.rtl
-        if baseRTL { v.reverse() }
+        if baseRTL { LogicalLine.reverse(&v, 0, v.count) }
         // Reverse every maximal stretch running against the base direction.
-        var i = 0
+        i = 0
         while i < v.count {
             guard v[i].rtl != baseRTL else { i += 1; continue }
             var j = i
             while j < v.count && v[j].rtl != baseRTL { j += 1 }
-            v[i..<j].reverse()
+            LogicalLine.reverse(&v, i, j)
             i = j
         }
-        return v
+    }
+
+    /// Reverses `v[from ..< to]` in place (no slice, and not `swapAt`,
+    /// which debug builds call unspecialised, allocating).
+    static func reverse(_ v: inout [TextItem], _ from: Int, _ to: Int) {
+        var a = from, b = to - 1
+        while a < b { let t = v[a]; v[a] = v[b]; v[b] = t; a += 1; b -= 1 }
     }
 }
 
@@ -521,7 +565,7 @@ struct Builder {
         // HarfBuzz gives right-to-left text in visual order: back to logical.
         if rtl {
             var a = first, b = items.count - 1
-            while a < b { items.swapAt(a, b); a += 1; b -= 1 }
+            while a < b { let t = items[a]; items[a] = items[b]; items[b] = t; a += 1; b -= 1 }   // not swapAt: unspecialised in debug builds, it allocates
         }
     }
 
