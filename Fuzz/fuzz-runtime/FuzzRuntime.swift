@@ -97,10 +97,11 @@ func fuzzStroke(_ r: inout ByteReader) {
     let outline = path.stroked(style, transform: transform, tolerance: rasterizer.tolerance)
     // The work limit (`StrokeStyle.maxOutlinePoints`): the limit plus the
     // one piece under way: at most three points per vertex on each side
-    // (a join, an arc being one chord), plus its caps.
+    // (a join, an arc being one chord), plus its caps, the two ends a dash
+    // or trim adds and the rest of the one arc that crossed the limit.
     var flattened = 0
     for polyline in path.flattened(transform: transform, tolerance: rasterizer.tolerance) { flattened += polyline.points.count }
-    precondition(outline.points.count <= StrokeStyle.maxOutlinePoints + 6 * flattened + 16,
+    precondition(outline.points.count <= StrokeStyle.maxOutlinePoints + 6 * flattened + 64,
                  "stroked outline of \(outline.points.count) points, over the work limit")
     // The outline is an ordinary path: its verbs and points agree.
     var needed = 0
