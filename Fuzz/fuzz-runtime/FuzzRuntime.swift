@@ -6,9 +6,10 @@
 //   stroke:       random path commands and coordinates (raw bit patterns:
 //                 NaN, ±inf, huge values), a random StrokeStyle (width, cap,
 //                 join, miter limit, dash pattern and phase, strokeStart and
-//                 strokeEnd) and transform; `Path.stroked` is built and then
-//                 rasterised into a small canvas, spans checked to lie in
-//                 the clip.
+//                 strokeEnd) and transform; either `Path.stroked` is built
+//                 (its size checked against the documented work limit) and
+//                 rasterised, spans checked to lie in the clip, or the
+//                 canvas strokes the path into a small surface.
 //   board-config: the bytes as a board file through `BoardConfig.parse`,
 //                 against an independent byte-level reading of the format
 //                 (ASCII input): an accepted file has only known keys, each
@@ -22,8 +23,9 @@
 //                 autoreverse, fill mode), evaluated at random times through
 //                 `Animation.values(at:)`, and — when `validate()` accepts it
 //                 — attached to a layer and evaluated as the render thread
-//                 does: `presentationValue(for:at:)` and a `Compositor` render
-//                 into a small surface.
+//                 does, at each time: the presentation tree and one key's
+//                 `presentationValue(for:at:)`; and a `Compositor` render
+//                 into a small surface at the first and last time.
 import CPosix
 import FBRuntime
 import FuzzSupport
@@ -80,7 +82,27 @@ func fuzzStroke(_ r: inout ByteReader) {
     }
     rasterizer.tolerance = r.byte() % 8 == 0 ? r.number() : FlattenLimits.defaultTolerance
     let path = randomPath(&r, maxCommands: 24)
+    let clip = IntRect(x: Int(Int8(bitPattern: r.byte())) / 4, y: Int(Int8(bitPattern: r.byte())) / 4,
+                       width: Int(r.byte() % 80), height: Int(r.byte() % 60))
+    // Either the outline, checked and filled by the rasterizer, or the
+    // canvas's own stroke of the path: each strokes the path once (doing
+    // both per input halved the rate, for no coverage either lacks).
+    let family = r.byte()
+    if family & 1 == 0 {
+        var canvas = Canvas(canvasSurface.view, family: family & 2 == 0 ? .simd : .reference)
+        canvas.clip(to: clip)
+        canvas.stroke(path, color: PremultipliedColor(argb: 0xFF102030), style: style, transform: transform, using: rasterizer)
+        return
+    }
     let outline = path.stroked(style, transform: transform, tolerance: rasterizer.tolerance)
+    // The work limit (`StrokeStyle.maxOutlinePoints`): the limit plus the
+    // one piece under way: at most three points per vertex on each side
+    // (a join, an arc being one chord), plus its caps, the two ends a dash
+    // or trim adds and the rest of the one arc that crossed the limit.
+    var flattened = 0
+    for polyline in path.flattened(transform: transform, tolerance: rasterizer.tolerance) { flattened += polyline.points.count }
+    precondition(outline.points.count <= StrokeStyle.maxOutlinePoints + 6 * flattened + 64,
+                 "stroked outline of \(outline.points.count) points, over the work limit")
     // The outline is an ordinary path: its verbs and points agree.
     var needed = 0
     for verb in outline.verbs {
@@ -92,15 +114,10 @@ func fuzzStroke(_ r: inout ByteReader) {
         }
     }
     precondition(needed == outline.points.count, "stroked outline: \(needed) points for its verbs, \(outline.points.count) held")
-    let clip = IntRect(x: Int(Int8(bitPattern: r.byte())) / 4, y: Int(Int8(bitPattern: r.byte())) / 4,
-                       width: Int(r.byte() % 80), height: Int(r.byte() % 60))
     rasterizer.fill(outline, transform: transform, rule: .nonZero, clip: clip, mask: nil) { y, x, cov, n in
         precondition(n > 0 && y >= clip.y && y < clip.maxY && x >= clip.x && x + n <= clip.maxX, "span outside the clip")
         _ = cov[n - 1]
     }
-    var canvas = Canvas(canvasSurface.view, family: r.byte() % 2 == 0 ? .simd : .reference)
-    canvas.clip(to: clip)
-    canvas.stroke(path, color: PremultipliedColor(argb: 0xFF102030), style: style, transform: transform, using: rasterizer)
 }
 
 // MARK: board-config
@@ -322,9 +339,18 @@ func fuzzAnimation(_ r: inout ByteReader) {
     layer.path = Path(circleCenter: PathPoint(x: 5, y: 4), radius: 3)
     try? root.addSublayer(layer)
     layer.add(animation, forKey: "fuzz", at: times[0])
-    for t in times {
-        for key in keys { _ = layer.presentationValue(for: key, at: t) }
-        compositor.render(root, at: t, into: target.view)
+    // Every key through one presentation copy per time (each
+    // `presentationValue(for:at:)` evaluates all the layer's animations, so
+    // asking it for all 19 keys at every time was most of the cost), and
+    // one key, chosen by the input, the direct way.
+    // Rendered at the first and the last time only: a render costs several
+    // evaluations, and the times between add little to it.
+    let probe = keys[Int(r.byte()) % keys.count]
+    for (i, t) in times.enumerated() {
+        let shown = layer.presentation(at: t)
+        _ = shown.opacity; _ = shown.transform; _ = shown.shadowPath
+        _ = layer.presentationValue(for: probe, at: t)
+        if i == 0 || i == times.count - 1 { compositor.render(root, at: t, into: target.view) }
     }
 }
 

@@ -10,7 +10,10 @@ import Raster
 /// spreads to R = G = B; CMYK and YCCK (Adobe's, stored inverted when an
 /// Adobe APP14 marker is present) become RGB by `channel = (255 − ink)·(255 − k)/255`
 /// without a colour profile. Corrupt or truncated data is an error: the
-/// warnings libjpeg would paper over with grey are refused.
+/// warnings libjpeg would paper over with grey are refused. Arithmetic-coded
+/// files (SOF9–SOF15, rare; web browsers refuse them too) are an error:
+/// libjpeg decodes their missing data as zeros without a warning, so a tiny
+/// damaged file would cost a decode of its whole declared size.
 public enum JPEG {
     /// The size a JPEG declares, read from its header only.
     public static func size(bytes: UnsafeRawBufferPointer) throws(ImageError) -> (width: Int, height: Int) {

@@ -157,9 +157,9 @@ extension Compositor {
     }
 
     /// The whole layer image offscreen, then shadow (from its alpha),
-    /// mask, opacity and operator applied once.
+    /// mask, opacity and operator applied once (in two passes for a shadow
+    /// cast from far off: `drawGroupSplit`).
     func drawGroup(_ r: ResolvedLayer, shadow: ShadowPlan?, opacity: Double, canvas: Canvas, depth: Int) {
-        let layer = r.layer
         var needed = canvas.clip
         var shadowGeometry: ImageShadowGeometry?
         if let shadow, shadow.fromImage {
@@ -168,13 +168,27 @@ extension Compositor {
             shadowGeometry = g
             needed = needed.union(canvas.clip.insetBy(-g.margin).offsetBy(-g.dx, -g.dy))
         }
-        let region = subtreeBounds(r, depth: depth).enclosingIntRect.intersection(needed)
+        let bounds = subtreeBounds(r, depth: depth).enclosingIntRect
+        let region = bounds.intersection(needed)
         guard !region.isEmpty else { return }
+        if let shadow, let g = shadowGeometry,
+           drawGroupSplit(r, shadow: shadow, g, bounds: bounds, region: region, opacity: opacity, canvas: canvas, depth: depth) {
+            return
+        }
+        drawGroupPass(r, region: region, shadow: shadow, shadowGeometry, image: true, opacity: opacity, canvas: canvas, depth: depth)
+    }
+
+    /// One offscreen pass of `drawGroup` over `region` (target pixels):
+    /// the shadow when `shadow` is given, then the image unless `image` is
+    /// false.
+    func drawGroupPass(_ r: ResolvedLayer, region: IntRect, shadow: ShadowPlan?, _ shadowGeometry: ImageShadowGeometry?, image: Bool,
+                       opacity: Double, canvas: Canvas, depth: Int) {
+        let layer = r.layer
         guard let off = colorPool.acquire(width: region.width, height: region.height) else {
             // Beyond `RasterLimits` (an extreme shadow offset): drawn without
             // the group, mask and image shadow rather than not at all.
             Diagnostics.warn(layer, "offscreen", "offscreen pass of \(region.width)×\(region.height) pixels exceeds RasterLimits; drawn without group opacity, mask and shadow")
-            drawImage(r, opacity: opacity, operator: layer.compositingOperator, canvas: canvas, depth: depth)
+            if image { drawImage(r, opacity: opacity, operator: layer.compositingOperator, canvas: canvas, depth: depth) }
             return
         }
         defer { colorPool.release(off) }
@@ -201,6 +215,7 @@ extension Compositor {
                 drawPathShadow(r, shadow, alpha: opacity, canvas: canvas)
             }
         }
+        guard image else { return }
         composite(off, x: region.x, y: region.y, mask: maskCoverage, operator: layer.compositingOperator,
                   alpha: alpha, canvas: canvas)
         offscreenTint(off, x: region.x, y: region.y, mask: maskCoverage, alpha: alpha, canvas: canvas)

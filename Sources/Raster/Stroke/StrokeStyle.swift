@@ -37,6 +37,8 @@ public enum LineJoin: Sendable {
 ///   period| ≳ 2⁵²) also starts the pattern at its beginning.
 /// - `start`/`end` are clamped to 0…1 (NaN: 0 for start, 1 for end); a
 ///   stroke with `start >= end` is empty.
+/// - The outline is limited to about `maxOutlinePoints` points, whatever
+///   the width, dashes or geometry: see there.
 public struct StrokeStyle: Equatable, Sendable {
     public var width: Double
     public var cap: LineCap
@@ -54,7 +56,29 @@ public struct StrokeStyle: Equatable, Sendable {
     public var start: Double
     public var end: Double
 
+    /// Most dashes a pattern may cut the path into; past it the stroke is
+    /// solid (see above).
     public static let maxDashCount = 100_000
+
+    /// The work limit of one stroke: the most points its outline holds
+    /// (2¹⁶ = 65,536, 1 MiB of points; filling that many edges takes a few
+    /// tens of milliseconds on a board). Ordinary strokes are well below it
+    /// (a dashed border around a 1920×1080 screen at a 2-pixel period is
+    /// about 12,000 points; a 5,000-point polyline with round joins about
+    /// 30,000). Without it, a stroke wide enough to need a thousand points
+    /// for every round join inside a curve, or tens of thousands of dashes
+    /// with round caps, gave millions of points and took seconds (found by
+    /// the stroke fuzzer).
+    ///
+    /// Once the outline being built reaches the limit, round joins, caps
+    /// and dots are drawn as one chord each (as a bevel or butt would be),
+    /// and the pieces (dashes, subpaths) not yet begun are left out: the
+    /// stroke is drawn cut off there. The outline then holds at most this
+    /// many points plus those of the one piece under way (a bounded
+    /// multiple of its flattened points). As every dash drawn takes at
+    /// least 4 points, the path is cut into at most `maxOutlinePoints / 4`
+    /// dashes (16,384): the later ones could not be drawn.
+    public static let maxOutlinePoints = 65_536
 
     public init(width: Double = 1, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 10,
                 dash: [Double] = [], dashPhase: Double = 0, start: Double = 0, end: Double = 1) {

@@ -18,6 +18,8 @@
 ///    which keeps the union correct under non-zero.
 /// Round joins, round caps and dots are polygons whose sagitta is within
 /// the tolerance (found by halving the angle).
+/// 4. The work limit: past `StrokeStyle.maxOutlinePoints` points of
+///    outline, arcs are single chords and no further piece is begun.
 struct Stroker {
     struct Piece {
         var points: [PathPoint]
@@ -86,6 +88,15 @@ struct Stroker {
     let tolerance: Double
     let scratch: StrokeScratch
     var output = Path()
+    /// Points of the outline under way not yet in `output` nor in the
+    /// array an `arc` appends to (a closed piece's outer loop while its
+    /// inner one is built).
+    var pending = 0
+
+    /// The outline has reached `StrokeStyle.maxOutlinePoints`.
+    @inline(__always) func overBudget(_ building: Int) -> Bool {
+        output.points.count + pending + building >= StrokeStyle.maxOutlinePoints
+    }
 
     init(style: StrokeStyle, tolerance: Double, scratch: StrokeScratch = StrokeScratch()) {
         self.style = style
@@ -267,7 +278,10 @@ struct Stroker {
             }
             var pos = 0.0
             var c = 0, cs = 0.0
-            while pos <= len && steps > 0 {
+            // The work limit: every dash drawn has at least 4 outline
+            // points, so dashes past maxOutlinePoints / 4 would be left out
+            // of the outline anyway; cutting them here spares the walk.
+            while pos <= len && steps > 0 && out.count < StrokeStyle.maxOutlinePoints / 4 {
                 steps -= 1
                 let next = min(pos + remaining, len)
                 if index % 2 == 0 {
@@ -302,7 +316,7 @@ struct Stroker {
     func arc(_ pts: inout [PathPoint], _ c: PathPoint, _ u: PathPoint, _ v: PathPoint, depth: Int = 0) {
         let s = u + v
         let len = s.length
-        if depth >= 10 || len < 1e-12 || halfWidth * (1 - len / 2) <= tolerance {
+        if depth >= 10 || len < 1e-12 || halfWidth * (1 - len / 2) <= tolerance || overBudget(pts.count) {
             pts.append(c + v * halfWidth); return
         }
         let m = s * (1 / len)
@@ -372,6 +386,8 @@ struct Stroker {
 
     /// Appends the outline of one piece to `output`.
     mutating func outline(_ raw: Piece) {
+        guard !overBudget(0) else { return }                         // the work limit: no new piece
+        pending = 0
         scratch.work.copy(raw)
         Stroker.clean(&scratch.work)
         let piece = scratch.work
@@ -416,12 +432,14 @@ struct Stroker {
                 i += 1
             }
             // The reverse: vertex i is entered along −dirs[i] and left along −dirs[i−1].
+            pending = scratch.outer.count
             i = n - 1
             while i >= 0 {
                 let a = dirs[i] * -1, b = dirs[(i + segs - 1) % segs] * -1
                 join(&scratch.inner, p[i], a, b, corner: piece.corners[i], lenA: lens[i], lenB: lens[(i + segs - 1) % segs])
                 i -= 1
             }
+            pending = 0
             addContour(scratch.outer); addContour(scratch.inner)
             return
         }
@@ -487,7 +505,12 @@ extension Path {
     /// transform without an inverse (it flattens everything, so the stroke
     /// would cover no area) or one that is not finite gives an empty path.
     ///
-    /// - Complexity: O(flattened points + dashes + join and cap points).
+    /// The outline holds at most about `StrokeStyle.maxOutlinePoints`
+    /// points (the work limit documented there).
+    ///
+    /// - Complexity: O(flattened points + dashes + join and cap points),
+    ///   the last two bounded by `StrokeStyle.maxDashCount` and
+    ///   `StrokeStyle.maxOutlinePoints`.
     public func stroked(_ style: StrokeStyle, transform: AffineTransform = .identity,
                         tolerance: Double = FlattenLimits.defaultTolerance) -> Path {
         var out = Path()
@@ -536,7 +559,7 @@ extension Path {
         let isDashed = stroker.dashed(isTrimmed ? trimmed : scratch.collected, into: &dashed)
         let pieces = isDashed ? dashed : isTrimmed ? trimmed : scratch.collected
         k = 0
-        while k < pieces.count { stroker.outline(pieces.items[k]); k += 1 }
+        while k < pieces.count && !stroker.overBudget(0) { stroker.outline(pieces.items[k]); k += 1 }
         swap(&trimmed, &scratch.trimmed); swap(&dashed, &scratch.dashed)
         swap(&stroker.output, &out)
     }
