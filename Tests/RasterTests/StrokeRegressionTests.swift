@@ -14,9 +14,9 @@ final class StrokeRegressionTests: XCTestCase {
                                  direction: PathPoint(1, 0))
         let broken = Stroker.Piece(points: [PathPoint(.infinity, 0), PathPoint(.infinity, 1)], corners: [true, true],
                                    closed: false, direction: PathPoint(1, 0))
-        let start = DispatchTime.now().uptimeNanoseconds
+        // (A walk that did not end would hang here; the counts below show
+        // the limit's effect. No wall-clock bound: tests never time.)
         let out = stroker.dashed([long, broken])
-        XCTAssertLessThan(DispatchTime.now().uptimeNanoseconds - start, 5_000_000_000, "the dash walk must stay bounded")
         XCTAssertEqual(out.count, 2, "over the dash limit: the pieces stay solid")
         // A finite total over the limit behaves the same.
         XCTAssertEqual(stroker.dashed([long]).count, 1)
@@ -38,11 +38,9 @@ final class StrokeRegressionTests: XCTestCase {
         func dashes(_ phase: Double) -> [[PathPoint]] {
             Stroker(style: StrokeStyle(width: 1, dash: [0.375, 0.375], dashPhase: phase), tolerance: 0.1).dashed([line]).map(\.points)
         }
-        let start = DispatchTime.now().uptimeNanoseconds
         for phase in [1.0594515088221858e+55, 5.479507873039661e+79, -1.0594515088221858e+55] {
             XCTAssertEqual(dashes(phase), dashes(0), "phase \(phase)")
         }
-        XCTAssertLessThan(DispatchTime.now().uptimeNanoseconds - start, 5_000_000_000)
         // An ordinary phase still shifts the pattern.
         XCTAssertEqual(dashes(0.375).first?.first, PathPoint(0.375, 0))
     }
