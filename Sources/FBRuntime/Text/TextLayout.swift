@@ -303,8 +303,7 @@ struct LogicalLine {
             let e = LogicalLine.ellipsis(items, near: n - 1, runs)
             let k = LogicalLine.prefix(items, maxWidth - e.width)
             let cut = k > 0 ? LogicalLine.ellipsis(items, near: k - 1, runs) : e
-            items.removeSubrange(k..<n)
-            cut.append(to: &items)
+            cut.replace(k..<n, in: &items)
         case .start:
             let e = LogicalLine.ellipsis(items, near: 0, runs)
             let k = LogicalLine.suffix(items, maxWidth - e.width, notBefore: 0)
@@ -341,10 +340,6 @@ struct LogicalLine {
             var k = 0
             while k < copies { w += item.advance; k += 1 }
             return w
-        }
-        func append(to items: inout [TextItem]) {
-            var k = 0
-            while k < copies { items.append(item); k += 1 }
         }
         /// `items[range]` replaced by the copies, in place (no allocation
         /// within the array's capacity, unlike `replaceSubrange`).
