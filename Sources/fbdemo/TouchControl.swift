@@ -60,9 +60,7 @@ final class TouchControl {
         }
         // An animation a gesture started ends by then: its transaction's
         // completion handler runs in the turn after.
-        if let end = AppRunLoop.current.nextEventTime {
-            timeout = Int32(min(Double(timeout), max(0, (end - now) * 1000 + 1)))
-        }
+        timeout = Int32(appWaitNanoseconds(Int64(timeout) * 1_000_000) / 1_000_000)
         var revents: Int16 = 0
         _ = fbr_poll1(seat.fd, Int16(POLLIN), timeout, &revents)
         loop.update { _ in
