@@ -57,23 +57,7 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
     /// (the marching ants): restroked every frame, into the same storage.
     func testAnimatedStrokeAllocatesNothing() throws {
         let start: MediaTime = 5
-        let root = Layer(name: "root")
-        root.bounds = Rect(x: 0, y: 0, width: 160, height: 120)
-        root.anchorPoint = .zero
-        let shape = ShapeLayer()
-        shape.bounds = Rect(x: 0, y: 0, width: 120, height: 120)
-        shape.position = Point(x: 80, y: 60)
-        shape.path = wing(300, phase: 0)
-        shape.fillColor = Color(red: 0.9, green: 0.5, blue: 0.2)
-        shape.strokeColor = .white
-        shape.lineWidth = 2
-        shape.lineJoin = .round
-        shape.lineDashPattern = [6, 3]
-        shape.add(repeating(BasicAnimation(key: .custom("lineDashPhase"), from: .scalar(0), to: .scalar(9)), duration: 0.5),
-                  forKey: "ants", at: start)
-        shape.add(repeating(BasicAnimation(key: .custom("strokeEnd"), from: .scalar(0.3), to: .scalar(1)), duration: 0.5),
-                  forKey: "draw", at: start)
-        try root.addSublayer(shape)
+        let root = try antsScene(start: start) { $0.lineJoin = .round }
         // One period (0.5 s there and back) to warm up, one measured.
         let perFrame = try allocations(root, size: (160, 120), start: start, warmUp: 60, frames: 60)
         XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 60), "heap allocations per frame")
@@ -84,6 +68,19 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
     /// before (`ShapeLayer.plainMorph`), the stroke reuses its own.
     func testMorphingShapeAllocatesNothingPerFrame() throws {
         let start: MediaTime = 5
+        let root = try antsScene(start: start) { shape in
+            shape.add(self.repeating(BasicAnimation(key: .custom("path"), from: .path(self.wing(300, phase: 0)),
+                                                    to: .path(self.wing(300, phase: 2))), duration: 0.5),
+                      forKey: "morph", at: start)
+        }
+        let perFrame = try allocations(root, size: (160, 120), start: start, warmUp: 60, frames: 60)
+        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 60), "heap allocations per frame")
+    }
+
+    /// A 160×120 root holding a filled, stroked, dashed 300-segment wing
+    /// whose dash phase ("ants") and stroke end ("draw") animate from
+    /// `start`; `configure` adds to the shape before the ants.
+    func antsScene(start: MediaTime, configure: (ShapeLayer) -> Void) throws -> Layer {
         let root = Layer(name: "root")
         root.bounds = Rect(x: 0, y: 0, width: 160, height: 120)
         root.anchorPoint = .zero
@@ -95,15 +92,21 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
         shape.strokeColor = .white
         shape.lineWidth = 2
         shape.lineDashPattern = [6, 3]
-        shape.add(repeating(BasicAnimation(key: .custom("path"), from: .path(wing(300, phase: 0)), to: .path(wing(300, phase: 2))),
-                            duration: 0.5), forKey: "morph", at: start)
+        configure(shape)
         shape.add(repeating(BasicAnimation(key: .custom("lineDashPhase"), from: .scalar(0), to: .scalar(9)), duration: 0.5),
                   forKey: "ants", at: start)
         shape.add(repeating(BasicAnimation(key: .custom("strokeEnd"), from: .scalar(0.3), to: .scalar(1)), duration: 0.5),
                   forKey: "draw", at: start)
         try root.addSublayer(shape)
-        let perFrame = try allocations(root, size: (160, 120), start: start, warmUp: 60, frames: 60)
-        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 60), "heap allocations per frame")
+        return root
+    }
+
+    /// DejaVu Sans, or a skip where fonts-dejavu-core is not installed.
+    func dejaVu() throws -> Font {
+        guard let font = try? Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") else {
+            throw XCTSkip("DejaVu Sans is not installed (fonts-dejavu-core)")
+        }
+        return font
     }
 
     /// A screen of text whose glyphs are cached and whose layout does not
@@ -123,9 +126,7 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
     /// (Hebrew, Arabic, mixed), their font size breathing: laid out, cut
     /// and put in visual order every frame, in the storage of the last.
     func testTruncatedAndRightToLeftTextLaidOutEveryFrameAllocatesNothing() throws {
-        guard let font = try? Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") else {
-            throw XCTSkip("DejaVu Sans is not installed (fonts-dejavu-core)")
-        }
+        let font = try dejaVu()
         let start: MediaTime = 5
         let root = Layer(name: "root")
         root.bounds = Rect(x: 0, y: 0, width: 320, height: 240)
@@ -166,9 +167,7 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
     }
 
     func textScreen(animating animation: BasicAnimation) throws {
-        guard let font = try? Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") else {
-            throw XCTSkip("DejaVu Sans is not installed (fonts-dejavu-core)")
-        }
+        let font = try dejaVu()
         let start: MediaTime = 5
         let root = Layer(name: "root")
         root.bounds = Rect(x: 0, y: 0, width: 320, height: 240)
