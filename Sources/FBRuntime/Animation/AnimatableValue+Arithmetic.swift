@@ -61,7 +61,10 @@ extension AnimatableValue {
     }
 
     /// `Σ weightsᵢ · valuesᵢ`, or `nil` when the values are not all of one
-    /// kind (or the counts differ).
+    /// kind (or the counts differ). The reference form, with arrays: the
+    /// evaluators call the fixed-arity `weightedSum(_:_:_:_:…)` below, which
+    /// gives the same values bit for bit (`AnimatableArithmeticTests`)
+    /// without allocating for the fixed-size kinds.
     static func weightedSum(_ values: [AnimatableValue], _ weights: [Double]) -> AnimatableValue? {
         guard let first = values.first, values.count == weights.count, !first.components.isEmpty,
               values.allSatisfy({ $0.isSameKind(as: first) }) else { return nil }
@@ -73,11 +76,130 @@ extension AnimatableValue {
     }
 
     /// Euclidean distance between the components (paced timing's metric);
-    /// `nil` for values of different kinds.
+    /// `nil` for values of different kinds. The reference form, with
+    /// arrays; the evaluators call `distanceBetween(_:_:)`.
     static func distance(_ a: AnimatableValue, _ b: AnimatableValue) -> Double? {
         guard a.isSameKind(as: b), !a.components.isEmpty else { return nil }
         var s = 0.0
         for (x, y) in zip(a.components, b.components) { s += (x - y) * (x - y) }
+        return s.squareRoot()
+    }
+}
+
+// MARK: Without arrays
+
+/// The components of a scalar, point, rect or colour (unused ones 0): what
+/// the render thread's arithmetic works on, with no array to allocate.
+struct FixedComponents: Equatable {
+    var c0 = 0.0, c1 = 0.0, c2 = 0.0, c3 = 0.0
+    /// How many are used (1, 2 or 4).
+    var count = 0
+
+    /// `self += w · v`, component by component in order (the reference's
+    /// arithmetic: the same products and sums).
+    mutating func add(_ v: FixedComponents, times w: Double) {
+        c0 += w * v.c0
+        if count > 1 { c1 += w * v.c1 }
+        if count > 2 { c2 += w * v.c2; c3 += w * v.c3 }
+    }
+}
+
+extension AnimatableValue {
+    /// The components of a fixed-size kind, in `components`' order; `nil`
+    /// for lists, transforms and paths.
+    var fixedComponents: FixedComponents? {
+        switch self {
+        case let .scalar(v): return FixedComponents(c0: v, count: 1)
+        case let .point(p): return FixedComponents(c0: p.x, c1: p.y, count: 2)
+        case let .rect(r): return FixedComponents(c0: r.origin.x, c1: r.origin.y, c2: r.size.width, c3: r.size.height, count: 4)
+        case let .color(c): return FixedComponents(c0: c.red, c1: c.green, c2: c.blue, c3: c.alpha, count: 4)
+        case .colors, .scalars, .transform, .path: return nil
+        }
+    }
+
+    /// A value of `self`'s fixed-size kind built from `c`.
+    func with(fixed c: FixedComponents) -> AnimatableValue {
+        switch self {
+        case .scalar: return .scalar(c.c0)
+        case .point: return .point(Point(x: c.c0, y: c.c1))
+        case .rect: return .rect(Rect(x: c.c0, y: c.c1, width: c.c2, height: c.c3))
+        case .color: return .color(Color(red: c.c0, green: c.c1, blue: c.c2, alpha: c.c3))
+        case .colors, .scalars, .transform, .path: return self
+        }
+    }
+
+    /// `wa · a`: the zero of `a`'s kind for `wa` = 0.
+    static func weightedSum(_ a: AnimatableValue, _ wa: Double) -> AnimatableValue? {
+        if let fa = a.fixedComponents {
+            var sum = FixedComponents(count: fa.count)
+            sum.add(fa, times: wa)
+            return a.with(fixed: sum)
+        }
+        return weightedSum([a], [wa])
+    }
+
+    /// `wa · a + wb · b`.
+    static func weightedSum(_ a: AnimatableValue, _ wa: Double, _ b: AnimatableValue, _ wb: Double) -> AnimatableValue? {
+        if let fa = a.fixedComponents {
+            guard b.isSameKind(as: a), let fb = b.fixedComponents else { return nil }
+            var sum = FixedComponents(count: fa.count)
+            sum.add(fa, times: wa); sum.add(fb, times: wb)
+            return a.with(fixed: sum)
+        }
+        return weightedSum([a, b], [wa, wb])
+    }
+
+    /// `wa · a + wb · b + wc · c`.
+    static func weightedSum(_ a: AnimatableValue, _ wa: Double, _ b: AnimatableValue, _ wb: Double,
+                            _ c: AnimatableValue, _ wc: Double) -> AnimatableValue? {
+        if let fa = a.fixedComponents {
+            guard b.isSameKind(as: a), c.isSameKind(as: a), let fb = b.fixedComponents, let fc = c.fixedComponents else { return nil }
+            var sum = FixedComponents(count: fa.count)
+            sum.add(fa, times: wa); sum.add(fb, times: wb); sum.add(fc, times: wc)
+            return a.with(fixed: sum)
+        }
+        return weightedSum([a, b, c], [wa, wb, wc])
+    }
+
+    /// `wa · a + wb · b + wc · c + wd · d` (a cubic segment's four values).
+    static func weightedSum(_ a: AnimatableValue, _ wa: Double, _ b: AnimatableValue, _ wb: Double,
+                            _ c: AnimatableValue, _ wc: Double, _ d: AnimatableValue, _ wd: Double) -> AnimatableValue? {
+        if let fa = a.fixedComponents {
+            guard b.isSameKind(as: a), c.isSameKind(as: a), d.isSameKind(as: a),
+                  let fb = b.fixedComponents, let fc = c.fixedComponents, let fd = d.fixedComponents else { return nil }
+            var sum = FixedComponents(count: fa.count)
+            sum.add(fa, times: wa); sum.add(fb, times: wb); sum.add(fc, times: wc); sum.add(fd, times: wd)
+            return a.with(fixed: sum)
+        }
+        return weightedSum([a, b, c, d], [wa, wb, wc, wd])
+    }
+
+    /// `distance(a, b)` without arrays, for every kind: the same squares
+    /// summed in the same order.
+    static func distanceBetween(_ a: AnimatableValue, _ b: AnimatableValue) -> Double? {
+        guard a.isSameKind(as: b) else { return nil }
+        // A helper that returns the square rather than a local function
+        // adding to `s`: a closure capturing a variable allocates in debug.
+        @inline(__always) func sq(_ x: Double, _ y: Double) -> Double { (x - y) * (x - y) }
+        var s = 0.0
+        switch (a, b) {
+        case let (.colors(x), .colors(y)):
+            guard !x.isEmpty else { return nil }
+            var i = 0
+            while i < x.count {
+                s += sq(x[i].red, y[i].red); s += sq(x[i].green, y[i].green); s += sq(x[i].blue, y[i].blue); s += sq(x[i].alpha, y[i].alpha)
+                i += 1
+            }
+        case let (.scalars(x), .scalars(y)):
+            guard !x.isEmpty else { return nil }
+            var i = 0
+            while i < x.count { s += sq(x[i], y[i]); i += 1 }
+        default:
+            guard let fa = a.fixedComponents, let fb = b.fixedComponents else { return nil }
+            s += sq(fa.c0, fb.c0)
+            if fa.count > 1 { s += sq(fa.c1, fb.c1) }
+            if fa.count > 2 { s += sq(fa.c2, fb.c2); s += sq(fa.c3, fb.c3) }
+        }
         return s.squareRoot()
     }
 }

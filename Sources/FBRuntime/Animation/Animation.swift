@@ -111,8 +111,10 @@ public struct AnimationGroup: Sendable {
     func values(at time: MediaTime, base: (AnimatableKey) -> AnimatableValue?,
                 into result: inout [(key: AnimatableKey, value: AnimatableValue)]) {
         guard let state = timing.state(atParentTime: time, default: BasicAnimation.defaultDuration) else { return }
-        for member in animations {
-            member.values(at: state.localTime, base: base, into: &result)
+        var k = 0          // an index loop: `for … in` allocates an iterator in debug builds
+        while k < animations.count {
+            animations[k].values(at: state.localTime, base: base, into: &result)
+            k += 1
         }
     }
 }

@@ -125,7 +125,7 @@ public struct BasicAnimation: Sendable {
     /// not given, or values of different kinds must be added.
     public func endpoints(base: AnimatableValue?) -> (from: AnimatableValue, to: AnimatableValue)? {
         func add(_ a: AnimatableValue, _ b: AnimatableValue, _ sign: Double = 1) -> AnimatableValue? {
-            AnimatableValue.weightedSum([a, b], [1, sign])
+            AnimatableValue.weightedSum(a, 1, b, sign)
         }
         switch (fromValue, toValue, byValue) {
         case let (from?, to?, _): return (from, to)
@@ -156,21 +156,23 @@ public struct BasicAnimation: Sendable {
                fraction: (MediaTiming.State) -> Double) -> AnimatableValue? {
         // An additive animation's endpoints are offsets: a missing one is
         // the zero of the value's kind, not the layer's value.
-        let endpointBase = isAdditive
-            ? (fromValue ?? toValue ?? byValue).flatMap { AnimatableValue.weightedSum([$0], [0]) }
-            : base
+        var endpointBase = base
+        if isAdditive {
+            endpointBase = nil
+            if let any = fromValue ?? toValue ?? byValue { endpointBase = AnimatableValue.weightedSum(any, 0) }
+        }
         guard let state = timing.state(atParentTime: time, default: defaultDuration),
               let (from, to) = endpoints(base: endpointBase) else { return nil }
         var v = AnimatableValue.interpolate(from, to, fraction(state))
         if isCumulative && state.iteration > 0, from.isSameKind(as: to), v.isSameKind(as: to),
-           let advanced = AnimatableValue.weightedSum([v, to, from], [1, Double(state.iteration), -Double(state.iteration)]) {
+           let advanced = AnimatableValue.weightedSum(v, 1, to, Double(state.iteration), from, -Double(state.iteration)) {
             v = advanced
         }
         if let f = valueFunction, let t = f.transform(for: v) { v = .transform(t) }
         if isAdditive, let base {
             if case let .transform(t) = v, case let .transform(b) = base {
                 v = .transform(t.concatenating(b))      // the animation acts in the layer's space, then the model
-            } else if let sum = AnimatableValue.weightedSum([base, v], [1, 1]) {
+            } else if let sum = AnimatableValue.weightedSum(base, 1, v, 1) {
                 v = sum
             }
         }

@@ -102,12 +102,14 @@ public struct KeyframeAnimation: Sendable {
         if n == 1 { return values[0] }
         let p = p.isNaN ? 0 : Swift.min(1, Swift.max(0, p))
         if calculationMode == .discrete { return discreteValue(p) }
-        let times = effectiveKeyTimes()
-        // The segment holding p: times[i] <= p <= times[i+1].
+        // The segment holding p: times[i] <= p <= times[i+1], with the key
+        // times of `effectiveKeyTimes()` found one at a time (no arrays).
+        var walk = KeyTimeWalk(self)
         var i = 0
-        while i < n - 2 && p >= times[i + 1] { i += 1 }
-        let span = times[i + 1] - times[i]
-        var local = span > 0 ? (p - times[i]) / span : 1
+        var t0 = walk.time(0), t1 = walk.time(1)
+        while i < n - 2 && p >= t1 { i += 1; t0 = t1; t1 = walk.time(i + 1) }
+        let span = t1 - t0
+        var local = span > 0 ? (p - t0) / span : 1
         local = Swift.min(1, Swift.max(0, local))
         if calculationMode == .linear || calculationMode == .cubic,
            let functions = timingFunctions, i < functions.count {
@@ -144,21 +146,27 @@ public struct KeyframeAnimation: Sendable {
 
     static func isWellFormed(_ times: [Double]) -> Bool {
         var previous = -Double.infinity
-        for t in times {
+        var k = 0
+        while k < times.count {
+            let t = times[k]
             guard t >= 0, t <= 1, t >= previous else { return false }   // NaN fails the comparisons
             previous = t
+            k += 1
         }
         return true
     }
 
+    /// Value i holds from edge i to edge i + 1 of n + 1 edges: the given
+    /// key times (n + 1 of them, or n and a last edge at 1) when they are
+    /// well-formed, evenly spaced otherwise.
     private func discreteValue(_ p: Double) -> AnimatableValue {
         let n = values.count
-        var bounds = (0...n).map { Double($0) / Double(n) }      // n + 1 edges, evenly spaced
-        if let given = keyTimes, KeyframeAnimation.isWellFormed(given) {
-            if given.count == n + 1 { bounds = given } else if given.count == n { bounds = given + [1] }
-        }
         var i = 0
-        while i < n - 1 && p >= bounds[i + 1] { i += 1 }
+        if let given = keyTimes, given.count == n + 1 || given.count == n, KeyframeAnimation.isWellFormed(given) {
+            while i < n - 1 && p >= given[i + 1] { i += 1 }     // edge n (1 when not given) is never reached
+        } else {
+            while i < n - 1 && p >= Double(i + 1) / Double(n) { i += 1 }
+        }
         return values[i]
     }
 
@@ -184,7 +192,51 @@ public struct KeyframeAnimation: Sendable {
         let w1 = h00 + h10 * (a1 - d1) - h11 * a2
         let w2 = h01 + h10 * d1 + h11 * (a2 - d2)
         let w3 = h11 * d2
-        return AnimatableValue.weightedSum([p0, p1, p2, p3], [w0, w1, w2, w3])
+        return AnimatableValue.weightedSum(p0, w0, p1, w1, p2, w2, p3, w3)
+    }
+}
+
+/// The key times of `KeyframeAnimation.effectiveKeyTimes()`, one at a time
+/// in increasing order, without building the array: the render thread
+/// evaluates keyframes every frame. Paced times sum the same distances in
+/// the same order, so each time equals the array's bit for bit.
+struct KeyTimeWalk {
+    private enum Source { case even, given([Double]), paced(total: Double) }
+    private let source: Source
+    private let values: [AnimatableValue]
+    /// Paced: the summed length up to the last key asked for.
+    private var length = 0.0, lengthIndex = 0
+
+    init(_ a: KeyframeAnimation) {
+        values = a.values
+        let n = a.values.count
+        if a.calculationMode == .paced || a.calculationMode == .cubicPaced {
+            var total = 0.0, k = 1, finite = true
+            while k < n {
+                guard let d = AnimatableValue.distanceBetween(a.values[k - 1], a.values[k]), d.isFinite else { finite = false; break }
+                total += d
+                k += 1
+            }
+            source = finite && total > 0 ? .paced(total: total) : .even
+        } else if let given = a.keyTimes, given.count == n, KeyframeAnimation.isWellFormed(given) {
+            source = .given(given)
+        } else {
+            source = .even
+        }
+    }
+
+    /// Key time `k`; `k` never decreases from one call to the next.
+    mutating func time(_ k: Int) -> Double {
+        switch source {
+        case .even: return Double(k) / Double(values.count - 1)
+        case let .given(times): return times[k]
+        case let .paced(total):
+            while lengthIndex < k {
+                lengthIndex += 1
+                length += AnimatableValue.distanceBetween(values[lengthIndex - 1], values[lengthIndex]) ?? 0
+            }
+            return length / total
+        }
     }
 }
 

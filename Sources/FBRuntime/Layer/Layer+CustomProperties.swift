@@ -93,14 +93,30 @@ extension Animation {
         case let .keyframe(a): return a.key == key
         case let .spring(a): return a.key == key
         case .transition: return false
-        case let .group(g): return g.animations.contains { $0.touches(key) }
+        case let .group(g):
+            var k = 0      // index loops here: the render thread asks every frame, and
+            while k < g.animations.count {      // iterators and captured flags allocate in debug builds
+                if g.animations[k].touches(key) { return true }
+                k += 1
+            }
+            return false
         }
     }
 
     func touchesKeyNeedingDisplay(_ layerClass: Layer.Type) -> Bool {
-        var found = false
-        forEachCustomKey { name in if !found && layerClass.needsDisplay(forKey: name) { found = true } }
-        return found
+        switch self {
+        case let .basic(a): if case let .custom(n) = a.key { return layerClass.needsDisplay(forKey: n) }
+        case let .keyframe(a): if case let .custom(n) = a.key { return layerClass.needsDisplay(forKey: n) }
+        case let .spring(a): if case let .custom(n) = a.key { return layerClass.needsDisplay(forKey: n) }
+        case .transition: break
+        case let .group(g):
+            var k = 0
+            while k < g.animations.count {
+                if g.animations[k].touchesKeyNeedingDisplay(layerClass) { return true }
+                k += 1
+            }
+        }
+        return false
     }
 
     func forEachCustomKey(_ body: (String) -> Void) {

@@ -1,0 +1,127 @@
+import FBRuntime
+import MallocCounter
+import Raster
+import XCTest
+
+/// Every kind of animation running, frame after frame: once the warm-up
+/// has grown the caches, evaluating them and drawing the frame allocate
+/// nothing (`SteadyStateAllocationTests` covers basic animations only).
+final class AnimationKindsAllocationTests: XCTestCase {
+    private func dot(_ name: String, _ x: Double, _ y: Double, _ root: Layer) -> Layer {
+        let l = Layer(name: name)
+        l.bounds = Rect(x: 0, y: 0, width: 24, height: 24)
+        l.position = Point(x: x, y: y)
+        l.backgroundColor = Color(rgb: 0x2E86AB)
+        l.cornerRadius = 6
+        try! root.addSublayer(l)
+        return l
+    }
+
+    private func repeating(_ t: inout MediaTiming, _ duration: Double) {
+        t.duration = duration
+        t.repeatCount = .infinity
+    }
+
+    /// One layer per kind: keyframes in each calculation mode (with key
+    /// times, timing functions and tension), along a path with auto
+    /// rotation, a group, a spring, additive and cumulative basics.
+    private func makeScene(at time: MediaTime) -> (Layer, [Layer]) {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 240, height: 160)
+        root.anchorPoint = .zero
+        root.backgroundColor = Color(rgb: 0x202830)
+        var layers: [Layer] = []
+        func keyframe(_ key: AnimatableKey, _ values: [AnimatableValue], _ mode: CalculationMode,
+                      _ name: String, _ x: Double, _ y: Double, configure: (inout KeyframeAnimation) -> Void = { _ in }) {
+            let l = dot(name, x, y, root)
+            var a = KeyframeAnimation(key: key, values: values)
+            a.calculationMode = mode
+            repeating(&a.timing, 0.5)
+            configure(&a)
+            l.add(a, forKey: name, at: time)
+            layers.append(l)
+        }
+        keyframe(.opacity, [.scalar(1), .scalar(0.2), .scalar(0.7), .scalar(1)], .linear, "linear", 20, 20) {
+            $0.keyTimes = [0, 0.2, 0.7, 1]
+            $0.timingFunctions = [.easeIn, .easeOut, .easeInEaseOut]
+        }
+        keyframe(.position, [.point(Point(x: 60, y: 20)), .point(Point(x: 90, y: 30)), .point(Point(x: 60, y: 50))],
+                 .paced, "paced", 60, 20)
+        keyframe(.transformRotationZ, [.scalar(0), .scalar(1), .scalar(-0.5), .scalar(0)], .cubic, "cubic", 120, 20) {
+            $0.tensionValues = [0, 0.5, -0.5, 0]
+        }
+        keyframe(.backgroundColor, [.color(Color(rgb: 0xE84855)), .color(Color(rgb: 0x9BC53D)), .color(Color(rgb: 0xF2A541))],
+                 .discrete, "discrete", 160, 20)
+        keyframe(.positionX, [.scalar(200), .scalar(220), .scalar(190)], .cubicPaced, "cubicPaced", 200, 20)
+        keyframe(.position, [], .paced, "alongPath", 20, 80) {
+            $0.path = Path(roundedRect: 10, 70, 60, 40, radii: CornerRadii(12))
+            $0.rotationMode = .auto
+        }
+
+        let grouped = dot("group", 120, 80, root)
+        var fade = BasicAnimation(key: .opacity, from: .scalar(0.3), to: .scalar(1))
+        fade.duration = 0.25
+        var turn = KeyframeAnimation(key: .transformRotationZ, values: [.scalar(0), .scalar(3), .scalar(0)])
+        turn.timing.beginTime = 0.1
+        var group = AnimationGroup([.basic(fade), .keyframe(turn)], duration: 0.5)
+        group.timing.repeatCount = .infinity
+        grouped.add(group, forKey: "group", at: time)
+        layers.append(grouped)
+
+        let sprung = dot("spring", 170, 80, root)
+        var spring = SpringAnimation(key: .positionY, from: .scalar(60), to: .scalar(100))
+        spring.damping = 4
+        repeating(&spring.basic.timing, 0.5)
+        sprung.add(spring, forKey: "spring", at: time)
+        layers.append(sprung)
+
+        let added = dot("additive", 210, 80, root)
+        var nudge = BasicAnimation(key: .position, from: .point(Point(x: 0, y: 0)), to: .point(Point(x: 10, y: 20)))
+        nudge.isAdditive = true
+        repeating(&nudge.timing, 0.25)
+        added.add(nudge, forKey: "nudge", at: time)
+        var grow = BasicAnimation(key: .bounds, from: .rect(added.bounds), to: .rect(Rect(x: 0, y: 0, width: 30, height: 16)))
+        grow.isCumulative = true
+        grow.timing.duration = 0.125
+        grow.timing.repeatCount = 4
+        grow.timing.autoreverses = true
+        grow.timing.fillMode = .both
+        added.add(grow, forKey: "grow", at: time)
+        layers.append(added)
+        return (root, layers)
+    }
+
+    func testEveryKindOfAnimationAllocatesNothingPerFrame() throws {
+        let start: MediaTime = 10
+        let (root, layers) = makeScene(at: start)
+        let surface = try XCTUnwrap(Surface<ARGB8888>(width: 240, height: 160))
+        let compositor = Compositor()
+        let frames = 30                                     // 0.5 s at 60 Hz: one period of every animation
+        for i in 0..<frames { compositor.render(root, at: start + Double(i) / 60, into: surface.view) }
+        var perFrame: [UInt64] = []
+        perFrame.reserveCapacity(frames)
+        let trace = ProcessInfo.processInfo.environment["FBR_ALLOC_TRACE"] == "1"
+        var drawn = 0
+        for i in frames..<(2 * frames) {
+            fbr_malloc_counter_trace(trace && i == frames ? 1 : 0)
+            fbr_malloc_counter_begin()
+            compositor.render(root, at: start + Double(i) / 60, into: surface.view)
+            perFrame.append(fbr_malloc_counter_end())
+            fbr_malloc_counter_trace(0)
+            drawn = max(drawn, compositor.statistics.layersDrawn)
+        }
+        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: frames), "heap allocations per frame")
+        XCTAssertGreaterThanOrEqual(drawn, layers.count, "the animated layers were drawn")
+        // The animations ran: each layer's presentation differs from its
+        // model somewhere in the measured period.
+        for layer in layers {
+            var moved = false
+            for i in frames..<(2 * frames) where !moved {
+                let p = layer.presentation(at: start + Double(i) / 60)
+                moved = p.position != layer.position || p.opacity != layer.opacity || p.bounds != layer.bounds
+                    || p.transform != layer.transform || p.backgroundColor != layer.backgroundColor
+            }
+            XCTAssertTrue(moved, "\(layer.name) animates")
+        }
+    }
+}
