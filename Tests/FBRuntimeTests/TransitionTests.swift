@@ -1,4 +1,5 @@
 import FBRuntime
+import MallocCounter
 import Raster
 import TestSupport
 import XCTest
@@ -214,6 +215,31 @@ final class TransitionTests: XCTestCase {
             compositor.render(scene.root, at: time, into: target.view)
             let full = render(scene.root, at: time)
             assertImage(target, tolerance: 0, "frame \(k)", expected: { full.view[$0, $1] })
+        }
+    }
+
+    /// Once the before image is made and the first frames have grown the
+    /// pools, a running transition's frames allocate nothing, for each type.
+    func testRunningTransitionAllocatesNothingPerFrame() {
+        for (type, subtype) in [(TransitionType.fade, TransitionSubtype.fromLeft), (.moveIn, .fromTop),
+                                (.push, .fromRight), (.reveal, .fromBottom)] {
+            var t = Transition(type: type, subtype: subtype, duration: 2)
+            t.timingFunction = .easeInEaseOut
+            let scene = transitionedScene(t)
+            let target = Surface<ARGB8888>(width: TransitionTests.width, height: TransitionTests.height)!
+            let compositor = Compositor()
+            for k in 0..<30 { compositor.render(scene.root, at: 1 + Double(k) / 60, into: target.view) }
+            var perFrame: [UInt64] = []
+            perFrame.reserveCapacity(30)
+            var k = 30
+            while k < 60 {
+                fbr_malloc_counter_begin()
+                compositor.render(scene.root, at: 1 + Double(k) / 60, into: target.view)
+                perFrame.append(fbr_malloc_counter_end())
+                k += 1
+            }
+            XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 30), "\(type) \(subtype)")
+            XCTAssertGreaterThan(compositor.statistics.pixelsWritten, 0, "\(type): the page moved in the last frame")
         }
     }
 
