@@ -67,33 +67,46 @@ public final class GradientPaint: Paint {
         case conic(inverse: AffineTransform, cx: Double, cy: Double, start: Double)
     }
 
-    @usableFromInline let shape: Shape
-    public let spread: GradientSpread
+    @usableFromInline private(set) var shape: Shape
+    public private(set) var spread: GradientSpread
     /// The 256 premultiplied colours; entry i is the colour at t = i/255.
     @usableFromInline let table: UnsafeMutablePointer<UInt32>
-    public let isOpaque: Bool
+    public private(set) var isOpaque: Bool
     /// Solid, nothing, or linear with t independent of y (`b == 0`: then
     /// `b·(y + 0.5)` is ±0 and adds nothing to t, bit for bit).
-    public let isRowInvariant: Bool
+    public private(set) var isRowInvariant: Bool
     /// The stops after the clean-up described above, in order.
-    public let stops: [GradientStop]
+    public private(set) var stops: [GradientStop]
+    /// `normalize`'s working storage, kept for the next `set…`.
+    private var locationScratch: [Double?] = []
 
     init(shape: Shape, stops rawStops: [GradientStop], spread: GradientSpread, coversPlane: Bool) {
-        let cleaned = GradientPaint.normalize(rawStops)
-        self.stops = cleaned
-        self.spread = spread
         table = .allocate(capacity: 256)
-        GradientPaint.buildTable(cleaned, into: table)
-        switch (cleaned.count, shape) {
+        self.shape = .nothing
+        self.spread = spread
+        stops = []
+        isOpaque = false
+        isRowInvariant = true
+        configure(shape: shape, stops: rawStops, spread: spread, coversPlane: coversPlane)
+    }
+
+    /// Everything but the table's memory: the stops cleaned up into
+    /// `stops`' storage, the table rebuilt in place.
+    private func configure(shape: Shape, stops rawStops: [GradientStop], spread: GradientSpread, coversPlane: Bool) {
+        GradientPaint.normalize(rawStops, into: &stops, locations: &locationScratch)
+        self.spread = spread
+        GradientPaint.buildTable(stops, into: table)
+        switch (stops.count, shape) {
         case (0, _), (_, .nothing):
             self.shape = .nothing
         case (1, _):
-            self.shape = .solid(cleaned[0].color.argb)
+            self.shape = .solid(stops[0].color.argb)
         default:
             self.shape = shape
         }
-        var opaque = coversPlane && !cleaned.isEmpty
-        for s in cleaned where !s.color.isOpaque { opaque = false }
+        var opaque = coversPlane && !stops.isEmpty
+        var k = 0      // an index loop: the iterator of `for … in` allocates in debug builds
+        while k < stops.count { if !stops[k].color.isOpaque { opaque = false }; k += 1 }
         if case .nothing = self.shape { opaque = false }
         isOpaque = opaque
         switch self.shape {
@@ -110,19 +123,34 @@ public final class GradientPaint: Paint {
     /// destination pixels. Lines perpendicular to the axis have one colour.
     public static func linear(x0: Double, y0: Double, x1: Double, y1: Double, stops: [GradientStop],
                               spread: GradientSpread = .pad, transform: AffineTransform = .identity) -> GradientPaint {
+        let g = linearShape(x0: x0, y0: y0, x1: x1, y1: y1, transform: transform)
+        return GradientPaint(shape: g.shape, stops: stops, spread: spread, coversPlane: g.coversPlane)
+    }
+
+    /// Makes this paint what `linear(x0:y0:x1:y1:stops:spread:transform:)`
+    /// makes, in place: the colour table and the stops' storage are reused,
+    /// so a gradient re-made every frame (an animated `GradientLayer`)
+    /// allocates nothing once its stop count has been seen. The paint must
+    /// not be in a draw while it changes.
+    public func setLinear(x0: Double, y0: Double, x1: Double, y1: Double, stops: [GradientStop],
+                          spread: GradientSpread = .pad, transform: AffineTransform = .identity) {
+        let g = GradientPaint.linearShape(x0: x0, y0: y0, x1: x1, y1: y1, transform: transform)
+        configure(shape: g.shape, stops: stops, spread: spread, coversPlane: g.coversPlane)
+    }
+
+    private static func linearShape(x0: Double, y0: Double, x1: Double, y1: Double,
+                                    transform: AffineTransform) -> (shape: Shape, coversPlane: Bool) {
         let dx = x1 - x0, dy = y1 - y0
         let length2 = dx * dx + dy * dy
         guard x0.isFinite, y0.isFinite, length2 > 0, length2.isFinite, let inv = transform.inverted() else {
-            return GradientPaint(shape: .nothing, stops: stops, spread: spread, coversPlane: false)
+            return (.nothing, false)
         }
         // t(p) = ((inv·p − p0) · d) / |d|², affine in the destination point p.
         let a = (inv.a * dx + inv.b * dy) / length2
         let b = (inv.c * dx + inv.d * dy) / length2
         let c = ((inv.tx - x0) * dx + (inv.ty - y0) * dy) / length2
-        guard a.isFinite, b.isFinite, c.isFinite else {
-            return GradientPaint(shape: .nothing, stops: stops, spread: spread, coversPlane: false)
-        }
-        return GradientPaint(shape: .linear(a: a, b: b, c: c), stops: stops, spread: spread, coversPlane: true)
+        guard a.isFinite, b.isFinite, c.isFinite else { return (.nothing, false) }
+        return (.linear(a: a, b: b, c: c), true)
     }
 
     /// A two-point conical gradient, as Canvas 2D `createRadialGradient`
@@ -135,11 +163,25 @@ public final class GradientPaint: Paint {
     public static func radial(x0: Double, y0: Double, r0: Double, x1: Double, y1: Double, r1: Double,
                               stops: [GradientStop], spread: GradientSpread = .pad,
                               transform: AffineTransform = .identity) -> GradientPaint {
+        let g = radialShape(x0: x0, y0: y0, r0: r0, x1: x1, y1: y1, r1: r1, transform: transform)
+        return GradientPaint(shape: g.shape, stops: stops, spread: spread, coversPlane: g.coversPlane)
+    }
+
+    /// Makes this paint what `radial(x0:y0:r0:x1:y1:r1:stops:spread:transform:)`
+    /// makes, in place (see `setLinear`).
+    public func setRadial(x0: Double, y0: Double, r0: Double, x1: Double, y1: Double, r1: Double,
+                          stops: [GradientStop], spread: GradientSpread = .pad, transform: AffineTransform = .identity) {
+        let g = GradientPaint.radialShape(x0: x0, y0: y0, r0: r0, x1: x1, y1: y1, r1: r1, transform: transform)
+        configure(shape: g.shape, stops: stops, spread: spread, coversPlane: g.coversPlane)
+    }
+
+    private static func radialShape(x0: Double, y0: Double, r0: Double, x1: Double, y1: Double, r1: Double,
+                                    transform: AffineTransform) -> (shape: Shape, coversPlane: Bool) {
         let cdx = x1 - x0, cdy = y1 - y0, dr = r1 - r0
         let finite = x0.isFinite && y0.isFinite && r0.isFinite && cdx.isFinite && cdy.isFinite && dr.isFinite
         guard finite, r0 >= 0, r1 >= 0, cdx != 0 || cdy != 0 || dr != 0,
               let inv = transform.inverted() else {
-            return GradientPaint(shape: .nothing, stops: stops, spread: spread, coversPlane: false)
+            return (.nothing, false)
         }
         let cd2 = cdx * cdx + cdy * cdy
         var quadratic = cd2 - dr * dr
@@ -148,8 +190,7 @@ public final class GradientPaint: Paint {
         if abs(quadratic) <= 1e-9 * (cd2 + dr * dr) { quadratic = 0 }
         // The start circle inside the end one: every point has a t ≥ 0.
         let inside = r0 <= r1 && FloatMath.squareRoot(cd2) + r0 <= r1
-        return GradientPaint(shape: .radial(inverse: inv, c0x: x0, c0y: y0, r0: r0, cdx: cdx, cdy: cdy, dr: dr, quadratic: quadratic),
-                             stops: stops, spread: spread, coversPlane: inside)
+        return (.radial(inverse: inv, c0x: x0, c0y: y0, r0: r0, cdx: cdx, cdy: cdy, dr: dr, quadratic: quadratic), inside)
     }
 
     /// A radial gradient of the circle at (`cx`, `cy`) with `radius` (t = 1)
@@ -170,12 +211,24 @@ public final class GradientPaint: Paint {
     /// no effect. The centre pixel takes the colour at the start angle.
     public static func conic(cx: Double, cy: Double, startAngle: Double, stops: [GradientStop],
                              transform: AffineTransform = .identity) -> GradientPaint {
-        guard cx.isFinite, cy.isFinite, startAngle.isFinite, let inv = transform.inverted() else {
-            return GradientPaint(shape: .nothing, stops: stops, spread: .repeat, coversPlane: false)
-        }
+        let g = conicShape(cx: cx, cy: cy, startAngle: startAngle, transform: transform)
+        return GradientPaint(shape: g.shape, stops: stops, spread: .repeat, coversPlane: g.coversPlane)
+    }
+
+    /// Makes this paint what `conic(cx:cy:startAngle:stops:transform:)`
+    /// makes, in place (see `setLinear`).
+    public func setConic(cx: Double, cy: Double, startAngle: Double, stops: [GradientStop],
+                         transform: AffineTransform = .identity) {
+        let g = GradientPaint.conicShape(cx: cx, cy: cy, startAngle: startAngle, transform: transform)
+        configure(shape: g.shape, stops: stops, spread: .repeat, coversPlane: g.coversPlane)
+    }
+
+    private static func conicShape(cx: Double, cy: Double, startAngle: Double,
+                                   transform: AffineTransform) -> (shape: Shape, coversPlane: Bool) {
+        guard cx.isFinite, cy.isFinite, startAngle.isFinite, let inv = transform.inverted() else { return (.nothing, false) }
         var start = startAngle / FloatMath.twoPi
         start -= FloatMath.floor(start)
-        return GradientPaint(shape: .conic(inverse: inv, cx: cx, cy: cy, start: start), stops: stops, spread: .repeat, coversPlane: true)
+        return (.conic(inverse: inv, cx: cx, cy: cy, start: start), true)
     }
 
     // MARK: Stops
@@ -183,11 +236,22 @@ public final class GradientPaint: Paint {
     /// Fills in missing locations and sorts the stops (rules in the type's
     /// documentation).
     static func normalize(_ stops: [GradientStop]) -> [GradientStop] {
+        var out: [GradientStop] = [], locations: [Double?] = []
+        normalize(stops, into: &out, locations: &locations)
+        return out
+    }
+
+    /// `normalize(_:)` into `out`'s storage, with `locations` as working
+    /// storage (both emptied first; no allocation once they are big enough).
+    static func normalize(_ stops: [GradientStop], into out: inout [GradientStop], locations: inout [Double?]) {
+        out.removeAll(keepingCapacity: true)
+        locations.removeAll(keepingCapacity: true)
         let n = stops.count
-        if n == 0 { return [] }
-        var locations = [Double?](repeating: nil, count: n)
-        for i in 0..<n {
-            if let l = stops[i].location, l.isFinite { locations[i] = l }
+        if n == 0 { return }
+        var k = 0
+        while k < n {
+            if let l = stops[k].location, l.isFinite { locations.append(l) } else { locations.append(nil) }
+            k += 1
         }
         if locations[0] == nil { locations[0] = 0 }
         if n > 1, locations[n - 1] == nil { locations[n - 1] = 1 }
@@ -199,14 +263,15 @@ public final class GradientPaint: Paint {
                 while locations[j] == nil { j += 1 }
                 let from = locations[i - 1]!, to = locations[j]!
                 let steps = Double(j - i + 1)
-                for k in i..<j { locations[k] = from + (to - from) * Double(k - i + 1) / steps }
+                var k = i
+                while k < j { locations[k] = from + (to - from) * Double(k - i + 1) / steps; k += 1 }
                 i = j
             }
             i += 1
         }
-        var out = [GradientStop]()
         out.reserveCapacity(n)
-        for k in 0..<n { out.append(GradientStop(stops[k].color, at: locations[k]!)) }
+        k = 0
+        while k < n { out.append(GradientStop(stops[k].color, at: locations[k]!)); k += 1 }
         // Stable insertion sort: n is small, and equal locations keep their order.
         var a = 1
         while a < n {
@@ -219,7 +284,6 @@ public final class GradientPaint: Paint {
             out[b + 1] = item
             a += 1
         }
-        return out
     }
 
     /// The premultiplied colour at `t` of the piecewise-linear colour
