@@ -125,3 +125,49 @@ final class AnimationKindsAllocationTests: XCTestCase {
         }
     }
 }
+
+extension AnimationKindsAllocationTests {
+    /// A gradient whose colours and locations animate is drawn again every
+    /// frame (a new gradient image each time): that allocates nothing once
+    /// warm either.
+    func testAnimatedGradientAllocatesNothingPerFrame() throws {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 240, height: 160)
+        root.anchorPoint = .zero
+        let gradient = GradientLayer()
+        gradient.bounds = Rect(x: 0, y: 0, width: 200, height: 120)
+        gradient.position = Point(x: 120, y: 80)
+        gradient.colors = [Color(rgb: 0xE84855), Color(rgb: 0x2E86AB), Color(rgb: 0xF2A541)]
+        gradient.locations = [0, 0.5, 1]
+        try root.addSublayer(gradient)
+        let start: MediaTime = 10
+        var colors = BasicAnimation(key: .custom("colors"), from: .colors(gradient.colors),
+                                    to: .colors([Color(rgb: 0x9BC53D), Color(rgb: 0x202830), Color(rgb: 0xFFFFFF)]))
+        colors.timing.duration = 0.5
+        colors.timing.autoreverses = true
+        colors.timing.repeatCount = .infinity
+        gradient.add(colors, forKey: "colors", at: start)
+        var locations = BasicAnimation(key: .custom("locations"), from: .scalars([0, 0.5, 1]), to: .scalars([0, 0.2, 1]))
+        locations.timing.duration = 1
+        locations.timing.repeatCount = .infinity
+        gradient.add(locations, forKey: "locations", at: start)
+        let surface = try XCTUnwrap(Surface<ARGB8888>(width: 240, height: 160))
+        let compositor = Compositor()
+        let frames = 60
+        for i in 0..<frames { compositor.render(root, at: start + Double(i) / 60, into: surface.view) }
+        var perFrame: [UInt64] = []
+        perFrame.reserveCapacity(frames)
+        let trace = ProcessInfo.processInfo.environment["FBR_ALLOC_TRACE"] == "1"
+        var written = 0
+        for i in frames..<(2 * frames) {
+            fbr_malloc_counter_trace(trace && i == frames ? 1 : 0)
+            fbr_malloc_counter_begin()
+            compositor.render(root, at: start + Double(i) / 60, into: surface.view)
+            perFrame.append(fbr_malloc_counter_end())
+            fbr_malloc_counter_trace(0)
+            written = min(written == 0 ? Int.max : written, compositor.statistics.pixelsWritten)
+        }
+        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: frames), "heap allocations per frame")
+        XCTAssertGreaterThanOrEqual(written, 200 * 120, "every frame drew the whole gradient again")
+    }
+}

@@ -43,16 +43,11 @@ public enum AnimatableValue: Equatable, Sendable {
             return .path(p)
         case let (.colors(a), .colors(b)) where a.count == b.count:
             var c: [Color] = []
-            c.reserveCapacity(a.count)
-            for i in a.indices {
-                c.append(Color(red: lerp(a[i].red, b[i].red), green: lerp(a[i].green, b[i].green),
-                               blue: lerp(a[i].blue, b[i].blue), alpha: lerp(a[i].alpha, b[i].alpha)))
-            }
+            interpolate(a, b, t, into: &c)
             return .colors(c)
         case let (.scalars(a), .scalars(b)) where a.count == b.count:
             var c: [Double] = []
-            c.reserveCapacity(a.count)
-            for i in a.indices { c.append(lerp(a[i], b[i])) }
+            interpolate(a, b, t, into: &c)
             return .scalars(c)
         default: return t < 0.5 ? from : to
         }
@@ -87,5 +82,30 @@ public enum ValueFunction: Equatable, Sendable {
         case let (.translateZ, .scalar(d)): return Transform3D(translationX: 0, y: 0, z: d)
         default: return nil
         }
+    }
+}
+
+extension AnimatableValue {
+    /// Colour lists of one count interpolated element by element into
+    /// `out`'s storage (emptied first): `interpolate`'s arithmetic, for a
+    /// caller that keeps the storage from frame to frame.
+    static func interpolate(_ a: [Color], _ b: [Color], _ t: Double, into out: inout [Color]) {
+        @inline(__always) func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * t }
+        out.removeAll(keepingCapacity: true)
+        out.reserveCapacity(a.count)
+        var i = 0
+        while i < a.count {
+            out.append(Color(red: lerp(a[i].red, b[i].red), green: lerp(a[i].green, b[i].green),
+                             blue: lerp(a[i].blue, b[i].blue), alpha: lerp(a[i].alpha, b[i].alpha)))
+            i += 1
+        }
+    }
+
+    /// Number lists of one count, likewise.
+    static func interpolate(_ a: [Double], _ b: [Double], _ t: Double, into out: inout [Double]) {
+        out.removeAll(keepingCapacity: true)
+        out.reserveCapacity(a.count)
+        var i = 0
+        while i < a.count { out.append(a[i] + (b[i] - a[i]) * t); i += 1 }
     }
 }

@@ -69,7 +69,7 @@ open class GradientLayer: Layer {
     /// Its animatable properties animate implicitly when set in a
     /// displayed tree, as in Core Animation.
     open override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
-        if case let .custom(name) = key, ["colors", "locations", "startPoint", "endPoint"].contains(name) { return .implicitAnimation }
+        if case let .custom(name) = key, GradientLayer.animatableKeys.contains(name) { return .implicitAnimation }
         return super.defaultAction(forKey: key)
     }
 
@@ -85,15 +85,49 @@ open class GradientLayer: Layer {
 
     override var drawsOwnContent: Bool { true }
 
+    static let animatableKeys = ["colors", "locations", "startPoint", "endPoint"]
+    static let pointKeys = ["startPoint", "endPoint"]
+
     override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
-        s.combine(customKeys: ["colors", "locations", "startPoint", "endPoint"], of: self, at: t)
+        s.combine(presentedColors(at: t))
+        s.combine(presentedLocations(at: t))
+        s.combine(customKeys: GradientLayer.pointKeys, of: self, at: t)
         s.combine(type == .axial ? 0 : type == .radial ? 1 : 2)
     }
 
+    /// Render-thread storage for the lists of a plain animation of `colors`
+    /// or `locations` (`plainBasicAnimation`): interpolated into the same
+    /// storage every frame, where the general evaluation would allocate new
+    /// lists. A value returned from it must be dropped before the next call.
+    private var colorScratch: [Color] = []
+    private var locationScratch: [Double] = []
+
+    /// `colors` at local time `t`, animations applied.
+    final func presentedColors(at t: MediaTime) -> AnimatableValue? {
+        switch plainBasicAnimation(ofCustomKey: "colors", at: t) {
+        case .inactive: return modelValue(forKey: "colors")
+        case let .lerp(.colors(a), .colors(b), fraction):
+            AnimatableValue.interpolate(a, b, fraction, into: &colorScratch)
+            return .colors(colorScratch)
+        case .lerp, .notPlain: return customPresentationValue(forKey: "colors", atLocalTime: t)
+        }
+    }
+
+    /// `locations` at local time `t`, animations applied.
+    final func presentedLocations(at t: MediaTime) -> AnimatableValue? {
+        switch plainBasicAnimation(ofCustomKey: "locations", at: t) {
+        case .inactive: return modelValue(forKey: "locations")
+        case let .lerp(.scalars(a), .scalars(b), fraction):
+            AnimatableValue.interpolate(a, b, fraction, into: &locationScratch)
+            return .scalars(locationScratch)
+        case .lerp, .notPlain: return customPresentationValue(forKey: "locations", atLocalTime: t)
+        }
+    }
+
     override func drawOwnContent(_ d: OwnContentDrawing) {
-        guard case let .colors(colors)? = d.value("colors"), !colors.isEmpty else { return }
+        guard case let .colors(colors)? = presentedColors(at: d.localTime), !colors.isEmpty else { return }
         var spec = GradientSpec(kind: type, colors: colors, locations: [], start: startPoint, end: endPoint, width: 0, height: 0)
-        if case let .scalars(l)? = d.value("locations"), l.count == colors.count { spec.locations = l }
+        if case let .scalars(l)? = presentedLocations(at: d.localTime), l.count == colors.count { spec.locations = l }
         if case let .point(p)? = d.value("startPoint") { spec.start = p }
         if case let .point(p)? = d.value("endPoint") { spec.end = p }
         let b = d.bounds
@@ -121,28 +155,50 @@ struct GradientSpec: Equatable {
     var width: Int
     var height: Int
 
-    /// The paint in image pixels.
-    var paint: GradientPaint {
-        var stops: [GradientStop] = []
+    /// The paint in image pixels: `paint` made again in place (its table
+    /// and stops reused) or, the first time, a new one; `stops` is working
+    /// storage kept by the caller.
+    func paint(reusing paint: GradientPaint?, stops: inout [GradientStop]) -> GradientPaint {
+        stops.removeAll(keepingCapacity: true)
         stops.reserveCapacity(colors.count)
-        for (i, c) in colors.enumerated() {
-            stops.append(GradientStop(c.premultiplied, at: locations.isEmpty ? nil : locations[i]))
+        var i = 0
+        while i < colors.count {
+            stops.append(GradientStop(colors[i].premultiplied, at: locations.isEmpty ? nil : locations[i]))
+            i += 1
         }
+        let paint = paint ?? GradientPaint.linear(x0: 0, y0: 0, x1: 0, y1: 0, stops: [])
         let w = Double(width), h = Double(height)
         let x0 = start.x * w, y0 = start.y * h, x1 = end.x * w, y1 = end.y * h
         switch kind {
         case .axial:
-            return .linear(x0: x0, y0: y0, x1: x1, y1: y1, stops: stops)
+            paint.setLinear(x0: x0, y0: y0, x1: x1, y1: y1, stops: stops)
         case .radial:
             let rx = Swift.abs(x1 - x0), ry = Swift.abs(y1 - y0)
-            guard rx > 0, ry > 0 else { return .linear(x0: 0, y0: 0, x1: 0, y1: 0, stops: stops) }  // paints nothing
-            // The unit circle scaled to the ellipse.
-            return .radial(cx: 0, cy: 0, radius: 1, stops: stops,
-                           transform: AffineTransform(a: rx, b: 0, c: 0, d: ry, tx: x0, ty: y0))
+            if rx > 0, ry > 0 {
+                // The unit circle scaled to the ellipse.
+                paint.setRadial(x0: 0, y0: 0, r0: 0, x1: 0, y1: 0, r1: 1, stops: stops,
+                                transform: AffineTransform(a: rx, b: 0, c: 0, d: ry, tx: x0, ty: y0))
+            } else {
+                paint.setLinear(x0: 0, y0: 0, x1: 0, y1: 0, stops: stops)     // paints nothing
+            }
         case .conic:
             let angle = FloatMath.atan2Turns(y1 - y0, x1 - x0) * FloatMath.twoPi
-            return .conic(cx: x0, cy: y0, startAngle: angle, stops: stops)
+            paint.setConic(cx: x0, cy: y0, startAngle: angle, stops: stops)
         }
+        return paint
+    }
+
+    /// Becomes a copy of `other`, in its own lists' storage (no allocation
+    /// once they are long enough; a plain assignment would share `other`'s
+    /// lists, and the next frame's change to them would copy).
+    mutating func assign(_ other: GradientSpec) {
+        kind = other.kind; start = other.start; end = other.end; width = other.width; height = other.height
+        colors.removeAll(keepingCapacity: true)
+        var i = 0
+        while i < other.colors.count { colors.append(other.colors[i]); i += 1 }
+        locations.removeAll(keepingCapacity: true)
+        i = 0
+        while i < other.locations.count { locations.append(other.locations[i]); i += 1 }
     }
 }
 
@@ -155,16 +211,24 @@ final class GradientImageCache {
     /// The size of the last image asked for, pixels.
     var lastSize: (width: Int, height: Int) { (spec?.width ?? 0, spec?.height ?? 0) }
 
+    /// The paint of the last miss, made again in place for the next, and
+    /// its stops' working storage: a gradient animating every frame shades
+    /// a new image each frame without allocating.
+    private var paint: GradientPaint?
+    private var stops: [GradientStop] = []
+
     func image(for spec: GradientSpec) -> Surface<ARGB8888>? {
         if let surface, self.spec == spec { return surface }
-        self.spec = spec
+        if self.spec == nil { self.spec = spec } else { self.spec!.assign(spec) }
         if surface?.width != spec.width || surface?.height != spec.height {
             surface = Surface<ARGB8888>(width: spec.width, height: spec.height)
         }
         guard let surface else { return nil }
         misses += 1
         let view = surface.view
-        Canvas(view).fill(view.bounds, paint: spec.paint, operator: .src)
+        let paint = spec.paint(reusing: self.paint, stops: &stops)
+        self.paint = paint
+        Canvas(view).fill(view.bounds, paint: paint, operator: .src)
         return surface
     }
 }

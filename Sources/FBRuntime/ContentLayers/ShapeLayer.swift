@@ -147,21 +147,14 @@ open class ShapeLayer: Layer {
     /// `.inactive`: the animation has no effect at `t` (the model's path
     /// shows); `.notAMorph`: the general evaluation must run.
     func plainMorph(at t: MediaTime, into path: inout Path) -> PlainMorph {
-        let key = AnimatableKey.custom("path")
-        let list = animations
-        var morph: BasicAnimation?
-        var i = 0
-        while i < list.count {
-            let animation = list[i].animation
-            i += 1
-            guard animation.touches(key) else { continue }
-            guard morph == nil, case let .basic(b) = animation else { return .notAMorph }
-            morph = b
+        guard self.path != nil else { return .notAMorph }
+        switch plainBasicAnimation(ofCustomKey: "path", at: t) {
+        case .notPlain: return .notAMorph
+        case .inactive: return .inactive
+        case let .lerp(.path(from), .path(to), fraction):
+            return path.setInterpolation(from: from, to: to, fraction) ? .morphed : .notAMorph
+        case .lerp: return .notAMorph
         }
-        guard let b = morph, !b.isAdditive, !b.isCumulative, b.valueFunction == nil, b.byValue == nil,
-              case let .path(from)? = b.fromValue, case let .path(to)? = b.toValue, self.path != nil else { return .notAMorph }
-        guard let state = b.timing.state(atParentTime: t, default: BasicAnimation.defaultDuration) else { return .inactive }
-        return path.setInterpolation(from: from, to: to, b.timingFunction.value(at: state.progress)) ? .morphed : .notAMorph
     }
 
     /// The presented path's bounds, widened by the stroke's reach (half the

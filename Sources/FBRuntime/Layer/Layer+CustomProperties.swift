@@ -52,6 +52,40 @@ extension Layer {
         actionState.customValues.first { $0.key == key }?.value ?? storedValue(forKey: key) ?? Self.defaultValue(forKey: key)
     }
 
+    /// What the render loop meets every frame for a custom property: its
+    /// only animation is a basic one from one value to another of the same
+    /// kind, neither additive nor cumulative, without a by-value or a value
+    /// function. Then the presentation value at `t` is `from` interpolated
+    /// towards `to` by `fraction` (the same timing state and fraction as
+    /// `customPresentationValue`), and a caller can interpolate into storage
+    /// it keeps (`ShapeLayer`'s morph, `GradientLayer`'s lists) instead of
+    /// allocating a new value each frame. `.inactive`: the animation has no
+    /// effect at `t` (the model value shows); `.notPlain`: the general
+    /// evaluation must run.
+    enum PlainBasic {
+        case lerp(from: AnimatableValue, to: AnimatableValue, fraction: Double)
+        case inactive
+        case notPlain
+    }
+
+    func plainBasicAnimation(ofCustomKey name: String, at t: MediaTime) -> PlainBasic {
+        let key = AnimatableKey.custom(name)
+        let list = animations
+        var plain: BasicAnimation?
+        var i = 0
+        while i < list.count {
+            let animation = list[i].animation
+            i += 1
+            guard animation.touches(key) else { continue }
+            guard plain == nil, case let .basic(b) = animation else { return .notPlain }
+            plain = b
+        }
+        guard let b = plain, !b.isAdditive, !b.isCumulative, b.valueFunction == nil, b.byValue == nil,
+              let from = b.fromValue, let to = b.toValue, from.isSameKind(as: to) else { return .notPlain }
+        guard let state = b.timing.state(atParentTime: t, default: BasicAnimation.defaultDuration) else { return .inactive }
+        return .lerp(from: from, to: to, fraction: b.timingFunction.value(at: state.progress))
+    }
+
     /// The presentation value of a custom property at the layer's local
     /// time `t`: the model value with the animations of that key applied
     /// in order (CA's sandwich model). No allocation in steady state.
