@@ -131,6 +131,14 @@ extension AnimationKindsAllocationTests {
     /// frame (a new gradient image each time): that allocates nothing once
     /// warm either.
     func testAnimatedGradientAllocatesNothingPerFrame() throws {
+        try assertGradientAllocatesNothing(keyframes: false)
+    }
+
+    func testGradientWithKeyframesAllocatesNothingPerFrame() throws {
+        try assertGradientAllocatesNothing(keyframes: true)
+    }
+
+    private func assertGradientAllocatesNothing(keyframes: Bool) throws {
         let root = Layer(name: "root")
         root.bounds = Rect(x: 0, y: 0, width: 240, height: 160)
         root.anchorPoint = .zero
@@ -146,11 +154,22 @@ extension AnimationKindsAllocationTests {
         colors.timing.duration = 0.5
         colors.timing.autoreverses = true
         colors.timing.repeatCount = .infinity
-        gradient.add(colors, forKey: "colors", at: start)
         var locations = BasicAnimation(key: .custom("locations"), from: .scalars([0, 0.5, 1]), to: .scalars([0, 0.2, 1]))
         locations.timing.duration = 1
         locations.timing.repeatCount = .infinity
-        gradient.add(locations, forKey: "locations", at: start)
+        if keyframes {
+            var k = KeyframeAnimation(key: .custom("colors"), values: [colors.fromValue!, colors.toValue!, .colors(gradient.colors.reversed())])
+            k.timing = colors.timing
+            k.calculationMode = .paced
+            gradient.add(k, forKey: "colors", at: start)
+            var l = KeyframeAnimation(key: .custom("locations"), values: [locations.fromValue!, locations.toValue!, .scalars([0, 0.8, 1])])
+            l.timing = locations.timing
+            l.keyTimes = [0, 0.25, 1]
+            gradient.add(l, forKey: "locations", at: start)
+        } else {
+            gradient.add(colors, forKey: "colors", at: start)
+            gradient.add(locations, forKey: "locations", at: start)
+        }
         let surface = try XCTUnwrap(Surface<ARGB8888>(width: 240, height: 160))
         let compositor = Compositor()
         let frames = 60
@@ -169,5 +188,52 @@ extension AnimationKindsAllocationTests {
         }
         XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: frames), "heap allocations per frame")
         XCTAssertGreaterThanOrEqual(written, 200 * 120, "every frame drew the whole gradient again")
+    }
+
+    /// A shape morphing through keyframes, filled and stroked.
+    func testKeyframeMorphAllocatesNothingPerFrame() throws {
+        func blob(_ k: Double) -> Path {
+            var p = Path()
+            var i = 0
+            while i < 40 {
+                let a = Double(i) / 40 * 2 * Double.pi, r = 40 + 12 * sin(a * 3 + k)
+                let point = PathPoint(x: 120 + r * cos(a), y: 80 + r * sin(a))
+                if i == 0 { p.move(to: point) } else { p.line(to: point) }
+                i += 1
+            }
+            p.close()
+            return p
+        }
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 240, height: 160)
+        root.anchorPoint = .zero
+        let shape = ShapeLayer()
+        shape.bounds = root.bounds
+        shape.anchorPoint = .zero
+        shape.path = blob(0)
+        shape.fillColor = Color(rgb: 0x2E86AB)
+        shape.strokeColor = Color(rgb: 0xFFFFFF)
+        shape.lineWidth = 3
+        try root.addSublayer(shape)
+        let start: MediaTime = 10
+        var morph = KeyframeAnimation(key: .custom("path"), values: [.path(blob(0)), .path(blob(2)), .path(blob(4)), .path(blob(0))], duration: 0.5)
+        morph.keyTimes = [0, 0.2, 0.6, 1]
+        morph.timing.repeatCount = .infinity
+        shape.add(morph, forKey: "morph", at: start)
+        let surface = try XCTUnwrap(Surface<ARGB8888>(width: 240, height: 160))
+        let compositor = Compositor()
+        let frames = 30
+        for i in 0..<frames { compositor.render(root, at: start + Double(i) / 60, into: surface.view) }
+        var perFrame: [UInt64] = []
+        perFrame.reserveCapacity(frames)
+        var written = Int.max
+        for i in frames..<(2 * frames) {
+            fbr_malloc_counter_begin()
+            compositor.render(root, at: start + Double(i) / 60, into: surface.view)
+            perFrame.append(fbr_malloc_counter_end())
+            written = min(written, compositor.statistics.pixelsWritten)
+        }
+        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: frames), "heap allocations per frame")
+        XCTAssertGreaterThan(written, 1000, "every frame redrew the moving shape")
     }
 }

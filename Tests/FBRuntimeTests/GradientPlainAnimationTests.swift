@@ -75,4 +75,24 @@ final class GradientPlainAnimationTests: XCTestCase {
             assertAgree(g, name)
         }
     }
+
+    func testKeyframeListsEqualTheGeneralEvaluation() {
+        for mode in [CalculationMode.linear, .paced] {
+            let g = layer()
+            var colors = KeyframeAnimation(key: .custom("colors"), values: [
+                .colors(g.colors), .colors([Color(rgb: 0x000000), Color(rgb: 0xFFFFFF), Color(rgb: 0x00FF00)]),
+                .colors([Color(rgb: 0x102030), Color(rgb: 0x405060), Color(red: 1, green: 0, blue: 0, alpha: 0.2)]),
+            ], duration: 1.2)
+            colors.calculationMode = mode
+            colors.keyTimes = [0, 0.3, 1]
+            colors.timingFunctions = [.easeIn, .easeOut]
+            colors.timing.repeatCount = 2
+            g.add(colors, forKey: "colors", at: 10)
+            var locations = KeyframeAnimation(key: .custom("locations"), values: [.scalars([0, 0.4, 1]), .scalars([0.2, 0.3, 0.8]), .scalars([0, 0.9, 1])])
+            locations.calculationMode = mode
+            g.add(locations, forKey: "locations", at: 10)
+            if case .lerp = g.plainBasicAnimation(ofCustomKey: "colors", at: 10.5) {} else { XCTFail("\(mode): plain keyframes") }
+            assertAgree(g, "keyframes, \(mode)")
+        }
+    }
 }

@@ -87,4 +87,58 @@ final class ShapeMorphTests: XCTestCase {
         XCTAssertEqual(two.plainMorph(at: 2.2, into: &storage), .notAMorph)
         XCTAssertEqual(two.presentedPath(at: 2.2), general(two, 2.2))
     }
+
+    /// Keyframe morphs in linear and paced mode, with key times and
+    /// per-segment timing functions, take the fast path too.
+    func testAKeyframeMorphEqualsTheGeneralEvaluationAtEveryTime() {
+        let configurations: [(String, (inout KeyframeAnimation) -> Void)] = [
+            ("linear, even", { _ in }),
+            ("linear, key times and timing functions", {
+                $0.keyTimes = [0, 0.1, 0.7, 1]
+                $0.timingFunctions = [.easeIn, TimingFunction(0.3, -0.8, 0.6, 1.9), .easeOut]
+            }),
+            ("paced, repeating, autoreversing", {
+                $0.calculationMode = .paced; $0.timing.repeatCount = 2.5; $0.timing.autoreverses = true
+            }),
+            ("linear, overall timing function, fills forwards", {
+                $0.timingFunction = .easeInEaseOut; $0.timing.fillMode = .forwards
+            }),
+        ]
+        for (name, configure) in configurations {
+            let layer = ShapeLayer()
+            layer.path = star(7, inner: 20, turn: 0)
+            var morph = KeyframeAnimation(key: .custom("path"), values: [
+                .path(star(7, inner: 20, turn: 0)), .path(star(7, inner: 35, turn: 0.4)),
+                .path(star(7, inner: 5, turn: 0.1)), .path(star(7, inner: 28, turn: -0.3)),
+            ], duration: 0.9)
+            configure(&morph)
+            layer.add(morph, forKey: "morph", at: 2)
+            var storage = Path()
+            var morphed = 0
+            var t: MediaTime = 0
+            while t < 7 {
+                switch layer.plainMorph(at: t, into: &storage) {
+                case .morphed:
+                    morphed += 1
+                    XCTAssertEqual(storage, general(layer, t), "\(name) at \(t)")
+                case .inactive:
+                    XCTAssertEqual(layer.path, general(layer, t), "\(name) at \(t): the model's path")
+                case .notAMorph:
+                    XCTFail("\(name): a plain morph")
+                }
+                XCTAssertEqual(layer.presentedPath(at: t), general(layer, t), "\(name) at \(t), presentedPath")
+                t += 0.037
+            }
+            XCTAssertGreaterThan(morphed, 20, name)
+        }
+        // Cubic keyframes (four values per point) take the general evaluation.
+        let cubic = ShapeLayer()
+        cubic.path = star(7, inner: 20, turn: 0)
+        var spline = KeyframeAnimation(key: .custom("path"), values: [.path(star(7, inner: 20, turn: 0)), .path(star(7, inner: 35, turn: 0.4))])
+        spline.calculationMode = .cubic
+        cubic.add(spline, forKey: "spline", at: 2)
+        var storage = Path()
+        XCTAssertEqual(cubic.plainMorph(at: 2.1, into: &storage), .notAMorph)
+        XCTAssertEqual(cubic.presentedPath(at: 2.1), general(cubic, 2.1))
+    }
 }

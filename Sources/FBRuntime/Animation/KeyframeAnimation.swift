@@ -102,6 +102,23 @@ public struct KeyframeAnimation: Sendable {
         if n == 1 { return values[0] }
         let p = p.isNaN ? 0 : Swift.min(1, Swift.max(0, p))
         if calculationMode == .discrete { return discreteValue(p) }
+        let (i, local) = segment(atProgress: p)
+        let a = values[i], b = values[i + 1]
+        guard a.isSameKind(as: b) else { return local < 0.5 ? a : b }
+        switch calculationMode {
+        case .cubic, .cubicPaced:
+            return cubicValue(segment: i, local) ?? AnimatableValue.interpolate(a, b, local)
+        default:
+            return AnimatableValue.interpolate(a, b, local)
+        }
+    }
+
+    /// The segment (values `index` → `index + 1`) holding progress `p`
+    /// (0…1, not NaN) and the fraction through it, its timing function
+    /// applied: the first half of `value(atProgress:)` for the continuous
+    /// modes, with two values or more.
+    func segment(atProgress p: Double) -> (index: Int, local: Double) {
+        let n = values.count
         // The segment holding p: times[i] <= p <= times[i+1], with the key
         // times of `effectiveKeyTimes()` found one at a time (no arrays).
         var walk = KeyTimeWalk(self)
@@ -115,14 +132,7 @@ public struct KeyframeAnimation: Sendable {
            let functions = timingFunctions, i < functions.count {
             local = functions[i].value(at: local)
         }
-        let a = values[i], b = values[i + 1]
-        guard a.isSameKind(as: b) else { return local < 0.5 ? a : b }
-        switch calculationMode {
-        case .cubic, .cubicPaced:
-            return cubicValue(segment: i, local) ?? AnimatableValue.interpolate(a, b, local)
-        default:
-            return AnimatableValue.interpolate(a, b, local)
-        }
+        return (i, local)
     }
 
     /// Key times as used: paced ones for the paced modes, the given ones when

@@ -55,13 +55,15 @@ extension Layer {
     /// What the render loop meets every frame for a custom property: its
     /// only animation is a basic one from one value to another of the same
     /// kind, neither additive nor cumulative, without a by-value or a value
-    /// function. Then the presentation value at `t` is `from` interpolated
-    /// towards `to` by `fraction` (the same timing state and fraction as
-    /// `customPresentationValue`), and a caller can interpolate into storage
-    /// it keeps (`ShapeLayer`'s morph, `GradientLayer`'s lists) instead of
-    /// allocating a new value each frame. `.inactive`: the animation has no
-    /// effect at `t` (the model value shows); `.notPlain`: the general
-    /// evaluation must run.
+    /// function; or a keyframe one in linear or paced mode without a value
+    /// function or a path, whose current segment joins two values of the
+    /// same kind. Then the presentation value at `t` is `from` interpolated
+    /// towards `to` by `fraction` (the same timing state, segment and
+    /// fraction as `customPresentationValue`), and a caller can interpolate
+    /// into storage it keeps (`ShapeLayer`'s morph, `GradientLayer`'s
+    /// lists) instead of allocating a new value each frame. `.inactive`:
+    /// the animation has no effect at `t` (the model value shows);
+    /// `.notPlain`: the general evaluation must run.
     enum PlainBasic {
         case lerp(from: AnimatableValue, to: AnimatableValue, fraction: Double)
         case inactive
@@ -71,19 +73,34 @@ extension Layer {
     func plainBasicAnimation(ofCustomKey name: String, at t: MediaTime) -> PlainBasic {
         let key = AnimatableKey.custom(name)
         let list = animations
-        var plain: BasicAnimation?
+        var plain: Animation?
         var i = 0
         while i < list.count {
             let animation = list[i].animation
             i += 1
             guard animation.touches(key) else { continue }
-            guard plain == nil, case let .basic(b) = animation else { return .notPlain }
-            plain = b
+            guard plain == nil else { return .notPlain }
+            plain = animation
         }
-        guard let b = plain, !b.isAdditive, !b.isCumulative, b.valueFunction == nil, b.byValue == nil,
-              let from = b.fromValue, let to = b.toValue, from.isSameKind(as: to) else { return .notPlain }
-        guard let state = b.timing.state(atParentTime: t, default: BasicAnimation.defaultDuration) else { return .inactive }
-        return .lerp(from: from, to: to, fraction: b.timingFunction.value(at: state.progress))
+        switch plain {
+        case let .basic(b)?:
+            guard !b.isAdditive, !b.isCumulative, b.valueFunction == nil, b.byValue == nil,
+                  let from = b.fromValue, let to = b.toValue, from.isSameKind(as: to) else { return .notPlain }
+            guard let state = b.timing.state(atParentTime: t, default: BasicAnimation.defaultDuration) else { return .inactive }
+            return .lerp(from: from, to: to, fraction: b.timingFunction.value(at: state.progress))
+        case let .keyframe(k)?:
+            guard k.calculationMode == .linear || k.calculationMode == .paced, k.valueFunction == nil,
+                  k.pathSampler == nil, k.values.count >= 2 else { return .notPlain }
+            guard let state = k.timing.state(atParentTime: t, default: BasicAnimation.defaultDuration) else { return .inactive }
+            var p = k.timingFunction.value(at: state.progress)
+            p = p.isNaN ? 0 : Swift.min(1, Swift.max(0, p))         // as value(atProgress:)
+            let (index, local) = k.segment(atProgress: p)
+            let from = k.values[index], to = k.values[index + 1]
+            guard from.isSameKind(as: to) else { return .notPlain }
+            return .lerp(from: from, to: to, fraction: local)
+        default:
+            return .notPlain
+        }
     }
 
     /// The presentation value of a custom property at the layer's local
