@@ -10,7 +10,11 @@ import Raster
 ///   demo), each turning and morphing its path and stroke end;
 /// - an emitter keeping about 2,000 particles alive, flattened, and the
 ///   same in 3-D (`preservesDepth`) under a perspective, sorted back to
-///   front.
+///   front;
+/// - every kind of animation at once: a full-screen gradient whose colours
+///   and locations run through keyframes, over 24 cards moved by paced
+///   keyframes, turned by cubic ones, pulsed by a group and dropped by a
+///   spring.
 enum ContentScenes {
     static func root() -> Layer {
         let root = Layer(name: "root")
@@ -82,6 +86,57 @@ enum ContentScenes {
             spin.repeatCount = .infinity
             shape.add(spin, forKey: "spin", at: time)
             try! root.addSublayer(shape)
+        }
+        return root
+    }
+
+    static func animationKinds(at time: MediaTime) -> Layer {
+        let root = root()
+        let sky = GradientLayer()
+        sky.bounds = root.bounds
+        sky.anchorPoint = .zero
+        sky.colors = [Color(rgb: 0x1B2A49), Color(rgb: 0x2E86AB), Color(rgb: 0xF2A541)]
+        sky.locations = [0, 0.6, 1]
+        var colors = KeyframeAnimation(key: .custom("colors"), values: [
+            .colors(sky.colors), .colors([Color(rgb: 0x3A1C71), Color(rgb: 0xD76D77), Color(rgb: 0xFFAF7B)]),
+            .colors([Color(rgb: 0x0F2027), Color(rgb: 0x203A43), Color(rgb: 0x2C5364)]), .colors(sky.colors),
+        ], duration: 6)
+        colors.calculationMode = .paced
+        colors.timing.repeatCount = .infinity
+        sky.add(colors, forKey: "colors", at: time)
+        var locations = KeyframeAnimation(key: .custom("locations"), values: [.scalars([0, 0.6, 1]), .scalars([0, 0.3, 1]), .scalars([0, 0.6, 1])],
+                                          duration: 4)
+        locations.timing.repeatCount = .infinity
+        sky.add(locations, forKey: "locations", at: time)
+        try! root.addSublayer(sky)
+        for i in 0..<24 {
+            let card = Layer(name: "card")
+            card.bounds = Rect(x: 0, y: 0, width: 160, height: 100)
+            let x = 140 + Double(i % 6) * 320, y = 150 + Double(i / 6) * 250
+            card.position = Point(x: x, y: y)
+            card.backgroundColor = Color(red: 0.95, green: 0.95 - 0.02 * Double(i), blue: 0.9)
+            card.cornerRadius = 12
+            var path = KeyframeAnimation(key: .position, values: [.point(card.position), .point(Point(x: x + 60, y: y - 30)),
+                                                                  .point(Point(x: x - 40, y: y + 20)), .point(card.position)], duration: 3)
+            path.calculationMode = .paced
+            path.timing.repeatCount = .infinity
+            card.add(path, forKey: "move", at: time)
+            var turn = KeyframeAnimation(key: .transformRotationZ, values: [.scalar(0), .scalar(0.3), .scalar(-0.2), .scalar(0)], duration: 2)
+            turn.calculationMode = .cubic
+            turn.timing.repeatCount = .infinity
+            card.add(turn, forKey: "turn", at: time)
+            var fade = BasicAnimation(key: .opacity, from: .scalar(1), to: .scalar(0.6))
+            fade.duration = 0.5
+            fade.autoreverses = true
+            var group = AnimationGroup([.basic(fade)], duration: 1 + Double(i % 4) * 0.25)
+            group.timing.repeatCount = .infinity
+            card.add(group, forKey: "pulse", at: time)
+            var drop = SpringAnimation(key: .transformTranslationY, from: .scalar(-40), to: .scalar(0))
+            drop.damping = 6
+            drop.basic.timing.duration = 1.5
+            drop.basic.timing.repeatCount = .infinity
+            card.add(drop, forKey: "drop", at: time)
+            try! root.addSublayer(card)
         }
         return root
     }

@@ -200,6 +200,10 @@ if wanted("content") {
     report("emitter in 3-D, \(depth.emitter.lastParticleCount) particles, back to front: ms p50", d.p50, "ms")
     report("emitter in 3-D: ms p99", d.p99, "ms")
     report("emitter in 3-D: heap allocations per frame", d.allocationsMean, "", target: 0)
+    let kinds = measure(ContentScenes.animationKinds(at: startTime), Compositor())
+    report("keyframe gradient + 24 cards (keyframes, group, spring): ms p50", kinds.p50, "ms")
+    report("keyframe gradient + 24 cards: ms p99", kinds.p99, "ms")
+    report("animation kinds: heap allocations per frame", kinds.allocationsMean, "", target: 0)
 }
 
 // MARK: JSON
