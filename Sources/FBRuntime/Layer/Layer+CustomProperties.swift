@@ -31,7 +31,11 @@ extension Layer {
     /// class's `defaultValue(forKey:)`. While the layer draws
     /// (`draw(in:)`), the presentation value being drawn.
     public func value(forKey key: String) -> AnimatableValue? {
-        if actionState.isDrawing, let v = actionState.drawValues.first(where: { $0.key == key })?.value { return v }
+        if actionState.isDrawing {
+            let values = actionState.drawValues
+            var i = 0          // an index loop: `first(where:)` allocates its closure's context in debug builds
+            while i < values.count { if values[i].key == key { return values[i].value }; i += 1 }
+        }
         return modelValue(forKey: key)
     }
 
@@ -154,13 +158,21 @@ extension Animation {
         }
     }
 
-    func touchesKeyNeedingDisplay(_ layerClass: Layer.Type) -> Bool {
+    /// The custom property a basic, keyframe or spring animation drives;
+    /// `nil` for other keys, transitions and groups (see their members).
+    var customKeyName: String? {
         switch self {
-        case let .basic(a): if case let .custom(n) = a.key { return layerClass.needsDisplay(forKey: n) }
-        case let .keyframe(a): if case let .custom(n) = a.key { return layerClass.needsDisplay(forKey: n) }
-        case let .spring(a): if case let .custom(n) = a.key { return layerClass.needsDisplay(forKey: n) }
-        case .transition: break
-        case let .group(g):
+        case let .basic(a): if case let .custom(n) = a.key { return n }
+        case let .keyframe(a): if case let .custom(n) = a.key { return n }
+        case let .spring(a): if case let .custom(n) = a.key { return n }
+        case .transition, .group: break
+        }
+        return nil
+    }
+
+    func touchesKeyNeedingDisplay(_ layerClass: Layer.Type) -> Bool {
+        if let n = customKeyName { return layerClass.needsDisplay(forKey: n) }
+        if case let .group(g) = self {
             var k = 0
             while k < g.animations.count {
                 if g.animations[k].touchesKeyNeedingDisplay(layerClass) { return true }
@@ -171,13 +183,8 @@ extension Animation {
     }
 
     func forEachCustomKey(_ body: (String) -> Void) {
-        switch self {
-        case let .basic(a): if case let .custom(n) = a.key { body(n) }
-        case let .keyframe(a): if case let .custom(n) = a.key { body(n) }
-        case let .spring(a): if case let .custom(n) = a.key { body(n) }
-        case .transition: break
-        case let .group(g): for member in g.animations { member.forEachCustomKey(body) }
-        }
+        if let n = customKeyName { body(n) }
+        if case let .group(g) = self { for member in g.animations { member.forEachCustomKey(body) } }
     }
 }
 

@@ -19,6 +19,8 @@ final class LayerDisplayStore {
     var lastDrawWasAnimated = false
     /// `draw(in:)` calls, for tests.
     var drawCount = 0
+    /// The context of the last draw, made again for the next.
+    var context: DrawingContext?
     init() {}
 }
 
@@ -27,17 +29,17 @@ final class LayerDisplayStore {
 /// clipped to `dirtyRect`. Valid only during the call.
 public final class DrawingContext {
     /// The layer's bounds (presentation value), points.
-    public let bounds: Rect
+    public private(set) var bounds: Rect
     /// The part being redrawn, in bounds space; drawing outside it is
     /// clipped away. All of `bounds` after `setNeedsDisplay()`.
-    public let dirtyRect: Rect
+    public private(set) var dirtyRect: Rect
     /// Backing-store pixels per point.
-    public let contentsScale: Double
+    public private(set) var contentsScale: Double
     /// Bounds space → backing-store pixels.
-    public let transform: AffineTransform
+    public private(set) var transform: AffineTransform
     /// The backing store, clipped to the dirty rectangle, for drawing with
     /// Raster directly (pass `rasterizer` to its path fills).
-    public let canvas: Canvas
+    public private(set) var canvas: Canvas
     /// A rasterizer kept by the layer, so drawing each frame reuses its
     /// buffers.
     public let rasterizer: PathRasterizer
@@ -45,10 +47,23 @@ public final class DrawingContext {
     /// Set by the default `draw(in:)`: nothing was drawn (no backing store).
     var drewNothing = false
 
+    /// Working storage kept from draw to draw: the outline of the last
+    /// stroke, the path of the last rectangle filled.
+    private var outline = Path()
+    private var rectangle = Path()
+    private let strokeScratch = StrokeScratch()
+
     init(bounds: Rect, dirtyRect: Rect, contentsScale: Double, transform: AffineTransform, canvas: Canvas,
          rasterizer: PathRasterizer, layer: Layer) {
         self.bounds = bounds; self.dirtyRect = dirtyRect; self.contentsScale = contentsScale
         self.transform = transform; self.canvas = canvas; self.rasterizer = rasterizer; self.layer = layer
+    }
+
+    /// The same context for the next draw of its layer.
+    func reset(bounds: Rect, dirtyRect: Rect, contentsScale: Double, transform: AffineTransform, canvas: Canvas) {
+        self.bounds = bounds; self.dirtyRect = dirtyRect; self.contentsScale = contentsScale
+        self.transform = transform; self.canvas = canvas
+        drewNothing = false
     }
 
     /// The custom property `key` as drawn (its presentation value while it
@@ -66,14 +81,17 @@ public final class DrawingContext {
 
     /// Fills a rectangle (bounds space).
     public func fill(_ rect: Rect, color: Color) {
-        var p = Path()
-        p.addRect(rect.minX, rect.minY, rect.width, rect.height)
-        fill(p, color: color)
+        rectangle.removeAll(keepingCapacity: true)
+        rectangle.addRect(rect.minX, rect.minY, rect.width, rect.height)
+        fill(rectangle, color: color)
     }
 
-    /// Strokes `path` with `style` (widths in points).
+    /// Strokes `path` with `style` (widths in points). The outline is made
+    /// in storage the context keeps, so a layer redrawn every frame strokes
+    /// without allocating once it has grown.
     public func stroke(_ path: Path, style: StrokeStyle, color: Color) {
-        fill(path.stroked(style, transform: transform), color: color)
+        path.stroke(style, transform: transform, into: &outline, scratch: strokeScratch)
+        fill(outline, color: color)
     }
 
     /// Draws `image` stretched over `rect` (bounds space), bilinear.
@@ -220,15 +238,29 @@ extension Layer {
         var drawValues = actionState.drawValues
         actionState.drawValues = []
         drawValues.removeAll(keepingCapacity: true)
-        for (key, _) in actionState.customValues { drawValues.append((key, customPresentationValue(forKey: key, atLocalTime: t) ?? .scalar(0))) }
-        for (_, animation) in animations { animation.forEachCustomKey { name in
-            if !drawValues.contains(where: { $0.key == name }), let v = customPresentationValue(forKey: name, atLocalTime: t) {
-                drawValues.append((name, v))
-            }
-        } }
+        // Index loops, no closures: this runs every frame while a drawn
+        // property animates, and both allocate in debug builds.
+        let set = actionState.customValues
+        var i = 0
+        while i < set.count {
+            drawValues.append((set[i].key, customPresentationValue(forKey: set[i].key, atLocalTime: t) ?? .scalar(0)))
+            i += 1
+        }
+        let list = animations
+        i = 0
+        while i < list.count { appendDrawValues(of: list[i].animation, at: t, into: &drawValues); i += 1 }
         actionState.drawValues = drawValues
-        let context = DrawingContext(bounds: bounds, dirtyRect: dirty, contentsScale: scale, transform: toPixels,
+        // One context per layer, made again for each draw with its working
+        // storage (stroke outlines, rectangles) kept.
+        let context: DrawingContext
+        if let kept = store.context {
+            kept.reset(bounds: bounds, dirtyRect: dirty, contentsScale: scale, transform: toPixels, canvas: canvas)
+            context = kept
+        } else {
+            context = DrawingContext(bounds: bounds, dirtyRect: dirty, contentsScale: scale, transform: toPixels,
                                      canvas: canvas, rasterizer: store.rasterizer, layer: self)
+            store.context = context
+        }
         actionState.isDrawing = true
         store.drawCount += 1
         draw(in: context)
@@ -242,5 +274,19 @@ extension Layer {
         }
         store.contents?.contentsDidChange()      // new pixels: the damage tracker must see them
         if contents !== store.contents { setContentsWithoutActions(store.contents) }
+    }
+
+    /// Appends the presentation value of each custom property `animation`
+    /// (or a member of it) drives that `values` does not hold yet.
+    private func appendDrawValues(of animation: Animation, at t: MediaTime,
+                                  into values: inout [(key: String, value: AnimatableValue)]) {
+        if let name = animation.customKeyName {
+            var j = 0
+            while j < values.count { if values[j].key == name { return }; j += 1 }
+            if let v = customPresentationValue(forKey: name, atLocalTime: t) { values.append((name, v)) }
+        } else if case let .group(g) = animation {
+            var k = 0
+            while k < g.animations.count { appendDrawValues(of: g.animations[k], at: t, into: &values); k += 1 }
+        }
     }
 }
