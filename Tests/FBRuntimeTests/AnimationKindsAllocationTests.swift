@@ -91,27 +91,41 @@ final class AnimationKindsAllocationTests: XCTestCase {
         return (root, layers)
     }
 
-    func testEveryKindOfAnimationAllocatesNothingPerFrame() throws {
-        let start: MediaTime = 10
-        let (root, layers) = makeScene(at: start)
-        let surface = try XCTUnwrap(Surface<ARGB8888>(width: 240, height: 160))
+    /// Renders `frames` frames at 60 Hz from `start` (the warm-up), then
+    /// `frames` more, counting each one's allocations; returns the counts,
+    /// the most layers drawn by a measured frame and the fewest pixels
+    /// written by one.
+    /// `FBR_ALLOC_TRACE=1` prints the first measured frame's allocations.
+    func measure(_ root: Layer, from start: MediaTime, frames: Int) throws
+        -> (perFrame: [UInt64], layersDrawn: Int, pixelsWritten: Int) {
+        let surface = try XCTUnwrap(Surface<ARGB8888>(width: Int(root.bounds.width), height: Int(root.bounds.height)))
         let compositor = Compositor()
-        let frames = 30                                     // 0.5 s at 60 Hz: one period of every animation
         for i in 0..<frames { compositor.render(root, at: start + Double(i) / 60, into: surface.view) }
         var perFrame: [UInt64] = []
         perFrame.reserveCapacity(frames)
         let trace = ProcessInfo.processInfo.environment["FBR_ALLOC_TRACE"] == "1"
-        var drawn = 0
-        for i in frames..<(2 * frames) {
+        var drawn = 0, written = Int.max
+        var i = frames
+        while i < 2 * frames {
             fbr_malloc_counter_trace(trace && i == frames ? 1 : 0)
             fbr_malloc_counter_begin()
             compositor.render(root, at: start + Double(i) / 60, into: surface.view)
             perFrame.append(fbr_malloc_counter_end())
             fbr_malloc_counter_trace(0)
             drawn = max(drawn, compositor.statistics.layersDrawn)
+            written = min(written, compositor.statistics.pixelsWritten)
+            i += 1
         }
-        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: frames), "heap allocations per frame")
-        XCTAssertGreaterThanOrEqual(drawn, layers.count, "the animated layers were drawn")
+        return (perFrame, drawn, written)
+    }
+
+    func testEveryKindOfAnimationAllocatesNothingPerFrame() throws {
+        let start: MediaTime = 10
+        let (root, layers) = makeScene(at: start)
+        let frames = 30                                     // 0.5 s at 60 Hz: one period of every animation
+        let m = try measure(root, from: start, frames: frames)
+        XCTAssertEqual(m.perFrame, [UInt64](repeating: 0, count: frames), "heap allocations per frame")
+        XCTAssertGreaterThanOrEqual(m.layersDrawn, layers.count, "the animated layers were drawn")
         // The animations ran: each layer's presentation differs from its
         // model somewhere in the measured period.
         for layer in layers {
@@ -170,24 +184,10 @@ extension AnimationKindsAllocationTests {
             gradient.add(colors, forKey: "colors", at: start)
             gradient.add(locations, forKey: "locations", at: start)
         }
-        let surface = try XCTUnwrap(Surface<ARGB8888>(width: 240, height: 160))
-        let compositor = Compositor()
         let frames = 60
-        for i in 0..<frames { compositor.render(root, at: start + Double(i) / 60, into: surface.view) }
-        var perFrame: [UInt64] = []
-        perFrame.reserveCapacity(frames)
-        let trace = ProcessInfo.processInfo.environment["FBR_ALLOC_TRACE"] == "1"
-        var written = 0
-        for i in frames..<(2 * frames) {
-            fbr_malloc_counter_trace(trace && i == frames ? 1 : 0)
-            fbr_malloc_counter_begin()
-            compositor.render(root, at: start + Double(i) / 60, into: surface.view)
-            perFrame.append(fbr_malloc_counter_end())
-            fbr_malloc_counter_trace(0)
-            written = min(written == 0 ? Int.max : written, compositor.statistics.pixelsWritten)
-        }
-        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: frames), "heap allocations per frame")
-        XCTAssertGreaterThanOrEqual(written, 200 * 120, "every frame drew the whole gradient again")
+        let m = try measure(root, from: start, frames: frames)
+        XCTAssertEqual(m.perFrame, [UInt64](repeating: 0, count: frames), "heap allocations per frame")
+        XCTAssertGreaterThanOrEqual(m.pixelsWritten, 200 * 120, "every frame drew the whole gradient again")
     }
 
     /// A shape morphing through keyframes, filled and stroked.
@@ -220,20 +220,9 @@ extension AnimationKindsAllocationTests {
         morph.keyTimes = [0, 0.2, 0.6, 1]
         morph.timing.repeatCount = .infinity
         shape.add(morph, forKey: "morph", at: start)
-        let surface = try XCTUnwrap(Surface<ARGB8888>(width: 240, height: 160))
-        let compositor = Compositor()
         let frames = 30
-        for i in 0..<frames { compositor.render(root, at: start + Double(i) / 60, into: surface.view) }
-        var perFrame: [UInt64] = []
-        perFrame.reserveCapacity(frames)
-        var written = Int.max
-        for i in frames..<(2 * frames) {
-            fbr_malloc_counter_begin()
-            compositor.render(root, at: start + Double(i) / 60, into: surface.view)
-            perFrame.append(fbr_malloc_counter_end())
-            written = min(written, compositor.statistics.pixelsWritten)
-        }
-        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: frames), "heap allocations per frame")
-        XCTAssertGreaterThan(written, 1000, "every frame redrew the moving shape")
+        let m = try measure(root, from: start, frames: frames)
+        XCTAssertEqual(m.perFrame, [UInt64](repeating: 0, count: frames), "heap allocations per frame")
+        XCTAssertGreaterThan(m.pixelsWritten, 1000, "every frame redrew the moving shape")
     }
 }

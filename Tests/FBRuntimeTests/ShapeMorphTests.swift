@@ -38,6 +38,31 @@ final class ShapeMorphTests: XCTestCase {
         return nil
     }
 
+    /// Compares the fast path with the general evaluation every 37 ms from
+    /// 0 to 7 s (the layers' animations start at 2); counts the times it
+    /// morphed and the times no animation applied.
+    func sweep(_ layer: ShapeLayer, _ name: String) -> (morphed: Int, inactive: Int) {
+        var storage = Path()
+        var morphed = 0, inactive = 0
+        var t: MediaTime = 0
+        while t < 7 {
+            switch layer.plainMorph(at: t, into: &storage) {
+            case .morphed:
+                morphed += 1
+                XCTAssertEqual(storage, general(layer, t), "\(name) at \(t)")
+            case .inactive:
+                inactive += 1
+                XCTAssertEqual(layer.path, general(layer, t), "\(name) at \(t): the model's path")
+            case .notAMorph:
+                XCTFail("\(name): a plain morph")
+            }
+            // And through the memoised entry point the compositor uses.
+            XCTAssertEqual(layer.presentedPath(at: t), general(layer, t), "\(name) at \(t), presentedPath")
+            t += 0.037
+        }
+        return (morphed, inactive)
+    }
+
     func testAPlainMorphEqualsTheGeneralEvaluationAtEveryTime() throws {
         let configurations: [(String, (inout BasicAnimation) -> Void)] = [
             ("linear", { _ in }),
@@ -48,25 +73,7 @@ final class ShapeMorphTests: XCTestCase {
             ("fills forwards", { $0.fillMode = .forwards }),
         ]
         for (name, configure) in configurations {
-            let layer = try shape(configure)
-            var storage = Path()
-            var morphed = 0, inactive = 0
-            var t: MediaTime = 0
-            while t < 7 {
-                switch layer.plainMorph(at: t, into: &storage) {
-                case .morphed:
-                    morphed += 1
-                    XCTAssertEqual(storage, general(layer, t), "\(name) at \(t)")
-                case .inactive:
-                    inactive += 1
-                    XCTAssertEqual(layer.path, general(layer, t), "\(name) at \(t): the model's path")
-                case .notAMorph:
-                    XCTFail("\(name): a plain morph")
-                }
-                // And through the memoised entry point the compositor uses.
-                XCTAssertEqual(layer.presentedPath(at: t), general(layer, t), "\(name) at \(t), presentedPath")
-                t += 0.037
-            }
+            let (morphed, inactive) = sweep(try shape(configure), name)
             XCTAssertGreaterThan(morphed, 10, name)
             if name != "fills both ways" { XCTAssertGreaterThan(inactive, 10, "\(name): before the start or after the end") }
         }
@@ -113,23 +120,7 @@ final class ShapeMorphTests: XCTestCase {
             ], duration: 0.9)
             configure(&morph)
             layer.add(morph, forKey: "morph", at: 2)
-            var storage = Path()
-            var morphed = 0
-            var t: MediaTime = 0
-            while t < 7 {
-                switch layer.plainMorph(at: t, into: &storage) {
-                case .morphed:
-                    morphed += 1
-                    XCTAssertEqual(storage, general(layer, t), "\(name) at \(t)")
-                case .inactive:
-                    XCTAssertEqual(layer.path, general(layer, t), "\(name) at \(t): the model's path")
-                case .notAMorph:
-                    XCTFail("\(name): a plain morph")
-                }
-                XCTAssertEqual(layer.presentedPath(at: t), general(layer, t), "\(name) at \(t), presentedPath")
-                t += 0.037
-            }
-            XCTAssertGreaterThan(morphed, 20, name)
+            XCTAssertGreaterThan(sweep(layer, name).morphed, 20, name)
         }
         // Cubic keyframes (four values per point) take the general evaluation.
         let cubic = ShapeLayer()
