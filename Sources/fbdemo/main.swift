@@ -441,19 +441,7 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
     }
 
     if status == 0 && options.expectIdle {
-        let before = loop.statistics
-        let cpuBefore = cpuTicks()
-        let start = System.monotonicNanoseconds()
-        MonotonicFrameTime().sleep(untilNanoseconds: start + 1_000_000_000)
-        let after = loop.statistics
-        let cpu = cpuTicks() - cpuBefore
-        let frames = after.framesRendered - before.framesRendered, flips = after.framesShown - before.framesShown
-        print("fbdemo: idle for \(formatMilliseconds(System.monotonicNanoseconds() - start)): \(frames) frames rendered, "
-              + "\(flips) flips, \(after.idleWaits - before.idleWaits) idle waits, CPU \(cpu) ticks (1/100 s)")
-        if frames != 0 || flips != 0 {
-            print("fbdemo: error: an idle scene rendered or flipped")
-            status = 1
-        }
+        status = idleCheck(loop)
     } else if status == 0 && options.masterHandoff {
         if let kms {
             status = masterHandoffCheck(loop, presenter: kms, scene: scene, viaVT: options.vtHandoff)
@@ -467,61 +455,110 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
     } else if status == 0, let ms = options.blockAppMilliseconds {
         status = blockAppCheck(loop, milliseconds: ms)
     } else if status == 0, let n = options.interruptAfter {
-        _ = loop.waitUntil(timeoutNanoseconds: 30_000_000_000) { $0.framesShown >= n }
-        print("fbdemo: \(loop.statistics.framesShown) frames shown; sending SIGINT to ourselves")
-        _ = kill(getpid(), SIGINT)
-        if !loop.waitUntil(timeoutNanoseconds: 2_000_000_000, { _ in false }) && loop.isRunning {
-            print("fbdemo: error: the loop still runs 2 s after SIGINT")
-            status = 1
-        }
-        if !TerminationSignal.isRequested {
-            print("fbdemo: error: SIGINT did not set the termination flag")
-            status = 1
-        }
+        status = interruptCheck(loop, afterFrames: n)
     } else if status == 0 {
-        // Until the frame limit, SIGINT/SIGTERM (the loop sees the flag) or
-        // an error ends the loop.
-        // With --touch or a board touch-device, input is read meanwhile:
-        // drag a layer, pinch to zoom it (TouchControl).
-        // A touch script reads its own uinput touchscreen (path backend).
-        var touchBoard = config
-        let scripted = touchScript.isEmpty ? nil : ScriptedTouchscreen(width: panelWidth, height: panelHeight)
-        if let scripted { touchBoard.touchDevice = scripted.node }
-        let touch = options.touch || touchBoard.touchDevice != nil
-            ? TouchControl(board: touchBoard, scene: scene, width: panelWidth, height: panelHeight, chrome: chrome) : nil
-        if !touchScript.isEmpty {
-            if let scripted, let touch { status = touchScript.play(on: scripted, touch, loop) } else { status = 1 }
-            if status == 0, let name = options.screendump {
-                do throws(KMSError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
-            }
-        }
-        if options.dragCheck {
-            status = options.uinputDrag
-                ? touch?.uinputDragCheck(loop, width: panelWidth, height: panelHeight) ?? 1
-                : touch?.dragCheck(loop, width: panelWidth, height: panelHeight) ?? 1
-        }
-        let turns = !options.still && options.scene != "orbit" && options.scene != "pacer"
-        while status == 0 && !options.dragCheck && touchScript.isEmpty && loop.isRunning {
-            if let touch { touch.waitAndDispatch(loop, timeoutMilliseconds: turns ? 50 : 200) }
-            else { _ = loop.waitUntil(timeoutNanoseconds: appWaitNanoseconds(turns ? 50_000_000 : 200_000_000)) { _ in false } }
-            // A turn of the app's run loop: the showcase's property changes
-            // and new animations, committed together. Without input of its
-            // own, a still scene turns only when the run loop has work (a
-            // posted block, an animation that ended, a completion handler).
-            if turns { loop.update { _ in AppRunLoop.current.runTurn { scene.turn(at: AppRunLoop.current.now) } } }
-            else if touch == nil && AppRunLoop.current.hasPendingWork { loop.update { _ in AppRunLoop.current.runTurn() } }
-            // The HUD's figures, a few times a second (app thread).
-            if let chrome, chrome.refresh(with: loop.statistics, at: MonotonicClock().now) { loop.commit() }
-        }
-        if let touch { print("fbdemo: \(touch.touchCount) touch events routed") }
+        let run = runInteractive(options, config: config, scene: scene, loop: loop, chrome: chrome, touchScript: touchScript,
+                                 panelWidth: panelWidth, panelHeight: panelHeight)
+        status = run.status
+        if let error = run.handshakeError { handshakeError = error }
     }
     loop.stop()
+    if report(options, loop: loop, presenter: presenter, kms: kms, busyCount: busyCount(), flipLog: flipLog,
+              handshakeError: handshakeError) != 0 {
+        status = 1
+    }
+    return status
+}
 
+/// `--expect-idle`: a still scene renders and flips nothing for a second.
+func idleCheck(_ loop: RenderLoop) -> Int32 {
+    let before = loop.statistics
+    let cpuBefore = cpuTicks()
+    let start = System.monotonicNanoseconds()
+    MonotonicFrameTime().sleep(untilNanoseconds: start + 1_000_000_000)
+    let after = loop.statistics
+    let cpu = cpuTicks() - cpuBefore
+    let frames = after.framesRendered - before.framesRendered, flips = after.framesShown - before.framesShown
+    print("fbdemo: idle for \(formatMilliseconds(System.monotonicNanoseconds() - start)): \(frames) frames rendered, "
+          + "\(flips) flips, \(after.idleWaits - before.idleWaits) idle waits, CPU \(cpu) ticks (1/100 s)")
+    if frames != 0 || flips != 0 {
+        print("fbdemo: error: an idle scene rendered or flipped")
+        return 1
+    }
+    return 0
+}
+
+/// `--interrupt-after N`: SIGINT after N frames stops the loop within 2 s.
+func interruptCheck(_ loop: RenderLoop, afterFrames n: Int) -> Int32 {
+    var status: Int32 = 0
+    _ = loop.waitUntil(timeoutNanoseconds: 30_000_000_000) { $0.framesShown >= n }
+    print("fbdemo: \(loop.statistics.framesShown) frames shown; sending SIGINT to ourselves")
+    _ = kill(getpid(), SIGINT)
+    if !loop.waitUntil(timeoutNanoseconds: 2_000_000_000, { _ in false }) && loop.isRunning {
+        print("fbdemo: error: the loop still runs 2 s after SIGINT")
+        status = 1
+    }
+    if !TerminationSignal.isRequested {
+        print("fbdemo: error: SIGINT did not set the termination flag")
+        status = 1
+    }
+    return status
+}
+
+/// The default run: the scene animates until the frame limit, SIGINT or
+/// SIGTERM (the loop sees the flag) or an error ends the loop, with touch
+/// input, a touch script or the drag checks when asked for. Returns the
+/// status and the error of a screendump asked for after a touch script.
+func runInteractive(_ options: Options, config: BoardConfig, scene: DemoScene, loop: RenderLoop, chrome: DemoChrome?,
+                    touchScript: TouchScript, panelWidth: Int, panelHeight: Int) -> (status: Int32, handshakeError: KMSError?) {
+    var status: Int32 = 0
+    var handshakeError: KMSError?
+    // With --touch or a board touch-device, input is read meanwhile:
+    // drag a layer, pinch to zoom it (TouchControl).
+    // A touch script reads its own uinput touchscreen (path backend).
+    var touchBoard = config
+    let scripted = touchScript.isEmpty ? nil : ScriptedTouchscreen(width: panelWidth, height: panelHeight)
+    if let scripted { touchBoard.touchDevice = scripted.node }
+    let touch = options.touch || touchBoard.touchDevice != nil
+        ? TouchControl(board: touchBoard, scene: scene, width: panelWidth, height: panelHeight, chrome: chrome) : nil
+    if !touchScript.isEmpty {
+        if let scripted, let touch { status = touchScript.play(on: scripted, touch, loop) } else { status = 1 }
+        if status == 0, let name = options.screendump {
+            do throws(KMSError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
+        }
+    }
+    if options.dragCheck {
+        status = options.uinputDrag
+            ? touch?.uinputDragCheck(loop, width: panelWidth, height: panelHeight) ?? 1
+            : touch?.dragCheck(loop, width: panelWidth, height: panelHeight) ?? 1
+    }
+    let turns = !options.still && options.scene != "orbit" && options.scene != "pacer"
+    while status == 0 && !options.dragCheck && touchScript.isEmpty && loop.isRunning {
+        if let touch { touch.waitAndDispatch(loop, timeoutMilliseconds: turns ? 50 : 200) }
+        else { _ = loop.waitUntil(timeoutNanoseconds: appWaitNanoseconds(turns ? 50_000_000 : 200_000_000)) { _ in false } }
+        // A turn of the app's run loop: the showcase's property changes
+        // and new animations, committed together. Without input of its
+        // own, a still scene turns only when the run loop has work (a
+        // posted block, an animation that ended, a completion handler).
+        if turns { loop.update { _ in AppRunLoop.current.runTurn { scene.turn(at: AppRunLoop.current.now) } } }
+        else if touch == nil && AppRunLoop.current.hasPendingWork { loop.update { _ in AppRunLoop.current.runTurn() } }
+        // The HUD's figures, a few times a second (app thread).
+        if let chrome, chrome.refresh(with: loop.statistics, at: MonotonicClock().now) { loop.commit() }
+    }
+    if let touch { print("fbdemo: \(touch.touchCount) touch events routed") }
+    return (status, handshakeError)
+}
+
+/// The run's figures, then its end checks: loop and handshake errors,
+/// frames shown, pacing, missed vblanks. Non-zero when one failed.
+func report(_ options: Options, loop: RenderLoop, presenter: FramePresenter, kms: KMSPresenter?, busyCount: Int,
+            flipLog: FlipLog?, handshakeError: KMSError?) -> Int32 {
+    var status: Int32 = 0
     let stats = loop.statistics
     let period = presenter.refreshIntervalNanoseconds
     print("fbdemo: \(stats.summary)")
     print("fbdemo: refresh period \(formatMilliseconds(period)), flips \(presenter.flipsWaitForVBlank ? "wait for vblank" : "complete at once (held to the period)"), "
-          + "\(busyCount()) EBUSY")
+          + "\(busyCount) EBUSY")
     if let kms {
         let k = kms.statistics
         print("fbdemo: \(kms.committer.apiName) commits: \(k.modesets) modesets, \(k.flips) flips, "
