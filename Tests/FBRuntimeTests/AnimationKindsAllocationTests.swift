@@ -225,4 +225,73 @@ extension AnimationKindsAllocationTests {
         XCTAssertEqual(m.perFrame, [UInt64](repeating: 0, count: frames), "heap allocations per frame")
         XCTAssertGreaterThan(m.pixelsWritten, 1000, "every frame redrew the moving shape")
     }
+
+    /// Animated looks rather than geometry: a shadow's radius and offset,
+    /// a clipping corner radius, a border, a mask that moves, a sprite
+    /// sheet's `contentsRect`, a card turning in 3-D under a perspective,
+    /// and text changing colour.
+    func testAnimatedLooksAllocateNothingPerFrame() throws {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 240, height: 160)
+        root.anchorPoint = .zero
+        root.backgroundColor = Color(rgb: 0x202830)
+        let start: MediaTime = 10
+        func repeating(_ key: AnimatableKey, _ from: AnimatableValue, _ to: AnimatableValue) -> BasicAnimation {
+            var a = BasicAnimation(key: key, from: from, to: to)
+            a.timing.duration = 0.25
+            a.timing.autoreverses = true
+            a.timing.repeatCount = .infinity
+            return a
+        }
+        let shadowed = dot("shadowed", 30, 30, root)
+        shadowed.shadowOpacity = 0.6
+        shadowed.add(repeating(.shadowRadius, .scalar(2), .scalar(8)), forKey: "r", at: start)
+        shadowed.add(repeating(.shadowOffset, .point(Point(x: 0, y: 2)), .point(Point(x: 4, y: 6))), forKey: "o", at: start)
+        let clipped = dot("clipped", 80, 30, root)
+        clipped.masksToBounds = true
+        let inner = Layer(name: "inner")
+        inner.bounds = Rect(x: 0, y: 0, width: 40, height: 40)
+        inner.backgroundColor = Color(rgb: 0xF2A541)
+        try clipped.addSublayer(inner)
+        clipped.add(repeating(.cornerRadius, .scalar(0), .scalar(12)), forKey: "c", at: start)
+        let bordered = dot("bordered", 130, 30, root)
+        bordered.borderColor = Color(rgb: 0xFFFFFF)
+        bordered.add(repeating(.borderWidth, .scalar(1), .scalar(6)), forKey: "b", at: start)
+        bordered.add(repeating(.borderColor, .color(Color(rgb: 0xFFFFFF)), .color(Color(rgb: 0xE84855))), forKey: "bc", at: start)
+        let masked = dot("masked", 180, 30, root)
+        let mask = Layer(name: "mask")
+        mask.bounds = Rect(x: 0, y: 0, width: 14, height: 14)
+        mask.cornerRadius = 7
+        mask.backgroundColor = Color(rgb: 0xFFFFFF)
+        masked.mask = mask
+        mask.add(repeating(.position, .point(Point(x: 7, y: 7)), .point(Point(x: 17, y: 17))), forKey: "m", at: start)
+        let sprite = dot("sprite", 30, 100, root)
+        let sheet = Surface<ARGB8888>(width: 64, height: 16)!
+        for y in 0..<16 { for x in 0..<64 { sheet.view[x, y] = 0xFF00_0000 | UInt32(x * 4) << 16 | UInt32(y * 16) } }
+        sprite.contents = LayerContents(sheet, isOpaque: true)
+        var frames = KeyframeAnimation(key: .contentsRect, values: (0..<4).map { .rect(Rect(x: Double($0) / 4, y: 0, width: 0.25, height: 1)) },
+                                       duration: 0.5)
+        frames.calculationMode = .discrete
+        frames.timing.repeatCount = .infinity
+        sprite.add(frames, forKey: "frames", at: start)
+        let stage = Layer(name: "stage")
+        stage.bounds = Rect(x: 0, y: 0, width: 80, height: 60)
+        stage.position = Point(x: 110, y: 110)
+        stage.sublayerTransform = .perspective(distance: 300)
+        try root.addSublayer(stage)
+        let card = dot("card", 40, 30, stage)
+        card.isDoubleSided = false
+        card.add(repeating(.transformRotationY, .scalar(-1.2), .scalar(1.2)), forKey: "turn", at: start)
+        let text = TextLayer()
+        text.string = "Ready"
+        text.fontSize = 14
+        text.bounds = Rect(x: 0, y: 0, width: 60, height: 20)
+        text.position = Point(x: 200, y: 110)
+        text.font = try? Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        try root.addSublayer(text)
+        text.add(repeating(.custom("foregroundColor"), .color(Color(rgb: 0xFFFFFF)), .color(Color(rgb: 0x9BC53D))), forKey: "tint", at: start)
+        let m = try measure(root, from: start, frames: 30)
+        XCTAssertEqual(m.perFrame, [UInt64](repeating: 0, count: 30), "heap allocations per frame")
+        XCTAssertGreaterThanOrEqual(m.layersDrawn, 8, "the animated layers were drawn")
+    }
 }

@@ -44,7 +44,7 @@ extension Compositor {
         let target = canvas.target
         let family = kernels
         let affine = map.isAffine
-        let devicePath = affine ? path : projectedPath(path, map, sampleRect: sampleRect)
+        let devicePath = affine ? path : pathProjector.project(path, map, sampleRect: sampleRect)
         var written = 0
         let chunk = Canvas.paintChunk
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: chunk) { buffer in

@@ -26,7 +26,7 @@ extension Compositor {
         let argb = color.argb
         var written = 0
         let affine = map.isAffine
-        let devicePath = affine ? path : projectedPath(path, map, sampleRect: sampleRect)
+        let devicePath = affine ? path : pathProjector.project(path, map, sampleRect: sampleRect)
         rasterizer.fill(devicePath, transform: affine ? map.affinePart : .identity, rule: rule, clip: canvas.clip) {
             y, x, coverage, count in
             let (lo, hi) = hard.isEmpty ? (x, x + count) : cutSpan(hard, y: y, x: x, count: count)
@@ -61,7 +61,7 @@ extension Compositor {
         if map.isAffine {
             rasterizer.fill(path, transform: map.affinePart, rule: .nonZero, into: mask)
         } else {
-            rasterizer.fill(projectedPath(path, map, sampleRect: sampleRect), rule: .nonZero, into: mask)
+            rasterizer.fill(pathProjector.project(path, map, sampleRect: sampleRect), rule: .nonZero, into: mask)
         }
         statistics.pixelsWritten += mask.width * mask.height
     }

@@ -132,6 +132,10 @@ extension IntRect {
 /// band of ±`guardBand` pixels (so no projected point is huge), then
 /// divided by W. Straight lines stay straight under the map, so the polygon
 /// is exact up to the flattening.
+///
+/// The reference form, with arrays made per call; the compositor draws
+/// through `PathProjector`, which gives the same path without allocating
+/// (`PathProjectorTests`).
 func projectedPath(_ path: Path, _ m: ProjectiveTransform, sampleRect: Rect) -> Path {
     var magnification = 1.0
     for p in [Point(x: sampleRect.minX, y: sampleRect.minY), Point(x: sampleRect.maxX, y: sampleRect.minY),
@@ -179,6 +183,111 @@ func projectedPath(_ path: Path, _ m: ProjectiveTransform, sampleRect: Rect) -> 
         out.close()
     }
     return out
+}
+
+/// `projectedPath(_:_:sampleRect:)` in storage kept from draw to draw (one
+/// per compositor, which draws on one thread): the path is flattened
+/// through a sink that projects and clips each polyline as it ends, so a
+/// layer drawn under perspective every frame (a card turning in 3-D)
+/// allocates nothing once the storage has grown. The path returned shares
+/// that storage: use it before the next `project`.
+final class PathProjector {
+    typealias H = (x: Double, y: Double, w: Double)
+    fileprivate var polyline: [PathPoint] = []
+    private var h: [H] = [], clipped: [H] = []
+    private var out = Path()
+    /// The map of the projection under way.
+    fileprivate var m = ProjectiveTransform.identity
+
+    func project(_ path: Path, _ m: ProjectiveTransform, sampleRect: Rect) -> Path {
+        // The tolerance from the largest magnification at the corners and
+        // the centre (as the reference, without its array).
+        var magnification = 1.0
+        var k = 0
+        while k < 5 {
+            let p: Point
+            switch k {
+            case 0: p = Point(x: sampleRect.minX, y: sampleRect.minY)
+            case 1: p = Point(x: sampleRect.maxX, y: sampleRect.minY)
+            case 2: p = Point(x: sampleRect.maxX, y: sampleRect.maxY)
+            case 3: p = Point(x: sampleRect.minX, y: sampleRect.maxY)
+            default: p = sampleRect.center
+            }
+            let g = m.magnification(at: p)
+            if g.isFinite && g > magnification { magnification = g }
+            k += 1
+        }
+        self.m = m
+        out.removeAll(keepingCapacity: true)
+        var sink = ProjectingSink(projector: self)
+        path.flatten(tolerance: FlattenLimits.defaultTolerance / magnification, into: &sink)
+        return out
+    }
+
+    /// The polyline just flattened: mapped to homogeneous coordinates,
+    /// clipped against the near plane and the guard band (Sutherland–
+    /// Hodgman), divided by W and appended to `out` as a closed polygon.
+    fileprivate func endPolyline() {
+        guard polyline.count >= 2 else { return }
+        h.removeAll(keepingCapacity: true)
+        var i = 0
+        while i < polyline.count {
+            let p = polyline[i]
+            h.append((m.m00 * p.x + m.m01 * p.y + m.m02, m.m10 * p.x + m.m11 * p.y + m.m12,
+                      m.m20 * p.x + m.m21 * p.y + m.m22))
+            i += 1
+        }
+        // Inside when a·X + b·Y + c·W ≥ e, for the planes in the
+        // reference's order.
+        let g = ProjectedPathLimits.guardBand, e = ProjectedPathLimits.nearW
+        var plane = 0
+        while plane < 5 && !h.isEmpty {
+            let (a, b, c, d): (Double, Double, Double, Double)
+            switch plane {
+            case 0: (a, b, c, d) = (0, 0, 1, e)
+            case 1: (a, b, c, d) = (-1, 0, g, 0)
+            case 2: (a, b, c, d) = (1, 0, g, 0)
+            case 3: (a, b, c, d) = (0, -1, g, 0)
+            default: (a, b, c, d) = (0, 1, g, 0)
+            }
+            clipped.removeAll(keepingCapacity: true)
+            var previous = h[h.count - 1]
+            var vp = a * previous.x + b * previous.y + c * previous.w - d
+            var j = 0
+            while j < h.count {
+                let q = h[j]
+                let vq = a * q.x + b * q.y + c * q.w - d
+                if (vp >= 0) != (vq >= 0) {
+                    let s = vp / (vp - vq)
+                    clipped.append((previous.x + (q.x - previous.x) * s, previous.y + (q.y - previous.y) * s,
+                                    previous.w + (q.w - previous.w) * s))
+                }
+                if vq >= 0 { clipped.append(q) }
+                previous = q; vp = vq
+                j += 1
+            }
+            let kept = h       // a swap through a temporary: the generic swap is not specialised in debug builds
+            h = clipped
+            clipped = kept
+            plane += 1
+        }
+        guard h.count >= 3 else { return }
+        out.move(to: PathPoint(h[0].x / h[0].w, h[0].y / h[0].w))
+        i = 1
+        while i < h.count { out.line(to: PathPoint(h[i].x / h[i].w, h[i].y / h[i].w)); i += 1 }
+        out.close()
+    }
+}
+
+/// Hands each flattened polyline of `PathProjector.project` to the projector.
+private struct ProjectingSink: PathPolylineSink {
+    unowned(unsafe) let projector: PathProjector
+    mutating func begin(at p: PathPoint) {
+        projector.polyline.removeAll(keepingCapacity: true)
+        projector.polyline.append(p)
+    }
+    mutating func line(to p: PathPoint) { projector.polyline.append(p) }
+    mutating func end(closed: Bool) { projector.endPolyline() }
 }
 
 enum ProjectedPathLimits {

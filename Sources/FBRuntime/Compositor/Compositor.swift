@@ -134,6 +134,8 @@ public final class Compositor {
     public internal(set) var statistics = FrameStatistics()
 
     let rasterizer = PathRasterizer()
+    /// Paths under perspective, projected without allocating.
+    let pathProjector = PathProjector()
     /// Set by the survey when a layer with a backdrop blur is drawn: any
     /// damage then redraws the whole frame.
     var backdropOnScreen = false
