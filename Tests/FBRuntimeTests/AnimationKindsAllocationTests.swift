@@ -96,11 +96,16 @@ final class AnimationKindsAllocationTests: XCTestCase {
     /// the most layers drawn by a measured frame and the fewest pixels
     /// written by one.
     /// `FBR_ALLOC_TRACE=1` prints the first measured frame's allocations.
-    func measure(_ root: Layer, from start: MediaTime, frames: Int) throws
+    /// `beforeEachFrame(i)` runs before frame `i` is drawn, counted (the
+    /// app's own work of a frame, such as presenting a pixel buffer).
+    func measure(_ root: Layer, from start: MediaTime, frames: Int, beforeEachFrame: ((Int) -> Void)? = nil) throws
         -> (perFrame: [UInt64], layersDrawn: Int, pixelsWritten: Int) {
         let surface = try XCTUnwrap(Surface<ARGB8888>(width: Int(root.bounds.width), height: Int(root.bounds.height)))
         let compositor = Compositor()
-        for i in 0..<frames { compositor.render(root, at: start + Double(i) / 60, into: surface.view) }
+        for i in 0..<frames {
+            beforeEachFrame?(i)
+            compositor.render(root, at: start + Double(i) / 60, into: surface.view)
+        }
         var perFrame: [UInt64] = []
         perFrame.reserveCapacity(frames)
         let trace = ProcessInfo.processInfo.environment["FBR_ALLOC_TRACE"] == "1"
@@ -109,6 +114,7 @@ final class AnimationKindsAllocationTests: XCTestCase {
         while i < 2 * frames {
             fbr_malloc_counter_trace(trace && i == frames ? 1 : 0)
             fbr_malloc_counter_begin()
+            beforeEachFrame?(i)
             compositor.render(root, at: start + Double(i) / 60, into: surface.view)
             perFrame.append(fbr_malloc_counter_end())
             fbr_malloc_counter_trace(0)
@@ -293,5 +299,71 @@ extension AnimationKindsAllocationTests {
         let m = try measure(root, from: start, frames: 30)
         XCTAssertEqual(m.perFrame, [UInt64](repeating: 0, count: 30), "heap allocations per frame")
         XCTAssertGreaterThanOrEqual(m.layersDrawn, 8, "the animated layers were drawn")
+    }
+
+    /// The other content kinds with something moving every frame: a
+    /// replicator of an animated dot, a rasterized group moving, a frosted
+    /// backdrop over moving content, and a pixel buffer the app writes and
+    /// presents. (A `TransformLayer`'s shared 3-D context, sorted and split
+    /// plane by plane, still allocates its polygons each frame.)
+    func testOtherContentKindsAllocateNothingPerFrame() throws {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 240, height: 160)
+        root.anchorPoint = .zero
+        root.backgroundColor = Color(rgb: 0x202830)
+        let start: MediaTime = 10
+        func repeating(_ key: AnimatableKey, _ from: AnimatableValue, _ to: AnimatableValue) -> BasicAnimation {
+            var a = BasicAnimation(key: key, from: from, to: to)
+            a.timing.duration = 0.25
+            a.timing.autoreverses = true
+            a.timing.repeatCount = .infinity
+            return a
+        }
+        let replicator = ReplicatorLayer()
+        replicator.bounds = Rect(x: 0, y: 0, width: 100, height: 30)
+        replicator.position = Point(x: 60, y: 20)
+        replicator.instanceCount = 5
+        replicator.instanceDelay = 0.05
+        replicator.instanceTransform = Transform3D(translationX: 18, y: 0)
+        replicator.instanceAlphaOffset = -0.15
+        try root.addSublayer(replicator)
+        let bead = dot("bead", 10, 15, replicator)
+        bead.bounds = Rect(x: 0, y: 0, width: 12, height: 12)
+        bead.add(repeating(.positionY, .scalar(8), .scalar(22)), forKey: "bob", at: start)
+
+        let rasterized = dot("rasterized", 40, 90, root)
+        rasterized.shouldRasterize = true
+        rasterized.shadowOpacity = 0.5
+        rasterized.shadowRadius = 3
+        _ = dot("inside", 12, 12, rasterized)
+        rasterized.add(repeating(.position, .point(Point(x: 40, y: 90)), .point(Point(x: 60, y: 100))), forKey: "move", at: start)
+
+        let behind = dot("behind", 120, 100, root)
+        behind.add(repeating(.positionX, .scalar(100), .scalar(140)), forKey: "slide", at: start)
+        let glass = Layer(name: "glass")
+        glass.bounds = Rect(x: 0, y: 0, width: 60, height: 40)
+        glass.position = Point(x: 120, y: 100)
+        glass.cornerRadius = 8
+        glass.backgroundBlurRadius = 6
+        glass.backgroundColor = Color(red: 1, green: 1, blue: 1, alpha: 0.2)
+        try root.addSublayer(glass)
+
+        let video = try XCTUnwrap(PixelBufferLayer(width: 32, height: 24, isOpaque: true))
+        video.bounds = Rect(x: 0, y: 0, width: 48, height: 36)
+        video.position = Point(x: 200, y: 120)
+        try root.addSublayer(video)
+        var frame = 0
+        let onFrame: (Int) -> Void = { _ in
+            frame += 1
+            let shade = UInt32(frame % 256)
+            video.withBackBuffer { view in
+                var y = 0
+                while y < view.height { view.row(y).update(repeating: 0xFF00_0000 | shade << 8, count: view.width); y += 1 }
+            }
+            video.present()
+        }
+        let m = try measure(root, from: start, frames: 30, beforeEachFrame: onFrame)
+        XCTAssertEqual(m.perFrame, [UInt64](repeating: 0, count: 30), "heap allocations per frame")
+        XCTAssertGreaterThanOrEqual(m.layersDrawn, 6, "the animated layers were drawn")
     }
 }

@@ -37,7 +37,7 @@ extension Compositor {
         }
         blur.blur(off, radius: radius, family: kernels)
         let s = r.shifted(x: region.x, y: region.y)
-        rasterizeCoverage(s.backgroundShape, map: s.toTarget, sampleRect: s.bounds, into: coverage)
+        rasterizeCoverage(roundedBounds(s), map: s.toTarget, sampleRect: s.bounds, into: coverage)
         if let mask = r.layer.mask {
             guard let m = renderMask(mask, of: s, width: region.width, height: region.height, depth: depth) else { return }
             defer { coveragePool.release(m) }

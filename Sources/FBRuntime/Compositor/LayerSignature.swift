@@ -120,7 +120,11 @@ extension LayerSignature {
         case let .color(c): combine(13 as UInt64); combine(c)
         case let .transform(t):
             combine(14 as UInt64)
-            for x in [t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24, t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44] { combine(x) }
+            // Element by element, not through an array literal (allocated per call in debug builds).
+            combine(t.m11); combine(t.m12); combine(t.m13); combine(t.m14)
+            combine(t.m21); combine(t.m22); combine(t.m23); combine(t.m24)
+            combine(t.m31); combine(t.m32); combine(t.m33); combine(t.m34)
+            combine(t.m41); combine(t.m42); combine(t.m43); combine(t.m44)
         case let .path(p): combine(15 as UInt64); combine(p)
         case let .colors(list):
             combine(16 as UInt64); combine(list.count)

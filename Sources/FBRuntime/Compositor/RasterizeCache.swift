@@ -51,7 +51,8 @@ final class RasterizeCache {
     /// The entry of `layer`, made (without an image) if it has none.
     func entry(for layer: Layer) -> Entry {
         let id = ObjectIdentifier(layer)
-        if let e = entries.first(where: { $0.layer == id }) { return e }
+        var i = 0          // index loops in this cache: closures and iterators allocate in debug builds
+        while i < entries.count { if entries[i].layer == id { return entries[i] }; i += 1 }
         let e = Entry(layer: id)
         entries.append(e)
         return e
@@ -101,11 +102,19 @@ final class RasterizeCache {
     /// Drops entries not planned for `frames` frames (their layers left the
     /// tree or stopped rasterizing).
     func removeStale(currentFrame: UInt64, olderThan frames: UInt64) {
-        entries.removeAll { e in
-            let stale = e.frame == .max || currentFrame &- e.frame > frames
-            if stale { bytes -= e.bytes; e.image = nil }
-            return stale
+        var kept = 0, i = 0
+        while i < entries.count {
+            let e = entries[i]
+            if e.frame == .max || currentFrame &- e.frame > frames {
+                bytes -= e.bytes
+                e.image = nil
+            } else {
+                if kept != i { entries[kept] = e }
+                kept += 1
+            }
+            i += 1
         }
+        if kept < entries.count { entries.removeLast(entries.count - kept) }
     }
 }
 

@@ -86,9 +86,11 @@ open class ReplicatorLayer: Layer {
 
     override var replicator: ReplicatorLayer? { self }
 
+    static let signatureKeys = ["instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset",
+                                "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"]
+
     override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
-        s.combine(customKeys: ["instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset",
-                               "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"], of: self, at: t)
+        s.combine(customKeys: ReplicatorLayer.signatureKeys, of: self, at: t)
         s.combine(instanceCount)
         if instanceDelay != 0 { s.combine(t) }   // delayed instances run animations at other times
     }
@@ -164,8 +166,11 @@ extension Compositor {
             let space = placement.sublayerSpace, time = placement.time
             // Tinted: offscreen over the instance's extent, multiplied, composited.
             var box = BoundingBox.empty
-            for sublayer in r.layer.sublayers {
-                if let s = resolve(sublayer, in: placement) { box = box.union(subtreeBounds(s, depth: depth + 1)) }
+            let sublayers = r.layer.sublayers
+            var k = 0          // an index loop: the iterator of `for … in` allocates in debug builds
+            while k < sublayers.count {
+                if let s = resolve(sublayers[k], in: placement) { box = box.union(subtreeBounds(s, depth: depth + 1)) }
+                k += 1
             }
             let region = box.enclosingIntRect.intersection(canvas.clip)
             guard !region.isEmpty, let off = colorPool.acquire(width: region.width, height: region.height) else { return }
