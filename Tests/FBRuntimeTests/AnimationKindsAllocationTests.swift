@@ -302,10 +302,10 @@ extension AnimationKindsAllocationTests {
     }
 
     /// The other content kinds with something moving every frame: a
-    /// replicator of an animated dot, a rasterized group moving, a frosted
-    /// backdrop over moving content, and a pixel buffer the app writes and
-    /// presents. (A `TransformLayer`'s shared 3-D context, sorted and split
-    /// plane by plane, still allocates its polygons each frame.)
+    /// replicator of an animated dot, a transform layer sorting its faces
+    /// as they turn in 3-D (split where they cross), a rasterized group
+    /// moving, a frosted backdrop over moving content, and a pixel buffer
+    /// the app writes and presents.
     func testOtherContentKindsAllocateNothingPerFrame() throws {
         let root = Layer(name: "root")
         root.bounds = Rect(x: 0, y: 0, width: 240, height: 160)
@@ -330,6 +330,25 @@ extension AnimationKindsAllocationTests {
         let bead = dot("bead", 10, 15, replicator)
         bead.bounds = Rect(x: 0, y: 0, width: 12, height: 12)
         bead.add(repeating(.positionY, .scalar(8), .scalar(22)), forKey: "bob", at: start)
+
+        let cube = TransformLayer()
+        cube.bounds = Rect(x: 0, y: 0, width: 60, height: 60)
+        cube.position = Point(x: 180, y: 40)
+        var perspective = Transform3D.identity
+        perspective.m34 = -1 / 300
+        cube.transform = perspective
+        try root.addSublayer(cube)
+        for (i, angle) in [0.0, Double.pi / 2, Double.pi, 3 * Double.pi / 2, Double.pi / 3].enumerated() {
+            // Four faces of a box, and one plane through its middle that
+            // the others cut.
+            let face = dot("face\(i)", 30, 30, cube)
+            face.bounds = Rect(x: 0, y: 0, width: 40, height: 40)
+            face.transform = Transform3D(rotationAngle: angle, x: 0, y: 1, z: 0)
+                .concatenating(Transform3D(translationX: 0, y: 0, z: i == 4 ? 0 : 20))
+            face.backgroundColor = Color(red: 0.2 * Double(i), green: 0.6, blue: 0.8, alpha: 0.9)
+        }
+        cube.add(repeating(.sublayerTransform, .transform(.identity), .transform(Transform3D(rotationAngle: 1.2, x: 0, y: 1, z: 0))),
+                 forKey: "spin", at: start)
 
         let rasterized = dot("rasterized", 40, 90, root)
         rasterized.shouldRasterize = true
@@ -364,6 +383,6 @@ extension AnimationKindsAllocationTests {
         }
         let m = try measure(root, from: start, frames: 30, beforeEachFrame: onFrame)
         XCTAssertEqual(m.perFrame, [UInt64](repeating: 0, count: 30), "heap allocations per frame")
-        XCTAssertGreaterThanOrEqual(m.layersDrawn, 6, "the animated layers were drawn")
+        XCTAssertGreaterThanOrEqual(m.layersDrawn, 10, "the animated layers were drawn")
     }
 }

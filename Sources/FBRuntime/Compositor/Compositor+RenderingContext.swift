@@ -24,14 +24,54 @@ struct ContextPlane {
     var d: Double
 }
 
-/// A convex piece of a plane's bounds (or the whole of them).
-struct ContextPolygon {
+/// A convex piece of a plane's bounds (or the whole of them), its points
+/// and cuts held in `ContextScratch`'s pools.
+struct ContextPiece {
+    /// Index of its plane in `ContextScratch.planes`.
     let plane: Int
-    var points: [ContextPoint]
+    /// Its points: `ContextScratch.points[start ..< start + count]`.
+    var start: Int, count: Int
     /// Not cut: drawn whole, with what overhangs the bounds.
     var whole: Bool
-    /// The planes (indices) this piece was cut along.
-    var cutBy: [Int] = []
+    /// The planes it was cut along: `ContextScratch.cuts[cutStart ..< cutStart + cutCount]`.
+    var cutStart: Int, cutCount: Int
+}
+
+/// The working storage of rendering contexts, kept by the compositor from
+/// frame to frame so that sorting and splitting planes allocates nothing
+/// once it has grown. Used as a stack: a context drawn inside another (a
+/// transform layer flattened into a plane) appends after the outer one's
+/// entries and removes its own when done, so indices stay valid.
+final class ContextScratch {
+    var planes: [ContextPlane] = []
+    var points: [ContextPoint] = []
+    var pieces: [ContextPiece] = []
+    var cuts: [Int] = []
+    /// Piece indices: the lists of the BSP walk, level after level.
+    var work: [Int] = []
+    /// Per piece of one BSP level: its side (0 coplanar, 1 front, 2 back,
+    /// 3 split) and the piece (or two) it becomes.
+    var sides: [(side: Int, a: Int, b: Int)] = []
+    /// Piece indices, back to front.
+    var ordered: [Int] = []
+    /// The outline of a cut piece in target pixels (the fallback coverage).
+    var outline = Path()
+
+    /// The pools' sizes, to return to when a context is drawn.
+    struct Mark { let planes, points, pieces, cuts, work, ordered: Int }
+    var mark: Mark {
+        Mark(planes: planes.count, points: points.count, pieces: pieces.count, cuts: cuts.count, work: work.count,
+             ordered: ordered.count)
+    }
+
+    func reset(to m: Mark) {
+        planes.removeLast(planes.count - m.planes)
+        points.removeLast(points.count - m.points)
+        pieces.removeLast(pieces.count - m.pieces)
+        cuts.removeLast(cuts.count - m.cuts)
+        work.removeLast(work.count - m.work)
+        ordered.removeLast(ordered.count - m.ordered)
+    }
 }
 
 extension Compositor {
@@ -58,41 +98,53 @@ extension Compositor {
     /// position and drawn whole.
     @inline(never)
     func drawRenderingContext(_ r: ResolvedLayer, parent: ParentPlacement, opacity: Double, canvas: Canvas, depth: Int) {
-        var planes: [ContextPlane] = []
+        let c = contextScratch
+        let mark = c.mark
+        defer { c.reset(to: mark) }
         var toContext = r.p.geometry.toSuperlayer
         if !parent.sublayerSpace.isIdentity { toContext = toContext.concatenating(parent.sublayerSpace) }
-        collectPlanes(of: r, toContext: toContext, parent: parent, opacity: opacity, depth: depth, into: &planes)
-        guard !planes.isEmpty else { return }
-        var polygons: [ContextPolygon] = []
-        for (i, plane) in planes.enumerated() {
+        collectPlanes(of: r, toContext: toContext, parent: parent, opacity: opacity, depth: depth, into: &c.planes)
+        guard c.planes.count > mark.planes else { return }
+        let firstPiece = c.pieces.count
+        var i = mark.planes
+        while i < c.planes.count {
+            defer { i += 1 }
+            let plane = c.planes[i]
             guard let s = resolve(plane.layer, in: plane.placement) else { continue }
             var m = s.p.geometry.toSuperlayer
             if !plane.placement.sublayerSpace.isIdentity { m = m.concatenating(plane.placement.sublayerSpace) }
             let b = s.bounds
-            let corners = [(b.minX, b.minY), (b.maxX, b.minY), (b.maxX, b.maxY), (b.minX, b.maxY)]
-            var homogeneous: [(x: Double, y: Double, z: Double, w: Double)] = []
-            for (x, y) in corners { homogeneous.append(m.apply(x: x, y: y)) }
-            let points = ContextGeometry.clipInFrontOfEye(homogeneous)
-            if let (n, d) = ContextGeometry.plane(of: points) {
-                planes[i].normal = n; planes[i].d = d
-                polygons.append(ContextPolygon(plane: i, points: points, whole: true))
+            let start = c.points.count
+            ContextGeometry.clipInFrontOfEye(m.apply(x: b.minX, y: b.minY), m.apply(x: b.maxX, y: b.minY),
+                                             m.apply(x: b.maxX, y: b.maxY), m.apply(x: b.minX, y: b.maxY), into: &c.points)
+            if let (n, d) = ContextGeometry.plane(of: c.points, start, c.points.count - start) {
+                c.planes[i].normal = n; c.planes[i].d = d
+                c.pieces.append(ContextPiece(plane: i, start: start, count: c.points.count - start, whole: true, cutStart: 0, cutCount: 0))
             } else {
                 // Empty or edge-on bounds: one point, never split.
+                c.points.removeLast(c.points.count - start)
                 let a = m.apply(x: b.minX + b.width / 2, y: b.minY + b.height / 2)
                 guard a.w > 1e-6 else { continue }
-                polygons.append(ContextPolygon(plane: i, points: [ContextPoint(x: a.x / a.w, y: a.y / a.w, z: a.z / a.w)], whole: true))
+                c.points.append(ContextPoint(x: a.x / a.w, y: a.y / a.w, z: a.z / a.w))
+                c.pieces.append(ContextPiece(plane: i, start: start, count: 1, whole: true, cutStart: 0, cutCount: 0))
             }
         }
-        var ordered: [ContextPolygon] = []
-        ordered.reserveCapacity(polygons.count)
-        ContextGeometry.backToFront(polygons, planes: planes, into: &ordered)
-        for piece in ordered {
-            let plane = planes[piece.plane]
+        let workStart = c.work.count
+        var k = firstPiece
+        while k < c.pieces.count { c.work.append(k); k += 1 }
+        let orderedStart = c.ordered.count
+        ContextGeometry.backToFront(c, workStart, c.work.count)
+        let orderedEnd = c.ordered.count
+        k = orderedStart
+        while k < orderedEnd {
+            let piece = c.pieces[c.ordered[k]]
+            let plane = c.planes[piece.plane]
             if piece.whole {
                 draw(plane.layer, parent: plane.placement, opacity: plane.opacity, canvas: canvas, depth: plane.depth)
             } else {
-                drawPiece(piece, of: plane, planes: planes, parentToTarget: parent.toTarget, canvas: canvas)
+                drawPiece(piece, of: plane, parentToTarget: parent.toTarget, canvas: canvas)
             }
+            k += 1
         }
     }
 
@@ -129,20 +181,19 @@ extension Compositor {
     /// once: no backdrop shows through, nothing is drawn twice. More than
     /// `CentreEdges.capacity` cuts (or a cut line that cannot be placed)
     /// fall back to the piece polygon anti-aliased on every side.
-    private func drawPiece(_ piece: ContextPolygon, of plane: ContextPlane, planes: [ContextPlane],
-                           parentToTarget: ProjectiveTransform, canvas: Canvas) {
-        var path = Path()
+    private func drawPiece(_ piece: ContextPiece, of plane: ContextPlane, parentToTarget: ProjectiveTransform, canvas: Canvas) {
+        let c = contextScratch
         var box = BoundingBox.empty
         var centre = PathPoint(0, 0)
-        for (k, p) in piece.points.enumerated() {
+        var k = 0
+        while k < piece.count {
+            let p = c.points[piece.start + k]
             guard let q = parentToTarget.apply(x: p.x, y: p.y), q.x.isFinite, q.y.isFinite else { return }
-            let point = PathPoint(x: q.x, y: q.y)
-            if k == 0 { path.move(to: point) } else { path.line(to: point) }
             box = box.union(BoundingBox(minX: q.x, minY: q.y, maxX: q.x, maxY: q.y))
             centre = PathPoint(centre.x + q.x, centre.y + q.y)
+            k += 1
         }
-        path.close()
-        let n = Double(piece.points.count)
+        let n = Double(piece.count)
         centre = PathPoint(centre.x / n, centre.y / n)
         let region = box.enclosingIntRect.intersection(canvas.clip)
         guard !region.isEmpty, let off = colorPool.acquire(width: region.width, height: region.height) else { return }
@@ -155,13 +206,26 @@ extension Compositor {
         let shifted = ParentPlacement(toTarget: p.toTarget.concatenating(shift), sublayerSpace: p.sublayerSpace,
                                       flipped: p.flipped, time: p.time)
         draw(plane.layer, parent: shifted, opacity: plane.opacity, canvas: Canvas(off, family: kernels), depth: plane.depth)
-        let toRegion = AffineTransform(translationX: Double(-region.x), y: Double(-region.y))
-        if let seams = seamEdges(piece, of: plane, planes: planes, parentToTarget: parentToTarget, centre: centre),
+        if let seams = seamEdges(piece, of: plane, parentToTarget: parentToTarget, centre: centre),
            let s = resolve(plane.layer, in: shifted) {
             rasterizeBoundsCoverage(s, into: coverage)
             seams.cut(coverage, originX: region.x, originY: region.y)
         } else {
-            rasterizer.fill(path, transform: toRegion, rule: .nonZero, into: coverage)
+            // The piece's outline, built after the layer's draw (which may
+            // draw a context of its own with the same scratch).
+            c.outline.removeAll(keepingCapacity: true)
+            k = 0
+            while k < piece.count {
+                let p = c.points[piece.start + k]
+                if let q = parentToTarget.apply(x: p.x, y: p.y) {
+                    let point = PathPoint(x: q.x, y: q.y)
+                    if k == 0 { c.outline.move(to: point) } else { c.outline.line(to: point) }
+                }
+                k += 1
+            }
+            c.outline.close()
+            rasterizer.fill(c.outline, transform: AffineTransform(translationX: Double(-region.x), y: Double(-region.y)),
+                            rule: .nonZero, into: coverage)
         }
         statistics.pixelsWritten += region.area
         composite(off, x: region.x, y: region.y, mask: coverage, operator: .srcOver, alpha: 255, canvas: canvas)
@@ -170,17 +234,21 @@ extension Compositor {
     /// The hard cuts of `piece` in target pixels, kept side towards
     /// `centre` (the piece's centroid there); `nil` when there are more
     /// than `CentreEdges.capacity` or one cannot be placed.
-    private func seamEdges(_ piece: ContextPolygon, of plane: ContextPlane, planes: [ContextPlane],
-                           parentToTarget: ProjectiveTransform, centre: PathPoint) -> CentreEdges? {
-        guard !piece.cutBy.isEmpty, piece.cutBy.count <= CentreEdges.capacity, let n1 = plane.normal else { return nil }
+    private func seamEdges(_ piece: ContextPiece, of plane: ContextPlane, parentToTarget: ProjectiveTransform,
+                           centre: PathPoint) -> CentreEdges? {
+        guard piece.cutCount > 0, piece.cutCount <= CentreEdges.capacity, let n1 = plane.normal else { return nil }
+        let c = contextScratch
         var edges = CentreEdges()
-        for cutter in piece.cutBy {
-            guard let n2 = planes[cutter].normal,
-                  let (a, b) = ContextGeometry.intersection(n1, plane.d, n2, planes[cutter].d),
+        var k = 0
+        while k < piece.cutCount {
+            let cutter = c.planes[c.cuts[piece.cutStart + k]]
+            guard let n2 = cutter.normal,
+                  let (a, b) = ContextGeometry.intersection(n1, plane.d, n2, cutter.d),
                   let qa = parentToTarget.apply(x: a.x, y: a.y), let qb = parentToTarget.apply(x: b.x, y: b.y),
                   let edge = CentreEdge(through: PathPoint(qa.x, qa.y), PathPoint(qb.x, qb.y), inside: centre)
             else { return nil }
             edges.append(edge)
+            k += 1
         }
         return edges
     }
@@ -194,87 +262,144 @@ enum ContextGeometry {
     /// post-projective space) counts as on it.
     static let planeEpsilon = 1e-4
 
-    /// The polygon clipped to w > `eyeEpsilon` and divided by w.
-    static func clipInFrontOfEye(_ h: [(x: Double, y: Double, z: Double, w: Double)]) -> [ContextPoint] {
-        var out: [ContextPoint] = []
-        let n = h.count
-        for i in 0..<n {
-            let a = h[i], b = h[(i + 1) % n]
+    typealias Homogeneous = (x: Double, y: Double, z: Double, w: Double)
+
+    /// The quadrilateral a, b, c, d clipped to w > `eyeEpsilon` and divided
+    /// by w, appended to `out`; nothing is appended when a point would not
+    /// be finite.
+    static func clipInFrontOfEye(_ a: Homogeneous, _ b: Homogeneous, _ c: Homogeneous, _ d: Homogeneous,
+                                 into out: inout [ContextPoint]) {
+        let start = out.count
+        var finite = true
+        @inline(__always) func edge(_ a: Homogeneous, _ b: Homogeneous, _ out: inout [ContextPoint]) -> Bool {
             let ain = a.w > eyeEpsilon, bin = b.w > eyeEpsilon
-            if ain { out.append(ContextPoint(x: a.x / a.w, y: a.y / a.w, z: a.z / a.w)) }
+            var ok = true
+            if ain {
+                let p = ContextPoint(x: a.x / a.w, y: a.y / a.w, z: a.z / a.w)
+                ok = p.x.isFinite && p.y.isFinite && p.z.isFinite
+                out.append(p)
+            }
             if ain != bin {
                 let t = (eyeEpsilon - a.w) / (b.w - a.w)
                 let x = a.x + (b.x - a.x) * t, y = a.y + (b.y - a.y) * t, z = a.z + (b.z - a.z) * t
                 let w = eyeEpsilon
-                out.append(ContextPoint(x: x / w, y: y / w, z: z / w))
+                let p = ContextPoint(x: x / w, y: y / w, z: z / w)
+                ok = ok && p.x.isFinite && p.y.isFinite && p.z.isFinite
+                out.append(p)
             }
+            return ok
         }
-        return out.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) ? out : []
+        finite = edge(a, b, &out) && finite
+        finite = edge(b, c, &out) && finite
+        finite = edge(c, d, &out) && finite
+        finite = edge(d, a, &out) && finite
+        if !finite { out.removeLast(out.count - start) }
     }
 
-    /// The plane through a polygon (Newell's normal), or `nil` when it has
-    /// no area seen from any side.
-    static func plane(of p: [ContextPoint]) -> (ContextPoint, Double)? {
-        guard p.count >= 3 else { return nil }
+    /// The plane through the polygon `p[start ..< start + count]` (Newell's
+    /// normal), or `nil` when it has no area seen from any side.
+    static func plane(of p: [ContextPoint], _ start: Int, _ count: Int) -> (ContextPoint, Double)? {
+        guard count >= 3 else { return nil }
         var nx = 0.0, ny = 0.0, nz = 0.0, cx = 0.0, cy = 0.0, cz = 0.0
-        for i in 0..<p.count {
-            let a = p[i], b = p[(i + 1) % p.count]
+        var i = 0
+        while i < count {
+            let a = p[start + i], b = p[start + (i + 1) % count]
             nx += (a.y - b.y) * (a.z + b.z)
             ny += (a.z - b.z) * (a.x + b.x)
             nz += (a.x - b.x) * (a.y + b.y)
             cx += a.x; cy += a.y; cz += a.z
+            i += 1
         }
         let length = (nx * nx + ny * ny + nz * nz).squareRoot()
         guard length > 1e-9, length.isFinite else { return nil }
-        let k = Double(p.count)
+        let k = Double(count)
         let n = ContextPoint(x: nx / length, y: ny / length, z: nz / length)
         return (n, -(n.x * cx / k + n.y * cy / k + n.z * cz / k))
     }
 
-    /// Appends `polygons` in back-to-front order, splitting where needed.
-    static func backToFront(_ polygons: [ContextPolygon], planes: [ContextPlane], into out: inout [ContextPolygon]) {
-        guard let first = polygons.first else { return }
-        guard let n = planes[first.plane].normal, first.points.count >= 3 else {
+    /// Appends to `c.ordered` the pieces listed in `c.work[lo ..< hi]`, back
+    /// to front (a BSP tree built in list order, so coplanar pieces keep
+    /// it), splitting where needed. The lists of each level are appended to
+    /// `c.work` and removed again before it returns.
+    static func backToFront(_ c: ContextScratch, _ lo: Int, _ hi: Int) {
+        guard lo < hi else { return }
+        let levelStart = c.work.count
+        defer { c.work.removeLast(c.work.count - levelStart) }
+        let first = c.work[lo]
+        let firstPiece = c.pieces[first]
+        guard let n = c.planes[firstPiece.plane].normal, firstPiece.count >= 3 else {
             // A point item: sort the rest around it by its depth alone.
-            var behind: [ContextPolygon] = [], front: [ContextPolygon] = []
-            let z = first.points.first?.z ?? 0
-            for p in polygons.dropFirst() {
-                if zCentre(p) < z { behind.append(p) } else { front.append(p) }
-            }
-            backToFront(behind, planes: planes, into: &out)
-            out.append(first)
-            backToFront(front, planes: planes, into: &out)
+            let z = firstPiece.count > 0 ? c.points[firstPiece.start].z : 0
+            var k = lo + 1
+            while k < hi { if zCentre(c, c.work[k]) < z { c.work.append(c.work[k]) }; k += 1 }
+            let frontStart = c.work.count
+            k = lo + 1
+            while k < hi { if !(zCentre(c, c.work[k]) < z) { c.work.append(c.work[k]) }; k += 1 }
+            let frontEnd = c.work.count
+            backToFront(c, levelStart, frontStart)
+            c.ordered.append(first)
+            backToFront(c, frontStart, frontEnd)
             return
         }
-        let d = planes[first.plane].d
-        var front: [ContextPolygon] = [], back: [ContextPolygon] = [], coplanar: [ContextPolygon] = [first]
-        for p in polygons.dropFirst() {
+        let d = c.planes[firstPiece.plane].d
+        // Each piece's side; a straddling piece is split in two here.
+        let sidesStart = c.sides.count
+        var k = lo + 1
+        while k < hi {
+            let index = c.work[k]
+            let p = c.pieces[index]
             var hasFront = false, hasBack = false
-            for q in p.points {
+            var j = 0
+            while j < p.count {
+                let q = c.points[p.start + j]
                 let s = n.x * q.x + n.y * q.y + n.z * q.z + d
                 if s > planeEpsilon { hasFront = true } else if s < -planeEpsilon { hasBack = true }
+                j += 1
             }
             switch (hasFront, hasBack) {
-            case (false, false): coplanar.append(p)
-            case (true, false): front.append(p)
-            case (false, true): back.append(p)
+            case (false, false): c.sides.append((0, index, -1))
+            case (true, false): c.sides.append((1, index, -1))
+            case (false, true): c.sides.append((2, index, -1))
             case (true, true):
-                var (f, b) = split(p, n: n, d: d)
-                f.cutBy.append(first.plane); b.cutBy.append(first.plane)
-                if f.points.count >= 3 { front.append(f) }
-                if b.points.count >= 3 { back.append(b) }
+                let f = split(c, index, n: n, d: d, front: true, cutBy: firstPiece.plane)
+                let b = split(c, index, n: n, d: d, front: false, cutBy: firstPiece.plane)
+                c.sides.append((3, f, b))
             }
+            k += 1
         }
+        // The three lists, each in the order of the pieces.
+        let frontStart = c.work.count
+        var s = sidesStart
+        while s < c.sides.count {
+            let e = c.sides[s]
+            if e.side == 1 || (e.side == 3 && e.a >= 0) { c.work.append(e.a) }
+            s += 1
+        }
+        let backStart = c.work.count
+        s = sidesStart
+        while s < c.sides.count {
+            let e = c.sides[s]
+            if e.side == 2 { c.work.append(e.a) } else if e.side == 3 && e.b >= 0 { c.work.append(e.b) }
+            s += 1
+        }
+        let coplanarStart = c.work.count
+        c.work.append(first)
+        s = sidesStart
+        while s < c.sides.count { if c.sides[s].side == 0 { c.work.append(c.sides[s].a) }; s += 1 }
+        let coplanarEnd = c.work.count
+        c.sides.removeLast(c.sides.count - sidesStart)
         // The viewer is at z = +∞: on the front side when the normal points
         // towards +z.
         if n.z >= 0 {
-            backToFront(back, planes: planes, into: &out)
-            out.append(contentsOf: coplanar)
-            backToFront(front, planes: planes, into: &out)
+            backToFront(c, backStart, coplanarStart)
+            k = coplanarStart
+            while k < coplanarEnd { c.ordered.append(c.work[k]); k += 1 }
+            backToFront(c, frontStart, backStart)
         } else {
-            backToFront(front, planes: planes, into: &out)
-            out.append(contentsOf: coplanar)
-            backToFront(back, planes: planes, into: &out)
+            backToFront(c, frontStart, backStart)
+            k = coplanarStart
+            while k < coplanarEnd { c.ordered.append(c.work[k]); k += 1 }
+            backToFront(c, backStart, coplanarStart)
         }
     }
 
@@ -298,28 +423,39 @@ enum ContextGeometry {
         return (p0, p1)
     }
 
-    static func zCentre(_ p: ContextPolygon) -> Double {
+    static func zCentre(_ c: ContextScratch, _ index: Int) -> Double {
+        let p = c.pieces[index]
         var z = 0.0
-        for q in p.points { z += q.z }
-        return p.points.isEmpty ? 0 : z / Double(p.points.count)
+        var k = 0
+        while k < p.count { z += c.points[p.start + k].z; k += 1 }
+        return p.count == 0 ? 0 : z / Double(p.count)
     }
 
-    /// The parts of `p` in front of and behind the plane n·x + d = 0.
-    static func split(_ p: ContextPolygon, n: ContextPoint, d: Double) -> (ContextPolygon, ContextPolygon) {
-        var f: [ContextPoint] = [], b: [ContextPoint] = []
-        let count = p.points.count
-        for i in 0..<count {
-            let a = p.points[i], c = p.points[(i + 1) % count]
-            let sa = n.x * a.x + n.y * a.y + n.z * a.z + d, sc = n.x * c.x + n.y * c.y + n.z * c.z + d
-            if sa >= -planeEpsilon { f.append(a) }
-            if sa <= planeEpsilon { b.append(a) }
-            if (sa > planeEpsilon && sc < -planeEpsilon) || (sa < -planeEpsilon && sc > planeEpsilon) {
-                let t = sa / (sa - sc)
-                let m = ContextPoint(x: a.x + (c.x - a.x) * t, y: a.y + (c.y - a.y) * t, z: a.z + (c.z - a.z) * t)
-                f.append(m); b.append(m)
+    /// The part of piece `index` in front of (`front`) or behind the plane
+    /// n·x + d = 0, as a new piece cut by plane `cutBy` as well as by the
+    /// piece's own cuts; -1 when it has fewer than three points.
+    static func split(_ c: ContextScratch, _ index: Int, n: ContextPoint, d: Double, front: Bool, cutBy: Int) -> Int {
+        let p = c.pieces[index]
+        let start = c.points.count
+        var i = 0
+        while i < p.count {
+            let a = c.points[p.start + i], b = c.points[p.start + (i + 1) % p.count]
+            let sa = n.x * a.x + n.y * a.y + n.z * a.z + d, sb = n.x * b.x + n.y * b.y + n.z * b.z + d
+            if front ? sa >= -planeEpsilon : sa <= planeEpsilon { c.points.append(a) }
+            if (sa > planeEpsilon && sb < -planeEpsilon) || (sa < -planeEpsilon && sb > planeEpsilon) {
+                let t = sa / (sa - sb)
+                c.points.append(ContextPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t))
             }
+            i += 1
         }
-        return (ContextPolygon(plane: p.plane, points: f, whole: false, cutBy: p.cutBy),
-                ContextPolygon(plane: p.plane, points: b, whole: false, cutBy: p.cutBy))
+        let count = c.points.count - start
+        guard count >= 3 else { c.points.removeLast(count); return -1 }
+        let cutStart = c.cuts.count
+        var k = 0
+        while k < p.cutCount { c.cuts.append(c.cuts[p.cutStart + k]); k += 1 }
+        c.cuts.append(cutBy)
+        c.pieces.append(ContextPiece(plane: p.plane, start: start, count: count, whole: false, cutStart: cutStart,
+                                     cutCount: p.cutCount + 1))
+        return c.pieces.count - 1
     }
 }

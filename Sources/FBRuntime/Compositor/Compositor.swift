@@ -136,6 +136,8 @@ public final class Compositor {
     let rasterizer = PathRasterizer()
     /// Paths under perspective, projected without allocating.
     let pathProjector = PathProjector()
+    /// Rendering contexts' planes and pieces, sorted without allocating.
+    let contextScratch = ContextScratch()
     /// Set by the survey when a layer with a backdrop blur is drawn: any
     /// damage then redraws the whole frame.
     var backdropOnScreen = false
