@@ -236,19 +236,27 @@ extension AnimationKindsAllocationTests {
     /// a clipping corner radius, a border, a mask that moves, a sprite
     /// sheet's `contentsRect`, a card turning in 3-D under a perspective,
     /// and text changing colour.
-    func testAnimatedLooksAllocateNothingPerFrame() throws {
+    /// A 240 × 160 root with a dark background.
+    private func darkRoot() -> Layer {
         let root = Layer(name: "root")
         root.bounds = Rect(x: 0, y: 0, width: 240, height: 160)
         root.anchorPoint = .zero
         root.backgroundColor = Color(rgb: 0x202830)
+        return root
+    }
+
+    /// A basic animation from `from` to `to` and back every half second.
+    private func repeating(_ key: AnimatableKey, _ from: AnimatableValue, _ to: AnimatableValue) -> BasicAnimation {
+        var a = BasicAnimation(key: key, from: from, to: to)
+        a.timing.duration = 0.25
+        a.timing.autoreverses = true
+        a.timing.repeatCount = .infinity
+        return a
+    }
+
+    func testAnimatedLooksAllocateNothingPerFrame() throws {
+        let root = darkRoot()
         let start: MediaTime = 10
-        func repeating(_ key: AnimatableKey, _ from: AnimatableValue, _ to: AnimatableValue) -> BasicAnimation {
-            var a = BasicAnimation(key: key, from: from, to: to)
-            a.timing.duration = 0.25
-            a.timing.autoreverses = true
-            a.timing.repeatCount = .infinity
-            return a
-        }
         let shadowed = dot("shadowed", 30, 30, root)
         shadowed.shadowOpacity = 0.6
         shadowed.add(repeating(.shadowRadius, .scalar(2), .scalar(8)), forKey: "r", at: start)
@@ -307,18 +315,8 @@ extension AnimationKindsAllocationTests {
     /// moving, a frosted backdrop over moving content, and a pixel buffer
     /// the app writes and presents.
     func testOtherContentKindsAllocateNothingPerFrame() throws {
-        let root = Layer(name: "root")
-        root.bounds = Rect(x: 0, y: 0, width: 240, height: 160)
-        root.anchorPoint = .zero
-        root.backgroundColor = Color(rgb: 0x202830)
+        let root = darkRoot()
         let start: MediaTime = 10
-        func repeating(_ key: AnimatableKey, _ from: AnimatableValue, _ to: AnimatableValue) -> BasicAnimation {
-            var a = BasicAnimation(key: key, from: from, to: to)
-            a.timing.duration = 0.25
-            a.timing.autoreverses = true
-            a.timing.repeatCount = .infinity
-            return a
-        }
         let replicator = ReplicatorLayer()
         replicator.bounds = Rect(x: 0, y: 0, width: 100, height: 30)
         replicator.position = Point(x: 60, y: 20)

@@ -4,10 +4,10 @@ import Raster
 import XCTest
 
 /// `PathProjector` (the compositor's allocation-free projection of paths
-/// under perspective) against `projectedPath(_:_:sampleRect:)`, the
-/// reference that builds its polylines in arrays: the same path, point for
-/// point, for paths and maps that keep everything, cut the eye plane or
-/// reach past the guard band.
+/// under perspective) against `projectedPath(_:_:sampleRect:)` below, the
+/// earlier implementation that built its polylines in arrays, kept as the
+/// reference: the same path, point for point, for paths and maps that keep
+/// everything, cut the eye plane or reach past the guard band.
 final class PathProjectorTests: XCTestCase {
     private var rng = SplitMix64(seed: 0x9a7_4b0)
 
@@ -73,4 +73,54 @@ final class PathProjectorTests: XCTestCase {
         XCTAssertEqual(fbr_malloc_counter_end(), 0)
         XCTAssertGreaterThan(points, 21 * 8)
     }
+}
+
+/// The earlier implementation, unchanged.
+func projectedPath(_ path: Path, _ m: ProjectiveTransform, sampleRect: Rect) -> Path {
+    var magnification = 1.0
+    for p in [Point(x: sampleRect.minX, y: sampleRect.minY), Point(x: sampleRect.maxX, y: sampleRect.minY),
+              Point(x: sampleRect.maxX, y: sampleRect.maxY), Point(x: sampleRect.minX, y: sampleRect.maxY),
+              sampleRect.center] {
+        let g = m.magnification(at: p)
+        if g.isFinite && g > magnification { magnification = g }
+    }
+    let tolerance = FlattenLimits.defaultTolerance / magnification
+    var out = Path()
+    for polyline in path.flattened(tolerance: tolerance) where polyline.points.count >= 2 {
+        var h: [(x: Double, y: Double, w: Double)] = []
+        h.reserveCapacity(polyline.points.count)
+        for p in polyline.points {
+            h.append((m.m00 * p.x + m.m01 * p.y + m.m02, m.m10 * p.x + m.m11 * p.y + m.m12,
+                      m.m20 * p.x + m.m21 * p.y + m.m22))
+        }
+        // Inside when a·X + b·Y + c·W ≥ e.
+        let g = ProjectedPathLimits.guardBand, e = ProjectedPathLimits.nearW
+        for plane in [(0.0, 0.0, 1.0, e), (-1.0, 0.0, g, 0.0), (1.0, 0.0, g, 0.0), (0.0, -1.0, g, 0.0), (0.0, 1.0, g, 0.0)] {
+            guard !h.isEmpty else { break }
+            var clipped: [(x: Double, y: Double, w: Double)] = []
+            clipped.reserveCapacity(h.count + 2)
+            func value(_ q: (x: Double, y: Double, w: Double)) -> Double { plane.0 * q.x + plane.1 * q.y + plane.2 * q.w - plane.3 }
+            var previous = h[h.count - 1]
+            var vp = value(previous)
+            for q in h {
+                let vq = value(q)
+                if (vp >= 0) != (vq >= 0) {
+                    let s = vp / (vp - vq)
+                    clipped.append((previous.x + (q.x - previous.x) * s, previous.y + (q.y - previous.y) * s,
+                                    previous.w + (q.w - previous.w) * s))
+                }
+                if vq >= 0 { clipped.append(q) }
+                previous = q; vp = vq
+            }
+            h = clipped
+        }
+        guard h.count >= 3 else { continue }
+        var first = true
+        for q in h {
+            let p = PathPoint(q.x / q.w, q.y / q.w)
+            if first { out.move(to: p); first = false } else { out.line(to: p) }
+        }
+        out.close()
+    }
+    return out
 }

@@ -133,64 +133,14 @@ extension IntRect {
 /// divided by W. Straight lines stay straight under the map, so the polygon
 /// is exact up to the flattening.
 ///
-/// The reference form, with arrays made per call; the compositor draws
-/// through `PathProjector`, which gives the same path without allocating
-/// (`PathProjectorTests`).
-func projectedPath(_ path: Path, _ m: ProjectiveTransform, sampleRect: Rect) -> Path {
-    var magnification = 1.0
-    for p in [Point(x: sampleRect.minX, y: sampleRect.minY), Point(x: sampleRect.maxX, y: sampleRect.minY),
-              Point(x: sampleRect.maxX, y: sampleRect.maxY), Point(x: sampleRect.minX, y: sampleRect.maxY),
-              sampleRect.center] {
-        let g = m.magnification(at: p)
-        if g.isFinite && g > magnification { magnification = g }
-    }
-    let tolerance = FlattenLimits.defaultTolerance / magnification
-    var out = Path()
-    for polyline in path.flattened(tolerance: tolerance) where polyline.points.count >= 2 {
-        var h: [(x: Double, y: Double, w: Double)] = []
-        h.reserveCapacity(polyline.points.count)
-        for p in polyline.points {
-            h.append((m.m00 * p.x + m.m01 * p.y + m.m02, m.m10 * p.x + m.m11 * p.y + m.m12,
-                      m.m20 * p.x + m.m21 * p.y + m.m22))
-        }
-        // Inside when a·X + b·Y + c·W ≥ e.
-        let g = ProjectedPathLimits.guardBand, e = ProjectedPathLimits.nearW
-        for plane in [(0.0, 0.0, 1.0, e), (-1.0, 0.0, g, 0.0), (1.0, 0.0, g, 0.0), (0.0, -1.0, g, 0.0), (0.0, 1.0, g, 0.0)] {
-            guard !h.isEmpty else { break }
-            var clipped: [(x: Double, y: Double, w: Double)] = []
-            clipped.reserveCapacity(h.count + 2)
-            func value(_ q: (x: Double, y: Double, w: Double)) -> Double { plane.0 * q.x + plane.1 * q.y + plane.2 * q.w - plane.3 }
-            var previous = h[h.count - 1]
-            var vp = value(previous)
-            for q in h {
-                let vq = value(q)
-                if (vp >= 0) != (vq >= 0) {
-                    let s = vp / (vp - vq)
-                    clipped.append((previous.x + (q.x - previous.x) * s, previous.y + (q.y - previous.y) * s,
-                                    previous.w + (q.w - previous.w) * s))
-                }
-                if vq >= 0 { clipped.append(q) }
-                previous = q; vp = vq
-            }
-            h = clipped
-        }
-        guard h.count >= 3 else { continue }
-        var first = true
-        for q in h {
-            let p = PathPoint(q.x / q.w, q.y / q.w)
-            if first { out.move(to: p); first = false } else { out.line(to: p) }
-        }
-        out.close()
-    }
-    return out
-}
-
-/// `projectedPath(_:_:sampleRect:)` in storage kept from draw to draw (one
-/// per compositor, which draws on one thread): the path is flattened
+/// It works in storage kept from draw to draw (one per compositor, which
+/// draws on one thread): the path is flattened
 /// through a sink that projects and clips each polyline as it ends, so a
 /// layer drawn under perspective every frame (a card turning in 3-D)
 /// allocates nothing once the storage has grown. The path returned shares
-/// that storage: use it before the next `project`.
+/// that storage: use it before the next `project`. `PathProjectorTests`
+/// compare it with the earlier implementation, which made its arrays per
+/// call.
 final class PathProjector {
     typealias H = (x: Double, y: Double, w: Double)
     fileprivate var polyline: [PathPoint] = []
