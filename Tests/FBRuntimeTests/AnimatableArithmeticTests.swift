@@ -5,8 +5,36 @@ import XCTest
 /// The render thread's arithmetic on animatable values (fixed-arity
 /// weighted sums, `distanceBetween`, `KeyTimeWalk`) against the reference
 /// forms with arrays it replaces: equal bit for bit, on random values of
-/// every kind, including mismatched kinds and non-finite components.
+/// every kind, including mismatched kinds and non-finite components. The
+/// array `weightedSum` is still the runtime's form for lists; the distance
+/// and the key times with arrays are the earlier implementations, kept
+/// here.
 final class AnimatableArithmeticTests: XCTestCase {
+    /// The earlier distance: Euclidean over `components`.
+    static func referenceDistance(_ a: AnimatableValue, _ b: AnimatableValue) -> Double? {
+        guard a.isSameKind(as: b), !a.components.isEmpty else { return nil }
+        var s = 0.0
+        for (x, y) in zip(a.components, b.components) { s += (x - y) * (x - y) }
+        return s.squareRoot()
+    }
+
+    /// The earlier `effectiveKeyTimes()`, with its arrays.
+    static func referenceKeyTimes(_ a: KeyframeAnimation) -> [Double] {
+        let n = a.values.count
+        let even = (0..<n).map { Double($0) / Double(n - 1) }
+        if a.calculationMode == .paced || a.calculationMode == .cubicPaced {
+            var lengths: [Double] = [0]
+            for k in 1..<n {
+                guard let d = referenceDistance(a.values[k - 1], a.values[k]), d.isFinite else { return even }
+                lengths.append(lengths[k - 1] + d)
+            }
+            let total = lengths[n - 1]
+            return total > 0 ? lengths.map { $0 / total } : even
+        }
+        guard let given = a.keyTimes, given.count == n, KeyframeAnimation.isWellFormed(given) else { return even }
+        return given
+    }
+
     private var rng = SplitMix64(seed: 0xa11_0c8)
 
     private func number() -> Double {
@@ -74,14 +102,14 @@ final class AnimatableArithmeticTests: XCTestCase {
         var measured = 0
         for i in 0..<20_000 {
             let v = values(2)
-            let got = AnimatableValue.distanceBetween(v[0], v[1]), want = AnimatableValue.distance(v[0], v[1])
+            let got = AnimatableValue.distanceBetween(v[0], v[1]), want = AnimatableArithmeticTests.referenceDistance(v[0], v[1])
             XCTAssertEqual(got?.bitPattern, want?.bitPattern, "case \(i): \(v)")
             if got != nil { measured += 1 }
         }
         XCTAssertGreaterThan(measured, 10_000)
     }
 
-    /// `KeyTimeWalk` gives `effectiveKeyTimes()` one at a time, in every
+    /// `KeyTimeWalk` gives the reference key times one at a time, in every
     /// calculation mode, with given key times good and bad.
     func testKeyTimeWalkEqualsEffectiveKeyTimes() {
         let modes: [CalculationMode] = [.linear, .discrete, .paced, .cubic, .cubicPaced]
@@ -96,10 +124,11 @@ final class AnimatableArithmeticTests: XCTestCase {
             case 2: a.keyTimes = (0..<n).map { _ in number() }                                   // mostly malformed
             default: a.keyTimes = [0, 1]
             }
-            let want = a.effectiveKeyTimes()
+            let want = AnimatableArithmeticTests.referenceKeyTimes(a)
             var walk = KeyTimeWalk(a)
             let got = (0..<n).map { walk.time($0) }
             XCTAssertEqual(got.map(\.bitPattern), want.map(\.bitPattern), "case \(i): \(a.calculationMode) \(a.values) \(String(describing: a.keyTimes))")
+            XCTAssertEqual(a.effectiveKeyTimes().map(\.bitPattern), want.map(\.bitPattern), "case \(i): effectiveKeyTimes()")
             if a.calculationMode == .paced && want != (0..<n).map({ Double($0) / Double(n - 1) }) { paced += 1 }
         }
         XCTAssertGreaterThan(paced, 100, "paced times that are not the even ones were compared")

@@ -44,7 +44,7 @@ final class GradientPlainAnimationTests: XCTestCase {
             configure(&locations.timing)
             locations.timingFunction = function
             g.add(locations, forKey: "locations", at: 10)
-            if case .lerp = g.plainBasicAnimation(ofCustomKey: "colors", at: 10.2) {} else { XCTFail("\(name): a plain animation") }
+            if case .lerp = g.plainInterpolation(ofCustomKey: "colors", at: 10.2) {} else { XCTFail("\(name): a plain animation") }
             assertAgree(g, name)
         }
     }
@@ -71,7 +71,7 @@ final class GradientPlainAnimationTests: XCTestCase {
         g4.add(longer, forKey: "c", at: 10)
         for (g, name) in [(g1, "additive"), (g2, "by-value"), (g3, "two animations"), (g4, "counts differ")] {
             let key = name == "additive" || name == "by-value" ? "locations" : "colors"
-            if case .notPlain = g.plainBasicAnimation(ofCustomKey: key, at: 10.2) {} else { XCTFail("\(name): not plain") }
+            if case .notPlain = g.plainInterpolation(ofCustomKey: key, at: 10.2) {} else { XCTFail("\(name): not plain") }
             assertAgree(g, name)
         }
     }
@@ -91,7 +91,7 @@ final class GradientPlainAnimationTests: XCTestCase {
             var locations = KeyframeAnimation(key: .custom("locations"), values: [.scalars([0, 0.4, 1]), .scalars([0.2, 0.3, 0.8]), .scalars([0, 0.9, 1])])
             locations.calculationMode = mode
             g.add(locations, forKey: "locations", at: 10)
-            if case .lerp = g.plainBasicAnimation(ofCustomKey: "colors", at: 10.5) {} else { XCTFail("\(mode): plain keyframes") }
+            if case .lerp = g.plainInterpolation(ofCustomKey: "colors", at: 10.5) {} else { XCTFail("\(mode): plain keyframes") }
             assertAgree(g, "keyframes, \(mode)")
         }
     }

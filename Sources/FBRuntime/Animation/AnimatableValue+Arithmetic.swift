@@ -74,16 +74,6 @@ extension AnimatableValue {
         }
         return first.with(components: sum)
     }
-
-    /// Euclidean distance between the components (paced timing's metric);
-    /// `nil` for values of different kinds. The reference form, with
-    /// arrays; the evaluators call `distanceBetween(_:_:)`.
-    static func distance(_ a: AnimatableValue, _ b: AnimatableValue) -> Double? {
-        guard a.isSameKind(as: b), !a.components.isEmpty else { return nil }
-        var s = 0.0
-        for (x, y) in zip(a.components, b.components) { s += (x - y) * (x - y) }
-        return s.squareRoot()
-    }
 }
 
 // MARK: Without arrays
@@ -102,6 +92,30 @@ struct FixedComponents: Equatable {
         if count > 1 { c1 += w * v.c1 }
         if count > 2 { c2 += w * v.c2; c3 += w * v.c3 }
     }
+}
+
+/// A weighted sum of values of one fixed-size kind, term by term: the
+/// fixed-arity `weightedSum`s without arrays. `value` is `nil` once a term
+/// of another kind was added (as the array form says).
+private struct FixedSum {
+    let kind: AnimatableValue
+    var sum: FixedComponents
+    var sameKind = true
+
+    /// `nil` when `a` is not of a fixed-size kind (lists take the array form).
+    init?(_ a: AnimatableValue, _ wa: Double) {
+        guard let fa = a.fixedComponents else { return nil }
+        kind = a
+        sum = FixedComponents(count: fa.count)
+        sum.add(fa, times: wa)
+    }
+
+    mutating func add(_ v: AnimatableValue, _ w: Double) {
+        guard sameKind, v.isSameKind(as: kind), let f = v.fixedComponents else { sameKind = false; return }
+        sum.add(f, times: w)
+    }
+
+    var value: AnimatableValue? { sameKind ? kind.with(fixed: sum) : nil }
 }
 
 extension AnimatableValue {
@@ -130,52 +144,37 @@ extension AnimatableValue {
 
     /// `wa · a`: the zero of `a`'s kind for `wa` = 0.
     static func weightedSum(_ a: AnimatableValue, _ wa: Double) -> AnimatableValue? {
-        if let fa = a.fixedComponents {
-            var sum = FixedComponents(count: fa.count)
-            sum.add(fa, times: wa)
-            return a.with(fixed: sum)
-        }
-        return weightedSum([a], [wa])
+        guard let sum = FixedSum(a, wa) else { return weightedSum([a], [wa]) }
+        return sum.value
     }
 
     /// `wa · a + wb · b`.
     static func weightedSum(_ a: AnimatableValue, _ wa: Double, _ b: AnimatableValue, _ wb: Double) -> AnimatableValue? {
-        if let fa = a.fixedComponents {
-            guard b.isSameKind(as: a), let fb = b.fixedComponents else { return nil }
-            var sum = FixedComponents(count: fa.count)
-            sum.add(fa, times: wa); sum.add(fb, times: wb)
-            return a.with(fixed: sum)
-        }
-        return weightedSum([a, b], [wa, wb])
+        guard var sum = FixedSum(a, wa) else { return weightedSum([a, b], [wa, wb]) }
+        sum.add(b, wb)
+        return sum.value
     }
 
     /// `wa · a + wb · b + wc · c`.
     static func weightedSum(_ a: AnimatableValue, _ wa: Double, _ b: AnimatableValue, _ wb: Double,
                             _ c: AnimatableValue, _ wc: Double) -> AnimatableValue? {
-        if let fa = a.fixedComponents {
-            guard b.isSameKind(as: a), c.isSameKind(as: a), let fb = b.fixedComponents, let fc = c.fixedComponents else { return nil }
-            var sum = FixedComponents(count: fa.count)
-            sum.add(fa, times: wa); sum.add(fb, times: wb); sum.add(fc, times: wc)
-            return a.with(fixed: sum)
-        }
-        return weightedSum([a, b, c], [wa, wb, wc])
+        guard var sum = FixedSum(a, wa) else { return weightedSum([a, b, c], [wa, wb, wc]) }
+        sum.add(b, wb); sum.add(c, wc)
+        return sum.value
     }
 
     /// `wa · a + wb · b + wc · c + wd · d` (a cubic segment's four values).
     static func weightedSum(_ a: AnimatableValue, _ wa: Double, _ b: AnimatableValue, _ wb: Double,
                             _ c: AnimatableValue, _ wc: Double, _ d: AnimatableValue, _ wd: Double) -> AnimatableValue? {
-        if let fa = a.fixedComponents {
-            guard b.isSameKind(as: a), c.isSameKind(as: a), d.isSameKind(as: a),
-                  let fb = b.fixedComponents, let fc = c.fixedComponents, let fd = d.fixedComponents else { return nil }
-            var sum = FixedComponents(count: fa.count)
-            sum.add(fa, times: wa); sum.add(fb, times: wb); sum.add(fc, times: wc); sum.add(fd, times: wd)
-            return a.with(fixed: sum)
-        }
-        return weightedSum([a, b, c, d], [wa, wb, wc, wd])
+        guard var sum = FixedSum(a, wa) else { return weightedSum([a, b, c, d], [wa, wb, wc, wd]) }
+        sum.add(b, wb); sum.add(c, wc); sum.add(d, wd)
+        return sum.value
     }
 
-    /// `distance(a, b)` without arrays, for every kind: the same squares
-    /// summed in the same order.
+    /// Euclidean distance between the components (paced timing's metric),
+    /// `nil` for values of different kinds: summed without arrays, for
+    /// every kind (`AnimatableArithmeticTests` compare it with the array
+    /// form it replaced).
     static func distanceBetween(_ a: AnimatableValue, _ b: AnimatableValue) -> Double? {
         guard a.isSameKind(as: b) else { return nil }
         // A helper that returns the square rather than a local function

@@ -100,7 +100,7 @@ public struct KeyframeAnimation: Sendable {
         let n = values.count
         guard n > 0 else { return nil }
         if n == 1 { return values[0] }
-        let p = p.isNaN ? 0 : Swift.min(1, Swift.max(0, p))
+        let p = KeyframeAnimation.clamped(progress: p)
         if calculationMode == .discrete { return discreteValue(p) }
         let (i, local) = segment(atProgress: p)
         let a = values[i], b = values[i + 1]
@@ -120,7 +120,7 @@ public struct KeyframeAnimation: Sendable {
     func segment(atProgress p: Double) -> (index: Int, local: Double) {
         let n = values.count
         // The segment holding p: times[i] <= p <= times[i+1], with the key
-        // times of `effectiveKeyTimes()` found one at a time (no arrays).
+        // times found one at a time (no arrays).
         var walk = KeyTimeWalk(self)
         var i = 0
         var t0 = walk.time(0), t1 = walk.time(1)
@@ -137,22 +137,15 @@ public struct KeyframeAnimation: Sendable {
 
     /// Key times as used: paced ones for the paced modes, the given ones when
     /// well-formed, evenly spaced otherwise. Always `values.count` entries
-    /// from 0 to 1.
+    /// from 0 to 1 (`KeyTimeWalk`'s, gathered).
     func effectiveKeyTimes() -> [Double] {
-        let n = values.count
-        let even = (0..<n).map { Double($0) / Double(n - 1) }
-        if calculationMode == .paced || calculationMode == .cubicPaced {
-            var lengths: [Double] = [0]
-            for k in 1..<n {
-                guard let d = AnimatableValue.distance(values[k - 1], values[k]), d.isFinite else { return even }
-                lengths.append(lengths[k - 1] + d)
-            }
-            let total = lengths[n - 1]
-            return total > 0 ? lengths.map { $0 / total } : even
-        }
-        guard let given = keyTimes, given.count == n, KeyframeAnimation.isWellFormed(given) else { return even }
-        return given
+        var walk = KeyTimeWalk(self)
+        return (0..<values.count).map { walk.time($0) }
     }
+
+    /// A pass's progress as the evaluation uses it: NaN is 0, the rest is
+    /// clamped to 0…1.
+    static func clamped(progress p: Double) -> Double { p.isNaN ? 0 : Swift.min(1, Swift.max(0, p)) }
 
     static func isWellFormed(_ times: [Double]) -> Bool {
         var previous = -Double.infinity
@@ -206,10 +199,12 @@ public struct KeyframeAnimation: Sendable {
     }
 }
 
-/// The key times of `KeyframeAnimation.effectiveKeyTimes()`, one at a time
-/// in increasing order, without building the array: the render thread
-/// evaluates keyframes every frame. Paced times sum the same distances in
-/// the same order, so each time equals the array's bit for bit.
+/// The key times of a keyframe animation (`effectiveKeyTimes()`), one at a
+/// time in increasing order, without building an array: the render thread
+/// evaluates keyframes every frame. Paced times sum the segment lengths
+/// once for the total, then again up to the key asked for (no array to
+/// keep them in); `AnimatableArithmeticTests` compare them bit for bit with
+/// the array form this replaced.
 struct KeyTimeWalk {
     private enum Source { case even, given([Double]), paced(total: Double) }
     private let source: Source

@@ -96,7 +96,7 @@ open class GradientLayer: Layer {
     }
 
     /// Render-thread storage for the lists of a plain animation of `colors`
-    /// or `locations` (`plainBasicAnimation`): interpolated into the same
+    /// or `locations` (`plainInterpolation`): interpolated into the same
     /// storage every frame, where the general evaluation would allocate new
     /// lists. A value returned from it must be dropped before the next call.
     private var colorScratch: [Color] = []
@@ -104,7 +104,7 @@ open class GradientLayer: Layer {
 
     /// `colors` at local time `t`, animations applied.
     final func presentedColors(at t: MediaTime) -> AnimatableValue? {
-        switch plainBasicAnimation(ofCustomKey: "colors", at: t) {
+        switch plainInterpolation(ofCustomKey: "colors", at: t) {
         case .inactive: return modelValue(forKey: "colors")
         case let .lerp(.colors(a), .colors(b), fraction):
             AnimatableValue.interpolate(a, b, fraction, into: &colorScratch)
@@ -115,7 +115,7 @@ open class GradientLayer: Layer {
 
     /// `locations` at local time `t`, animations applied.
     final func presentedLocations(at t: MediaTime) -> AnimatableValue? {
-        switch plainBasicAnimation(ofCustomKey: "locations", at: t) {
+        switch plainInterpolation(ofCustomKey: "locations", at: t) {
         case .inactive: return modelValue(forKey: "locations")
         case let .lerp(.scalars(a), .scalars(b), fraction):
             AnimatableValue.interpolate(a, b, fraction, into: &locationScratch)

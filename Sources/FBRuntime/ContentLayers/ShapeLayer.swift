@@ -137,9 +137,10 @@ open class ShapeLayer: Layer {
     enum PlainMorph { case morphed, inactive, notAMorph }
 
     /// The presented path of a plain morph, the case a render loop meets
-    /// every frame: the layer's only animation of `path` is a basic one from
-    /// one path to another with the same verbs, neither additive nor
-    /// cumulative, without a value function. It is written into `path`'s
+    /// every frame: the layer's only animation of `path` interpolates
+    /// between two paths with the same verbs (`plainInterpolation`: a basic
+    /// animation, or the current segment of linear or paced keyframes). It
+    /// is written into `path`'s
     /// storage (`Path.setInterpolation`), so the morph allocates nothing
     /// per frame; the general evaluation (`customPresentationValue`) would
     /// make a new path each time. The value is the same as the general
@@ -148,7 +149,7 @@ open class ShapeLayer: Layer {
     /// shows); `.notAMorph`: the general evaluation must run.
     func plainMorph(at t: MediaTime, into path: inout Path) -> PlainMorph {
         guard self.path != nil else { return .notAMorph }
-        switch plainBasicAnimation(ofCustomKey: "path", at: t) {
+        switch plainInterpolation(ofCustomKey: "path", at: t) {
         case .notPlain: return .notAMorph
         case .inactive: return .inactive
         case let .lerp(.path(from), .path(to), fraction):

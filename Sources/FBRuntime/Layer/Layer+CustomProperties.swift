@@ -68,13 +68,13 @@ extension Layer {
     /// lists) instead of allocating a new value each frame. `.inactive`:
     /// the animation has no effect at `t` (the model value shows);
     /// `.notPlain`: the general evaluation must run.
-    enum PlainBasic {
+    enum PlainInterpolation {
         case lerp(from: AnimatableValue, to: AnimatableValue, fraction: Double)
         case inactive
         case notPlain
     }
 
-    func plainBasicAnimation(ofCustomKey name: String, at t: MediaTime) -> PlainBasic {
+    func plainInterpolation(ofCustomKey name: String, at t: MediaTime) -> PlainInterpolation {
         let key = AnimatableKey.custom(name)
         let list = animations
         var plain: Animation?
@@ -96,9 +96,7 @@ extension Layer {
             guard k.calculationMode == .linear || k.calculationMode == .paced, k.valueFunction == nil,
                   k.pathSampler == nil, k.values.count >= 2 else { return .notPlain }
             guard let state = k.timing.state(atParentTime: t, default: BasicAnimation.defaultDuration) else { return .inactive }
-            var p = k.timingFunction.value(at: state.progress)
-            p = p.isNaN ? 0 : Swift.min(1, Swift.max(0, p))         // as value(atProgress:)
-            let (index, local) = k.segment(atProgress: p)
+            let (index, local) = k.segment(atProgress: KeyframeAnimation.clamped(progress: k.timingFunction.value(at: state.progress)))
             let from = k.values[index], to = k.values[index + 1]
             guard from.isSameKind(as: to) else { return .notPlain }
             return .lerp(from: from, to: to, fraction: local)
