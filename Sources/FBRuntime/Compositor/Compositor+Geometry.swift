@@ -134,8 +134,8 @@ extension IntRect {
 /// is exact up to the flattening.
 ///
 /// It works in storage kept from draw to draw (one per compositor, which
-/// draws on one thread): the path is flattened
-/// through a sink that projects and clips each polyline as it ends, so a
+/// draws on one thread): the path is flattened through a sink that
+/// projects and clips each polyline as it ends, so a
 /// layer drawn under perspective every frame (a card turning in 3-D)
 /// allocates nothing once the storage has grown. The path returned shares
 /// that storage: use it before the next `project`. `PathProjectorTests`
@@ -150,23 +150,15 @@ final class PathProjector {
     fileprivate var m = ProjectiveTransform.identity
 
     func project(_ path: Path, _ m: ProjectiveTransform, sampleRect: Rect) -> Path {
-        // The tolerance from the largest magnification at the corners and
-        // the centre (as the reference, without its array).
+        // The tolerance from the largest finite magnification (at least 1)
+        // at the corners and the centre, in the reference's order.
+        @inline(__always) func larger(_ g: Double, _ than: Double) -> Double { g.isFinite && g > than ? g : than }
         var magnification = 1.0
-        var k = 0
-        while k < 5 {
-            let p: Point
-            switch k {
-            case 0: p = Point(x: sampleRect.minX, y: sampleRect.minY)
-            case 1: p = Point(x: sampleRect.maxX, y: sampleRect.minY)
-            case 2: p = Point(x: sampleRect.maxX, y: sampleRect.maxY)
-            case 3: p = Point(x: sampleRect.minX, y: sampleRect.maxY)
-            default: p = sampleRect.center
-            }
-            let g = m.magnification(at: p)
-            if g.isFinite && g > magnification { magnification = g }
-            k += 1
-        }
+        magnification = larger(m.magnification(at: Point(x: sampleRect.minX, y: sampleRect.minY)), magnification)
+        magnification = larger(m.magnification(at: Point(x: sampleRect.maxX, y: sampleRect.minY)), magnification)
+        magnification = larger(m.magnification(at: Point(x: sampleRect.maxX, y: sampleRect.maxY)), magnification)
+        magnification = larger(m.magnification(at: Point(x: sampleRect.minX, y: sampleRect.maxY)), magnification)
+        magnification = larger(m.magnification(at: sampleRect.center), magnification)
         self.m = m
         out.removeAll(keepingCapacity: true)
         var sink = ProjectingSink(projector: self)
