@@ -19,6 +19,44 @@ final class ContextOrderReferenceTests: XCTestCase {
     /// The earlier implementation, unchanged but for the names.
     enum Reference {
         static let planeEpsilon = ContextGeometry.planeEpsilon
+        static let eyeEpsilon = ContextGeometry.eyeEpsilon
+
+        /// The polygon clipped to w > `eyeEpsilon` and divided by w.
+        static func clipInFrontOfEye(_ h: [(x: Double, y: Double, z: Double, w: Double)]) -> [ContextPoint] {
+            var out: [ContextPoint] = []
+            let n = h.count
+            for i in 0..<n {
+                let a = h[i], b = h[(i + 1) % n]
+                let ain = a.w > eyeEpsilon, bin = b.w > eyeEpsilon
+                if ain { out.append(ContextPoint(x: a.x / a.w, y: a.y / a.w, z: a.z / a.w)) }
+                if ain != bin {
+                    let t = (eyeEpsilon - a.w) / (b.w - a.w)
+                    let x = a.x + (b.x - a.x) * t, y = a.y + (b.y - a.y) * t, z = a.z + (b.z - a.z) * t
+                    let w = eyeEpsilon
+                    out.append(ContextPoint(x: x / w, y: y / w, z: z / w))
+                }
+            }
+            return out.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) ? out : []
+        }
+
+        /// The plane through a polygon (Newell's normal), or `nil` when it has
+        /// no area seen from any side.
+        static func plane(of p: [ContextPoint]) -> (ContextPoint, Double)? {
+            guard p.count >= 3 else { return nil }
+            var nx = 0.0, ny = 0.0, nz = 0.0, cx = 0.0, cy = 0.0, cz = 0.0
+            for i in 0..<p.count {
+                let a = p[i], b = p[(i + 1) % p.count]
+                nx += (a.y - b.y) * (a.z + b.z)
+                ny += (a.z - b.z) * (a.x + b.x)
+                nz += (a.x - b.x) * (a.y + b.y)
+                cx += a.x; cy += a.y; cz += a.z
+            }
+            let length = (nx * nx + ny * ny + nz * nz).squareRoot()
+            guard length > 1e-9, length.isFinite else { return nil }
+            let k = Double(p.count)
+            let n = ContextPoint(x: nx / length, y: ny / length, z: nz / length)
+            return (n, -(n.x * cx / k + n.y * cy / k + n.z * cz / k))
+        }
 
     static func backToFront(_ polygons: [RefPolygon], planes: [ContextPlane], into out: inout [RefPolygon]) {
         guard let first = polygons.first else { return }
@@ -160,5 +198,42 @@ final class ContextOrderReferenceTests: XCTestCase {
         }
         XCTAssertGreaterThan(splits, 300, "planes were split")
         XCTAssertGreaterThan(pointItems, 100, "point items were sorted")
+    }
+
+    /// The quadrilateral clipped in front of the eye and its plane, into
+    /// the pool, against the reference's arrays: corners in front, behind,
+    /// on the eye plane, huge and not finite.
+    func testClippingAndPlanesEqualTheReferences() {
+        var clipped = 0, refused = 0
+        for i in 0..<20_000 {
+            func corner() -> ContextGeometry.Homogeneous {
+                let w: Double
+                switch Int.random(in: 0..<10, using: &rng) {
+                case 0: w = -Double.random(in: 0...2, using: &rng)
+                case 1: w = 0
+                case 2: w = 1e-300
+                default: w = Double.random(in: 0.2...2, using: &rng)
+                }
+                let big = Int.random(in: 0..<50, using: &rng) == 0 ? 1e307 : 100
+                return (Double.random(in: -big...big, using: &rng), Double.random(in: -100...100, using: &rng),
+                        Double.random(in: -100...100, using: &rng), w)
+            }
+            let q = [corner(), corner(), corner(), corner()]
+            let want = Reference.clipInFrontOfEye(q)
+            var pool = [ContextPoint(x: 7, y: 7, z: 7)]            // something before: the clip appends after it
+            ContextGeometry.clipInFrontOfEye(q[0], q[1], q[2], q[3], into: &pool)
+            let got = Array(pool.dropFirst())
+            XCTAssertEqual(got.count, want.count, "case \(i)")
+            XCTAssertTrue(zip(got, want).allSatisfy { $0.x.bitPattern == $1.x.bitPattern && $0.y.bitPattern == $1.y.bitPattern
+                && $0.z.bitPattern == $1.z.bitPattern }, "case \(i)")
+            let p1 = ContextGeometry.plane(of: pool, 1, got.count), p2 = Reference.plane(of: want)
+            XCTAssertEqual(p1?.0.x.bitPattern, p2?.0.x.bitPattern, "case \(i)")
+            XCTAssertEqual(p1?.0.z.bitPattern, p2?.0.z.bitPattern, "case \(i)")
+            XCTAssertEqual(p1?.1.bitPattern, p2?.1.bitPattern, "case \(i)")
+            if want.count != 4 && !want.isEmpty { clipped += 1 }
+            if want.isEmpty { refused += 1 }
+        }
+        XCTAssertGreaterThan(clipped, 1_000, "quadrilaterals cut by the eye plane")
+        XCTAssertGreaterThan(refused, 100, "quadrilaterals refused (behind the eye or not finite)")
     }
 }
