@@ -28,7 +28,9 @@ public enum GradientSpread: Sendable {
 /// number of stops, a spread mode and a gradient-space transform.
 ///
 /// **Evaluation.** Colours come from a 256-entry table of premultiplied
-/// colours built once at `init`; entry `i` is the colour at `t = i/255`. Per
+/// colours built when the paint is made (and rebuilt in place by
+/// `setLinear`, `setRadial` and `setConic`, never during a draw); entry `i`
+/// is the colour at `t = i/255`. Per
 /// pixel the parameter `t` is found as an 8.24 fixed-point value (`Fixed24`),
 /// mapped by the spread mode to `f` in `0…1`, and the entry `round(f·255)` is
 /// taken. A linear gradient steps `t` by a constant per pixel in integer
