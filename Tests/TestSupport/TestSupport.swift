@@ -98,3 +98,11 @@ public func compareWithGolden(_ view: PixelView<ARGB8888>, name: String, toleran
     try? PNG.write(errorImage.view, to: errorURL.path)
     return GoldenResult(passed: false, message: "\(name): \(differing) pixels differ by more than \(tolerance); first at (\(x), \(y)): actual 0x\(String(a, radix: 16)) golden 0x\(String(g, radix: 16)); see \(actualURL.path) and \(errorURL.path)")
 }
+
+/// Writes `actual` and `expected` to `out/tests/<name>.actual.png` and
+/// `<name>.expected.png` for a person to compare after a failed check
+/// between two renders (no golden file involved).
+public func writeFailureImages(_ actual: PixelView<ARGB8888>, _ expected: PixelView<ARGB8888>, name: String) {
+    try? PNG.write(actual, to: testOutputDirectory.appendingPathComponent("\(name).actual.png").path)
+    try? PNG.write(expected, to: testOutputDirectory.appendingPathComponent("\(name).expected.png").path)
+}

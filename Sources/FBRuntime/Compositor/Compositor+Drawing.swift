@@ -55,6 +55,62 @@ extension Compositor {
         return (Swift.max(x, c.lo), Swift.min(x + count, c.hi))
     }
 
+    /// The pixels a glyph mask of `outline` under `local` (an axis-aligned
+    /// scale and a sub-pixel translation) covers, relative to the glyph's
+    /// whole-pixel origin, with a pixel of margin; `nil` when the map is
+    /// not finite or the glyph is larger than `maximumGlyphMaskSide` (drawn
+    /// from its outline then).
+    static func glyphMaskBox(_ outline: Path, _ local: AffineTransform) -> IntRect? {
+        let b = outline.bounds
+        let x0 = local.a * b.minX + local.tx, x1 = local.a * b.maxX + local.tx
+        let y0 = local.d * b.minY + local.ty, y1 = local.d * b.maxY + local.ty
+        let minX = Swift.min(x0, x1), maxX = Swift.max(x0, x1), minY = Swift.min(y0, y1), maxY = Swift.max(y0, y1)
+        let side = Double(maximumGlyphMaskSide)
+        guard minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite, maxX - minX < side, maxY - minY < side else { return nil }
+        let left = Int(minX.rounded(.down)) - 1, top = Int(minY.rounded(.down)) - 1
+        return IntRect(x: left, y: top, width: Int(maxX.rounded(.up)) + 1 - left, height: Int(maxY.rounded(.up)) + 1 - top)
+    }
+
+    /// Glyphs larger than this many pixels a side are drawn from outlines.
+    static let maximumGlyphMaskSide = 512
+
+    /// Scan-converts `outline` under `map` (its whole device map) into a new
+    /// mask covering `box` (see `glyphMaskBox`) placed at the whole-pixel
+    /// origin (`originX`, `originY`). The rasterizer sees the glyph where
+    /// the outline path would draw it (the same device points, rounded to
+    /// the same 1/256 pixel), only clipped to the glyph's box.
+    func makeGlyphMask(_ outline: Path, _ map: AffineTransform, originX: Int, originY: Int, box: IntRect) -> GlyphMask {
+        var coverage = [UInt8](repeating: 0, count: box.width * box.height)
+        let placed = IntRect(x: box.x + originX, y: box.y + originY, width: box.width, height: box.height)
+        coverage.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            rasterizer.fill(outline, transform: map, rule: .nonZero, clip: placed) { y, x, cov, n in
+                (base + (y - placed.y) * placed.width + (x - placed.x)).update(from: cov, count: n)
+            }
+        }
+        return GlyphMask(coverage: coverage, left: box.x, top: box.y, width: box.width, height: box.height)
+    }
+
+    /// Composites `color` through `mask` placed with its top-left pixel at
+    /// (`x`, `y`), cut to the clip: the kernel a path fill uses, fed the
+    /// mask's rows.
+    func fillMask(_ mask: GlyphMask, x: Int, y: Int, color: PremultipliedColor, operator op: BlendOperator, canvas: Canvas) {
+        let r = IntRect(x: x, y: y, width: mask.width, height: mask.height).intersection(canvas.clip)
+        guard !r.isEmpty, let kernel = KernelTable.solidMask(op, color: color.argb, alpha: 255, family: kernels) else { return }
+        let target = canvas.target
+        let argb = color.argb
+        mask.coverage.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            var row = r.y
+            while row < r.maxY {
+                kernel(target.row(row) + r.x, base + (row - y) * mask.width + (r.x - x), r.width, argb, 255)
+                row &+= 1
+            }
+        }
+        statistics.pixelsWritten += r.area
+        statistics.pixelsBlended += r.area
+    }
+
     /// Writes the coverage of `path` mapped by `map` into `mask` (all of it:
     /// 0 outside the path).
     func rasterizeCoverage(_ path: Path, map: ProjectiveTransform, sampleRect: Rect, into mask: PixelView<A8>) {
@@ -107,7 +163,7 @@ extension Compositor {
     static func contentsDestination(gravity: ContentsGravity, bounds b: Rect, naturalWidth pw: Double,
                                     naturalHeight ph: Double) -> Rect {
         switch gravity {
-        case .resize:
+        case .resize, .tile:
             return b
         case .resizeAspect, .resizeAspectFill:
             guard pw > 0, ph > 0 else { return b }
@@ -154,22 +210,136 @@ extension Compositor {
         let rx = unit.x * Double(image.width), ry = unit.y * Double(image.height)
         let rw = unit.width * Double(image.width), rh = unit.height * Double(image.height)
         let gravity = r.layer.contentsGravity
+        let alpha = unitToByte(opacity)
+        guard alpha > 0 else { return }
+        if gravity == .tile {
+            drawTiles(contents, r, part: unit, naturalWidth: rw / cs, naturalHeight: rh / cs, alpha: alpha, operator: op,
+                      canvas: canvas, clipPath: clipPath)
+            return
+        }
         let dest = Compositor.contentsDestination(gravity: gravity, bounds: r.bounds,
                                                   naturalWidth: rw / cs, naturalHeight: rh / cs)
         guard dest.width > 0, dest.height > 0, dest.isFinite else { return }
-        let alpha = unitToByte(opacity)
         let box = projectedBox(dest, r.contentToTarget).enclosingIntRect.intersection(canvas.clip)
-        guard !box.isEmpty, alpha > 0 else { return }
+        guard !box.isEmpty else { return }
         let cc = r.p.contentsCenter
         if gravity == .resize, cc.isFinite, cc != Rect(x: 0, y: 0, width: 1, height: 1) {
             drawNinePart(image, contentsRect: unit, center: cc, dest: dest, contentsScale: cs, r,
                          alpha: alpha, operator: op, box: box, canvas: canvas)
             return
         }
+        drawImagePart(contents, r, part: unit, dest: dest, box: box, alpha: alpha, operator: op, canvas: canvas,
+                      clipPath: clipPath)
+    }
+
+    /// `.tile` contents: the shown part repeated at its natural size
+    /// (`naturalWidth` × `naturalHeight` points) from the bounds' top-left
+    /// corner; the tiles of the last column and row are cut to the bounds
+    /// (a smaller part of the image on a smaller destination). Tiles off
+    /// the clip cost one box test each.
+    ///
+    /// Under a map without rotation or skew each tile owns the pixels whose
+    /// centres it holds and is sampled with its edges clamped, so tiles off
+    /// the pixel grid meet without a seam (the layer's outer edges are cut
+    /// the same way, not anti-aliased). Under a rotation or perspective each
+    /// tile is drawn as separate contents, anti-aliased at its own edges, so
+    /// faint seams can show between tiles there.
+    func drawTiles(_ contents: LayerContents, _ r: ResolvedLayer, part unit: PaintRect, naturalWidth tw: Double,
+                   naturalHeight th: Double, alpha: UInt8, operator op: BlendOperator, canvas: Canvas, clipPath: Path?) {
+        let b = r.bounds
+        guard tw > 0, th > 0, tw.isFinite, th.isFinite, b.isFinite, b.width > 0, b.height > 0 else { return }
+        // A documented clamp: a tile grid larger than this is not drawn
+        // (a 1-point tile over a huge layer would take forever).
+        let columns = (b.width / tw).rounded(.up), rows = (b.height / th).rounded(.up)
+        guard columns * rows <= Double(Compositor.maximumTiles) else {
+            Diagnostics.warn(r.layer, "contentsGravity", "tiles of \(tw)×\(th) points over \(b.width)×\(b.height) are more than \(Compositor.maximumTiles); not drawn")
+            return
+        }
+        // Only the tiles whose rectangle meets the clip: the clip mapped
+        // back into bounds space when the map is affine and invertible.
+        var firstColumn = 0, lastColumn = Int(columns) - 1, firstRow = 0, lastRow = Int(rows) - 1
+        if r.contentToTarget.isAffine, let inverse = r.contentToTarget.affinePart.inverted() {
+            let c = canvas.clip
+            var box = BoundingBox.empty
+            box.add(inverse.apply(PathPoint(Double(c.x), Double(c.y))))
+            box.add(inverse.apply(PathPoint(Double(c.maxX), Double(c.y))))
+            box.add(inverse.apply(PathPoint(Double(c.x), Double(c.maxY))))
+            box.add(inverse.apply(PathPoint(Double(c.maxX), Double(c.maxY))))
+            guard !box.isEmpty else { return }
+            firstColumn = Swift.max(firstColumn, Int(((box.minX - b.minX) / tw).rounded(.down)) - 1)
+            lastColumn = Swift.min(lastColumn, Int(((box.maxX - b.minX) / tw).rounded(.down)) + 1)
+            firstRow = Swift.max(firstRow, Int(((box.minY - b.minY) / th).rounded(.down)) - 1)
+            lastRow = Swift.min(lastRow, Int(((box.maxY - b.minY) / th).rounded(.down)) + 1)
+        }
+        guard firstColumn <= lastColumn, firstRow <= lastRow else { return }
+        let m = r.contentToTarget
+        let axisAligned = m.isAffine && m.affinePart.b == 0 && m.affinePart.c == 0
+        var row = firstRow
+        while row <= lastRow {
+            let y = b.minY + Double(row) * th
+            let h = Swift.min(th, b.maxY - y)
+            var column = firstColumn
+            while column <= lastColumn {
+                let x = b.minX + Double(column) * tw
+                let w = Swift.min(tw, b.maxX - x)
+                column += 1
+                guard w > 0, h > 0 else { continue }
+                let dest = Rect(x: x, y: y, width: w, height: h)
+                let box = (axisAligned ? pixelCentreBox(dest, m.affinePart) : projectedBox(dest, m).enclosingIntRect)
+                    .intersection(canvas.clip)
+                guard !box.isEmpty else { continue }
+                // The cut tile shows the top-left part of the shown part.
+                let part = PaintRect(x: unit.x, y: unit.y, width: unit.width * w / tw, height: unit.height * h / th)
+                drawImagePart(contents, r, part: part, dest: dest, box: box, alpha: alpha, operator: op, canvas: canvas,
+                              clipPath: clipPath, clampsEdges: axisAligned)
+            }
+            row += 1
+        }
+    }
+
+    /// The pixels whose centres lie in `rect` mapped by `t` (no rotation or
+    /// skew): a pixel belongs to a rectangle when its centre is past the
+    /// rectangle's start and at or before its end (`CentreEdge`'s rule for
+    /// hard layer edges), so rectangles that share an edge share no pixel
+    /// and leave none out.
+    func pixelCentreBox(_ rect: Rect, _ t: AffineTransform) -> IntRect {
+        let x0 = t.a * rect.minX + t.tx, x1 = t.a * rect.maxX + t.tx
+        let y0 = t.d * rect.minY + t.ty, y1 = t.d * rect.maxY + t.ty
+        let limit = 1e9
+        func pixel(_ v: Double) -> Int { Int(Swift.min(Swift.max((v - 0.5).rounded(.down) + 1, -limit), limit)) }
+        let px0 = pixel(Swift.min(x0, x1)), px1 = pixel(Swift.max(x0, x1))
+        let py0 = pixel(Swift.min(y0, y1)), py1 = pixel(Swift.max(y0, y1))
+        guard px1 > px0, py1 > py0 else { return .zero }
+        return IntRect(x: px0, y: py0, width: px1 - px0, height: py1 - py0)
+    }
+
+    /// Most tiles one `.tile` layer draws (see `drawTiles`).
+    public static let maximumTiles = 1 << 16
+
+    /// Draws the `part` of `contents` (unit coordinates of the image) onto
+    /// `dest` (bounds space), within `box` (target pixels, already cut to
+    /// the clip). An image shown 1:1 on whole pixels (no clip path, no
+    /// debug overlay) is composited row by row straight from its pixels:
+    /// the same pixels the resampling paint gives there (it samples texel
+    /// centres only), without shading a span (`WholePixelBlitTests` compare
+    /// the two).
+    ///
+    /// `clampsEdges`: the image is sampled with its edges clamped and cut
+    /// hard at `box` (tiles), instead of fading out at its edges.
+    func drawImagePart(_ contents: LayerContents, _ r: ResolvedLayer, part unit: PaintRect, dest: Rect, box: IntRect,
+                       alpha: UInt8, operator op: BlendOperator, canvas: Canvas, clipPath: Path?, clampsEdges: Bool = false) {
+        let image = contents.image.view
+        let rx = unit.x * Double(image.width), ry = unit.y * Double(image.height)
+        let rw = unit.width * Double(image.width), rh = unit.height * Double(image.height)
         // Texels → bounds space: the shown part onto `dest`.
         let sx = dest.width / rw, sy = dest.height / rh
         let place = AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: dest.minX - rx * sx, ty: dest.minY - ry * sy)
         let texelToTarget = ProjectiveTransform(place).concatenating(r.contentToTarget)
+        if clipPath == nil, wholePixelBlits, debugOverlays.isEmpty, texelToTarget.isAffine,
+           blitWholePixels(image, texelToTarget.affinePart, texels: (rx, ry, rw, rh), box: box, isOpaque: contents.isOpaque,
+                           alpha: alpha, operator: op, canvas: canvas) {
+            return
+        }
         let magnifies = texelToTarget.areaScale(at: Point(x: rx + rw / 2, y: ry + rh / 2)) >= 1
         let filter = (magnifies ? r.layer.magnificationFilter : r.layer.minificationFilter).imageFilter
         let mipMaps = filter == .trilinear ? contents.mipMapsForDrawing : nil
@@ -177,7 +347,7 @@ extension Compositor {
         // Contents filling the bounds of a layer off the pixel grid, with
         // hard edges: the image clamped at its border (its own filtering
         // does not fade it) and cut along the bounds' outline.
-        if dest == r.bounds, misaligned == nil,
+        if dest == r.bounds, misaligned == nil, !clampsEdges,
            drawHardEdgeContents(contents, r, texelToTarget: texelToTarget, filter: filter, contentsRect: unit,
                                 mipMaps: mipMaps, box: box, alpha: alpha, operator: op, canvas: canvas) {
             return
@@ -187,7 +357,7 @@ extension Compositor {
             // only: clamping its edges changes no pixel and makes the paint
             // opaque, so it is copied, not blended (a decoded JPEG or an
             // alpha-less PNG shown at its size).
-            let edge: ImageEdge = contents.isOpaque && Compositor.isWholePixelTranslation(texelToTarget.affinePart)
+            let edge: ImageEdge = clampsEdges || (contents.isOpaque && Compositor.isWholePixelTranslation(texelToTarget.affinePart))
                 ? .clamp : .transparent
             let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: filter, edge: edge,
                                    contentsRect: unit, imageIsOpaque: contents.isOpaque, mipMaps: mipMaps)
@@ -207,6 +377,40 @@ extension Compositor {
                 fillPaint(box, paint: paint, operator: op, alpha: alpha, canvas: canvas, misalignedTint: misaligned)
             }
         }
+    }
+
+    /// The whole-pixel image blit: when `texelToTarget` moves texels by
+    /// whole pixels without scaling and the shown part is whole texels,
+    /// composites that part's rows (cut to `box`) with the image kernel
+    /// chosen once, and returns true; otherwise draws nothing and returns
+    /// false. Outside the shown part the resampling paint is transparent,
+    /// which changes nothing only for operators where a transparent source
+    /// is a no-op; for the others the blit is taken only when the part
+    /// covers the whole box.
+    func blitWholePixels(_ image: PixelView<ARGB8888>, _ t: AffineTransform, texels: (x: Double, y: Double, w: Double, h: Double),
+                         box: IntRect, isOpaque: Bool, alpha: UInt8, operator op: BlendOperator, canvas: Canvas) -> Bool {
+        guard Compositor.isWholePixelTranslation(t), Swift.abs(t.tx) < 1e9, Swift.abs(t.ty) < 1e9,
+              texels.x == texels.x.rounded(), texels.y == texels.y.rounded(),
+              texels.w == texels.w.rounded(), texels.h == texels.h.rounded(),
+              Swift.abs(texels.x) < 1e9, Swift.abs(texels.y) < 1e9, Swift.abs(texels.w) < 1e9, Swift.abs(texels.h) < 1e9
+        else { return false }
+        let shown = IntRect(x: Int(texels.x), y: Int(texels.y), width: Int(texels.w), height: Int(texels.h))
+            .intersection(IntRect(x: 0, y: 0, width: image.width, height: image.height))
+        let tx = Int(t.tx), ty = Int(t.ty)
+        let placed = IntRect(x: shown.x + tx, y: shown.y + ty, width: shown.width, height: shown.height)
+        let r = placed.intersection(box).intersection(canvas.clip)
+        guard op.transparentSourceIsNoOp || r == box else { return false }
+        guard !r.isEmpty else { return true }
+        guard let kernel = KernelTable.image(op, alpha: UInt32(alpha), sourceIsOpaque: isOpaque, family: kernels) else { return true }
+        let target = canvas.target
+        var y = r.y
+        while y < r.maxY {
+            kernel(target.row(y) + r.x, UnsafePointer(image.row(y - ty) + (r.x - tx)), r.width, UInt32(alpha))
+            y &+= 1
+        }
+        statistics.pixelsWritten += r.area
+        if !(isOpaque && alpha == 255 && (op == .srcOver || op == .src)) { statistics.pixelsBlended += r.area }
+        return true
     }
 
     /// Largest side of the intermediate nine-part image.

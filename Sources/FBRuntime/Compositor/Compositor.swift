@@ -126,6 +126,17 @@ public final class Compositor {
     /// Skip what opaque layers hide (default). Off, every layer is drawn
     /// and the whole damage cleared: a debugging aid and the tests' oracle.
     public var cullsOccludedLayers = true
+    /// Composite images shown 1:1 on whole pixels row by row from their
+    /// pixels (default). Off, they go through the resampling image paint:
+    /// the reference the fast path is tested against.
+    public var wholePixelBlits = true
+    /// Draw text whose glyphs keep their size and sub-pixel position from
+    /// frame to frame from `glyphMasks` (default). Off, every glyph is
+    /// scan-converted from its outline: the reference of the cache's tests.
+    public var glyphMaskBlits = true
+    /// Where glyph coverage is cached (shared by default; see
+    /// `GlyphMaskCache`).
+    public var glyphMasks = GlyphMaskCache.shared
     /// Run the display pass (`displayIfNeeded(at:)`, app `draw(in:)` code)
     /// at the start of `render` (default). `RenderLoop` turns it off: it
     /// renders a render tree, whose display pass ran on the app thread at

@@ -95,6 +95,7 @@ extension ContentsGravity {
         case .resize: return 9
         case .resizeAspect: return 10
         case .resizeAspectFill: return 11
+        case .tile: return 12
         }
     }
 }

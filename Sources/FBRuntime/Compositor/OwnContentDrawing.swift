@@ -88,6 +88,40 @@ struct OwnContentDrawing {
                              color: faded(color, opacity), rule: rule, operator: self.operator, canvas: canvas)
     }
 
+    /// Fills the outline of `glyph` of `font` (font units, placed in the
+    /// bounds space by `transform`) with `color`, as `fill(_:transform:…)`
+    /// does, but from `GlyphMaskCache` when `cached` and the glyph's device
+    /// map is an axis-aligned scale and translation: a blit of its coverage
+    /// at the same sub-pixel position (the same pixels; see
+    /// `GlyphMaskCache`). The caller passes `cached` only when the glyph's
+    /// size and sub-pixel position are stable across frames.
+    func fillGlyph(_ outline: Path, font: Font, glyph: UInt32, transform: AffineTransform, color: Color, cached: Bool) {
+        guard cached, compositor.glyphMaskBlits, compositor.debugOverlays.isEmpty, map.isAffine else {
+            fill(outline, transform: transform, color: color, rule: .nonZero)
+            return
+        }
+        guard color.alpha > 0, !outline.isEmpty else { return }
+        let a = ProjectiveTransform(transform).concatenating(map).affinePart
+        let ix = a.tx.rounded(.down), iy = a.ty.rounded(.down)
+        let fx = a.tx - ix, fy = a.ty - iy
+        let local = AffineTransform(a: a.a, b: 0, c: 0, d: a.d, tx: fx, ty: fy)
+        guard a.b == 0, a.c == 0, Swift.abs(ix) < 1e7, Swift.abs(iy) < 1e7,
+              let box = Compositor.glyphMaskBox(outline, local) else {
+            fill(outline, transform: transform, color: color, rule: .nonZero)
+            return
+        }
+        // Off the clip (damage, scrolled away): nothing to look up.
+        guard !IntRect(x: box.x + Int(ix), y: box.y + Int(iy), width: box.width, height: box.height)
+            .intersection(canvas.clip).isEmpty else { return }
+        let key = GlyphMaskCache.Key(font: font.id, glyph: glyph, scaleX: a.a.bitPattern, scaleY: a.d.bitPattern,
+                                     fractionX: fx.bitPattern, fractionY: fy.bitPattern)
+        let mask = compositor.glyphMasks.mask(for: key) {
+            compositor.makeGlyphMask(outline, a, originX: Int(ix), originY: Int(iy), box: box)
+        }
+        compositor.fillMask(mask, x: Int(ix) + mask.left, y: Int(iy) + mask.top, color: faded(color, opacity),
+                            operator: self.operator, canvas: canvas)
+    }
+
     /// Draws `image` so that it covers `rect` (bounds space), resampled
     /// bilinearly through the layer's map, edges anti-aliased.
     func draw(_ image: PixelView<ARGB8888>, in rect: Rect, isOpaque: Bool = false) {

@@ -167,6 +167,10 @@ open class TextLayer: Layer {
         let layout = layoutCache.layout(for: self, fontSize: size, bounds: d.bounds)
         let attributed = attributedString
         let glyphs = layout.glyphs
+        // Glyph masks only for text that keeps its size and sub-pixel place
+        // from one draw to the next: text moving by fractions of a pixel or
+        // changing size would fill the cache with masks used once.
+        let cached = layoutCache.isPlacementStable(map: d.map, fontSize: size)
         var i = 0
         while i < glyphs.count {          // an index loop: no iterator (debug builds allocate one per step)
             let g = glyphs[i]
@@ -178,8 +182,9 @@ open class TextLayer: Layer {
             }
             let outline = g.font.outline(of: g.id)
             // Font units (y up) → bounds space (y down) at the pen position.
-            d.fill(outline, transform: AffineTransform(a: g.scale, b: 0, c: 0, d: -g.scale, tx: g.x, ty: g.y),
-                   color: c, rule: .nonZero)
+            d.fillGlyph(outline, font: g.font, glyph: g.id,
+                        transform: AffineTransform(a: g.scale, b: 0, c: 0, d: -g.scale, tx: g.x, ty: g.y),
+                        color: c, cached: cached)
         }
     }
 }
@@ -202,6 +207,24 @@ final class TextLayoutCache {
     private let scratch = TextLayoutScratch()
     /// Layouts made (cache misses), for tests.
     private(set) var misses = 0
+    /// The map's scale and sub-pixel offset, and the size, of the last draw.
+    private var lastPlacement: Placement?
+    private struct Placement: Equatable {
+        var a, b, c, d, fx, fy, size: Double
+    }
+
+    /// True when `map` (bounds → target) is affine and has the same linear
+    /// part and sub-pixel offset, and `fontSize` is the same, as at the
+    /// last call: the glyphs then land on the same sub-pixel positions.
+    func isPlacementStable(map: ProjectiveTransform, fontSize: Double) -> Bool {
+        guard map.isAffine else { lastPlacement = nil; return false }
+        let m = map.affinePart
+        let now = Placement(a: m.a, b: m.b, c: m.c, d: m.d, fx: m.tx - m.tx.rounded(.down), fy: m.ty - m.ty.rounded(.down),
+                            size: fontSize)
+        defer { lastPlacement = now }
+        guard let last = lastPlacement else { return false }
+        return last == now
+    }
 
     func layout(for layer: TextLayer, fontSize: Double, bounds: Rect) -> TextLayout {
         layer.resolveRuns(fontSize: fontSize, into: &scratchRuns, sources: &scratchSources)

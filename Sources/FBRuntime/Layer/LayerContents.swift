@@ -79,6 +79,13 @@ public enum ContentsGravity: Sendable {
     case resizeAspect
     /// Scaled uniformly to cover the bounds, centred (overhangs them).
     case resizeAspectFill
+    /// Repeated at its natural size (`contentsRect`'s part, `contentsScale`
+    /// texels a point) from the bounds' top-left corner, filling the bounds
+    /// and cut at their right and bottom edges: a wallpaper or pattern from
+    /// one small image, without a layer per tile. Not in Core Animation
+    /// (UIKit's pattern colours do this). On whole pixels at 1:1 each tile
+    /// is a row copy; otherwise each tile is resampled like any contents.
+    case tile
 }
 
 /// How contents are resampled when scaled (`kCAFilterNearest`,

@@ -1,0 +1,203 @@
+@testable import FBRuntime
+import MallocCounter
+import Raster
+import XCTest
+
+/// Issue 18: text drawn from cached glyph coverage (`GlyphMaskCache`)
+/// against the reference, the same text scan-converted from outlines
+/// (`Compositor.glyphMaskBlits = false`), at several sizes and sub-pixel
+/// offsets; the cache's budget under a storm of sizes and fonts; no
+/// allocation per frame once the masks are made; text that moves by
+/// fractions of a pixel stays on the outline path.
+final class GlyphMaskCacheTests: XCTestCase {
+    static let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    static let devanagari = "/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf"
+    lazy var font = try! Font(path: GlyphMaskCacheTests.dejaVu)
+
+    func scene(_ text: String, font: Font, size: Double, at origin: Point, opacity: Double = 1) -> (root: Layer, text: TextLayer) {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 240, height: 90)
+        root.anchorPoint = .zero
+        root.backgroundColor = Color(rgb: 0xF0F4F8)
+        let t = TextLayer()
+        t.font = font
+        t.fontSize = size
+        t.string = text
+        t.isWrapped = true
+        t.foregroundColor = Color(rgb: 0x1A3050)
+        t.opacity = opacity
+        t.anchorPoint = .zero
+        t.bounds = Rect(x: 0, y: 0, width: 220, height: 80)
+        t.position = origin
+        try! root.addSublayer(t)
+        return (root, t)
+    }
+
+    /// Renders `root` three times through `compositor` (the first draw
+    /// learns the placement, the second makes the masks, the third blits
+    /// them), a full frame each time.
+    func renderThrice(_ root: Layer, _ compositor: Compositor) -> Surface<ARGB8888> {
+        let target = Surface<ARGB8888>(width: 240, height: 90)!
+        for _ in 0..<3 {
+            compositor.invalidate()
+            compositor.render(root, at: 0, into: target.view)
+        }
+        return target
+    }
+
+    func maximumDifference(_ a: PixelView<ARGB8888>, _ b: PixelView<ARGB8888>) -> (Int, Int) {
+        var worst = 0, differing = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let p = a[x, y], q = b[x, y]
+                var d = 0
+                for shift in stride(from: 0, through: 24, by: 8) {
+                    d = max(d, abs(Int((p >> UInt32(shift)) & 0xFF) - Int((q >> UInt32(shift)) & 0xFF)))
+                }
+                if d > 0 { differing += 1 }
+                worst = max(worst, d)
+            }
+        }
+        return (worst, differing)
+    }
+
+    func testCachedGlyphsEqualOutlinesAtSizesAndSubpixelOffsets() {
+        let text = "Wavy fjord quiz: 0123456789 @&%? ÅÉ"
+        var worstOverall = 0
+        for size in [9.0, 12, 14, 16.5, 24, 36] {
+            for (dx, dy) in [(0.0, 0.0), (0.13, 0.0), (0.25, 0.5), (0.5, 0.3), (0.77, 0.62)] {
+                for opacity in [1.0, 0.6] {
+                    let cache = GlyphMaskCache(budget: 1 << 20)
+                    let fast = Compositor()
+                    fast.glyphMasks = cache
+                    let reference = Compositor()
+                    reference.glyphMaskBlits = false
+                    let origin = Point(x: 6 + dx, y: 4 + dy)
+                    let a = renderThrice(scene(text, font: font, size: size, at: origin, opacity: opacity).root, fast)
+                    let b = renderThrice(scene(text, font: font, size: size, at: origin, opacity: opacity).root, reference)
+                    XCTAssertGreaterThan(cache.hits + cache.misses, 10, "the masks were used at \(size) pt, offset \(dx), \(dy)")
+                    XCTAssertGreaterThan(cache.hits, 0, "repeated glyphs come from the cache")
+                    let (worst, _) = maximumDifference(a.view, b.view)
+                    XCTAssertEqual(worst, 0, "\(size) pt at offset (\(dx), \(dy)), opacity \(opacity)")
+                    worstOverall = max(worstOverall, worst)
+                }
+            }
+        }
+        print("glyph masks vs outlines: worst difference \(worstOverall) levels")
+    }
+
+    /// Scaled by the compositor's scale (a 2× panel) the masks are made at
+    /// device size, and still equal the outlines.
+    func testCachedGlyphsEqualOutlinesOnAScaledPanel() {
+        let cache = GlyphMaskCache(budget: 1 << 20)
+        let fast = Compositor(scale: 2)
+        fast.glyphMasks = cache
+        let reference = Compositor(scale: 2)
+        reference.glyphMaskBlits = false
+        let target = { Surface<ARGB8888>(width: 480, height: 180)! }
+        let a = target(), b = target()
+        let s1 = scene("Scaled text, 2×", font: font, size: 15, at: Point(x: 3.3, y: 2.1))
+        let s2 = scene("Scaled text, 2×", font: font, size: 15, at: Point(x: 3.3, y: 2.1))
+        for _ in 0..<3 { fast.invalidate(); fast.render(s1.root, at: 0, into: a.view) }
+        for _ in 0..<3 { reference.invalidate(); reference.render(s2.root, at: 0, into: b.view) }
+        XCTAssertGreaterThan(cache.hits, 0)
+        XCTAssertEqual(maximumDifference(a.view, b.view).0, 0)
+    }
+
+    func testBudgetHoldsUnderAStormOfSizesAndFonts() throws {
+        let other = try Font(path: GlyphMaskCacheTests.devanagari)
+        let budget = 48 * 1024
+        let cache = GlyphMaskCache(budget: budget)
+        let fast = Compositor()
+        fast.glyphMasks = cache
+        let reference = Compositor()
+        reference.glyphMaskBlits = false
+        for step in 0..<30 {
+            let size = 8 + Double(step) * 1.7
+            let f = step % 3 == 2 ? other : font
+            let text = f === other ? "नमस्ते दुनिया" : "Storm of sizes \(step)"
+            let a = renderThrice(scene(text, font: f, size: size, at: Point(x: 2, y: 2)).root, fast)
+            let b = renderThrice(scene(text, font: f, size: size, at: Point(x: 2, y: 2)).root, reference)
+            XCTAssertLessThanOrEqual(cache.bytesUsed, budget)
+            XCTAssertEqual(maximumDifference(a.view, b.view).0, 0, "step \(step)")
+        }
+        XCTAssertGreaterThan(cache.evictions, 0, "the storm went past the budget")
+        XCTAssertLessThanOrEqual(cache.bytesUsed, budget)
+        cache.budget = 0
+        XCTAssertEqual(cache.count, 0)
+        XCTAssertEqual(cache.bytesUsed, 0)
+    }
+
+    /// Masks made at one place and blitted after whole-pixel moves (a
+    /// scrolled page): within ±1 of the outlines drawn at the new place.
+    /// The device points of a glyph moved by k pixels are rounded to 1/256
+    /// pixel after adding k, so a point exactly on a rounding tie may land
+    /// 1/256 pixel apart: at most one level of one pixel's coverage.
+    func testMasksReusedAfterWholePixelMovesStayWithinOneLevel() {
+        let text = "Scrolling page: the quick brown fox jumps over the lazy dog 0123456789"
+        var worstOverall = 0, differing = 0
+        for size in [11.0, 14, 20.5] {
+            let cache = GlyphMaskCache(budget: 1 << 20)
+            let fast = Compositor()
+            fast.glyphMasks = cache
+            let reference = Compositor()
+            reference.glyphMaskBlits = false
+            let s1 = scene(text, font: font, size: size, at: Point(x: 3.37, y: 2.71))
+            let s2 = scene(text, font: font, size: size, at: Point(x: 3.37, y: 2.71))
+            let a = Surface<ARGB8888>(width: 240, height: 90)!, b = Surface<ARGB8888>(width: 240, height: 90)!
+            for step in 0..<12 {
+                let p = Point(x: 3.37 + Double(step * 7 % 5), y: 2.71 - Double(step))
+                s1.text.position = p
+                s2.text.position = p
+                fast.render(s1.root, at: 0, into: a.view)
+                reference.render(s2.root, at: 0, into: b.view)
+                let (worst, n) = maximumDifference(a.view, b.view)
+                worstOverall = max(worstOverall, worst)
+                differing += n
+            }
+            XCTAssertGreaterThan(cache.hits, cache.misses, "\(size) pt: the masks were reused")
+        }
+        XCTAssertLessThanOrEqual(worstOverall, 1)
+        print("masks reused after whole-pixel moves: worst \(worstOverall) levels, \(differing) pixels differ over 36 frames")
+    }
+
+    /// Text moving by fractions of a pixel is drawn from outlines: no
+    /// masks made once per frame and thrown away.
+    func testFractionalMotionStaysOnOutlines() {
+        let cache = GlyphMaskCache(budget: 1 << 20)
+        let compositor = Compositor()
+        compositor.glyphMasks = cache
+        let s = scene("Sliding text", font: font, size: 14, at: Point(x: 4, y: 4))
+        let target = Surface<ARGB8888>(width: 240, height: 90)!
+        for i in 0..<20 {
+            s.text.position = Point(x: 4 + Double(i) * 0.37, y: 4)
+            compositor.render(s.root, at: 0, into: target.view)
+        }
+        XCTAssertEqual(cache.hits + cache.misses, 0, "fractional motion does not use the masks")
+        // Whole-pixel motion keeps the sub-pixel place: masks from the
+        // second frame on, made once.
+        for i in 0..<20 {
+            s.text.position = Point(x: 4 + Double(i), y: 4)
+            compositor.render(s.root, at: 0, into: target.view)
+        }
+        XCTAssertGreaterThan(cache.hits, cache.misses * 10)
+    }
+
+    /// Static text recoloured every frame (LVGL's "multiple labels"): no
+    /// heap allocation per frame once the masks are made.
+    func testRecolouredTextAllocatesNothingPerFrame() {
+        let compositor = Compositor()
+        compositor.glyphMasks = GlyphMaskCache(budget: 1 << 20)
+        let s = scene("Hello LVGL! Hello again.", font: font, size: 18, at: Point(x: 4, y: 4))
+        let target = Surface<ARGB8888>(width: 240, height: 90)!
+        var perFrame: [UInt64] = []
+        for i in 0..<40 {
+            s.text.foregroundColor = Color(rgb: UInt32(i * 0x050301) & 0xFFFFFF)
+            if i >= 10 { fbr_malloc_counter_begin() }
+            compositor.render(s.root, at: 0, into: target.view)
+            if i >= 10 { perFrame.append(fbr_malloc_counter_end()) }
+            XCTAssertGreaterThan(compositor.statistics.pixelsWritten, 0)
+        }
+        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 30), "heap allocations per frame")
+    }
+}
