@@ -348,8 +348,25 @@ extension DamageTests {
         list.add(IntRect(x: 990, y: 990, width: 20, height: 20), within: bounds)
         XCTAssertEqual(list.rects.count, 2)
         XCTAssertEqual(list.rects[1], IntRect(x: 990, y: 990, width: 10, height: 10))
-        for i in 0..<DamageList.maximumCount { list.add(IntRect(x: 100 + 50 * i, y: 500, width: 4, height: 4), within: bounds) }
-        XCTAssertEqual(list.rects, [IntRect(x: 0, y: 0, width: 1000, height: 1000)])
+        // Past its capacity the list merges the pair whose box adds the
+        // fewest pixels: here neighbours in the row, never the far corners.
+        var added = [IntRect(x: 0, y: 0, width: 15, height: 15), IntRect(x: 990, y: 990, width: 10, height: 10)]
+        for i in 0..<DamageList.maximumCount {
+            let r = IntRect(x: 100 + 20 * i + (i % 3), y: 500 + (i % 2), width: 4, height: 4)
+            list.add(r, within: bounds)
+            added.append(r)
+        }
+        XCTAssertEqual(list.rects.count, DamageList.maximumCount)
+        XCTAssertTrue(list.rects.contains(IntRect(x: 0, y: 0, width: 15, height: 15)))
+        XCTAssertTrue(list.rects.contains(IntRect(x: 990, y: 990, width: 10, height: 10)))
+        for r in added { XCTAssertTrue(list.rects.contains { $0.contains(r) }, "\(r) is still damaged") }
+        for (i, a) in list.rects.enumerated() {
+            for b in list.rects[(i + 1)...] { XCTAssertTrue(a.intersection(b).isEmpty, "\(a) and \(b) are disjoint") }
+        }
+        XCTAssertLessThan(list.area, 15 * 15 + 10 * 10 + 32 * 4 * 5 + 32 * 16, "the merges cost little area")
+        // A screen of changes still ends in a bounded list covering them.
+        for i in 0..<400 { list.add(IntRect(x: (i * 37) % 990, y: (i * 91) % 990, width: 8, height: 8), within: bounds) }
+        XCTAssertLessThanOrEqual(list.rects.count, DamageList.maximumCount)
         // Disjoint rectangles: the area counts each pixel once.
         var pair = DamageList()
         pair.add(IntRect(x: 0, y: 0, width: 4, height: 4), within: bounds)

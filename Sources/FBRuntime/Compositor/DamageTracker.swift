@@ -1,13 +1,15 @@
 import Raster
 
-/// A short list of target pixel rectangles that need redrawing. Rectangles
+/// A short list of target pixel rectangles that need redrawing (a region
+/// in the manner of pixman's and LVGL's invalidated-area lists). Rectangles
 /// that overlap are merged into their bounding box, so the list never
-/// covers a pixel twice; beyond `maximumCount` rectangles everything
-/// collapses into one bounding box (a few large draws beat many small
-/// traversals of the tree).
+/// covers a pixel twice; beyond `maximumCount` rectangles the two whose
+/// bounding box adds the fewest undamaged pixels are merged, until the list
+/// fits again (so scattered small changes stay small, and a screen of them
+/// still ends in a few large draws).
 public struct DamageList: Equatable, Sendable {
     /// Most rectangles kept apart.
-    public static let maximumCount = 8
+    public static let maximumCount = 32
     /// Disjoint rectangles in target pixels, inside the target.
     public private(set) var rects: [IntRect] = []
 
@@ -17,7 +19,7 @@ public struct DamageList: Equatable, Sendable {
     /// The smallest rectangle holding every damaged pixel (`.zero` if none).
     public var boundingBox: IntRect {
         var box = IntRect.zero
-        var i = 0
+        var i = 0      // index loops: the allocation tests run debug builds, where `for … in` allocates
         while i < rects.count { box = box.union(rects[i]); i += 1 }
         return box
     }
@@ -30,9 +32,19 @@ public struct DamageList: Equatable, Sendable {
     }
 
     /// Adds `rect` cut to `bounds`.
+    ///
+    /// - Complexity: O(n) to merge overlaps; O(n²) pair costs each time the
+    ///   list runs over `maximumCount` (n ≤ 33).
     public mutating func add(_ rect: IntRect, within bounds: IntRect) {
-        var r = rect.intersection(bounds)
+        let r = rect.intersection(bounds)
         guard !r.isEmpty else { return }
+        insert(r)
+        while rects.count > DamageList.maximumCount { mergeCheapestPair() }
+    }
+
+    /// Appends `r`, first merging every rectangle it overlaps into it.
+    private mutating func insert(_ rect: IntRect) {
+        var r = rect
         var i = 0
         while i < rects.count {
             if !rects[i].intersection(r).isEmpty {
@@ -44,11 +56,26 @@ public struct DamageList: Equatable, Sendable {
             }
         }
         rects.append(r)
-        if rects.count > DamageList.maximumCount {
-            let box = boundingBox
-            rects.removeAll(keepingCapacity: true)
-            rects.append(box)
+    }
+
+    /// Replaces the two rectangles whose bounding box costs the fewest
+    /// pixels beyond their own by that box.
+    private mutating func mergeCheapestPair() {
+        var best = (0, 1), bestCost = Int.max
+        var i = 0
+        while i < rects.count {
+            var j = i + 1
+            while j < rects.count {
+                let cost = rects[i].union(rects[j]).area - rects[i].area - rects[j].area
+                if cost < bestCost { bestCost = cost; best = (i, j) }
+                j += 1
+            }
+            i += 1
         }
+        let merged = rects[best.0].union(rects[best.1])
+        rects.remove(at: best.1)
+        rects.remove(at: best.0)
+        insert(merged)
     }
 
     public mutating func removeAll() { rects.removeAll(keepingCapacity: true) }
