@@ -348,8 +348,9 @@ extension DamageTests {
         list.add(IntRect(x: 990, y: 990, width: 20, height: 20), within: bounds)
         XCTAssertEqual(list.rects.count, 2)
         XCTAssertEqual(list.rects[1], IntRect(x: 990, y: 990, width: 10, height: 10))
-        // Past its capacity the list merges the pair whose box adds the
-        // fewest pixels: here neighbours in the row, never the far corners.
+        // Past its capacity the list merges the rectangle added with the one
+        // whose box with it adds the fewest pixels: here neighbours in the
+        // row, never the far corners.
         var added = [IntRect(x: 0, y: 0, width: 15, height: 15), IntRect(x: 990, y: 990, width: 10, height: 10)]
         for i in 0..<DamageList.maximumCount {
             let r = IntRect(x: 100 + 20 * i + (i % 3), y: 500 + (i % 2), width: 4, height: 4)

@@ -3,10 +3,10 @@ import Raster
 /// A short list of target pixel rectangles that need redrawing (a region
 /// in the manner of pixman's and LVGL's invalidated-area lists). Rectangles
 /// that overlap are merged into their bounding box, so the list never
-/// covers a pixel twice; beyond `maximumCount` rectangles the two whose
-/// bounding box adds the fewest undamaged pixels are merged, until the list
-/// fits again (so scattered small changes stay small, and a screen of them
-/// still ends in a few large draws).
+/// covers a pixel twice; past `maximumCount` rectangles the one just added
+/// is merged with the rectangle whose bounding box with it adds the fewest
+/// undamaged pixels (greedy, O(n) per rectangle added), so scattered small
+/// changes stay small and a screen of them still ends in a few draws.
 public struct DamageList: Equatable, Sendable {
     /// Most rectangles kept apart.
     public static let maximumCount = 32
@@ -33,13 +33,12 @@ public struct DamageList: Equatable, Sendable {
 
     /// Adds `rect` cut to `bounds`.
     ///
-    /// - Complexity: O(n) to merge overlaps; O(n²) pair costs each time the
-    ///   list runs over `maximumCount` (n ≤ 33).
+    /// - Complexity: O(n), n ≤ `maximumCount` + 1.
     public mutating func add(_ rect: IntRect, within bounds: IntRect) {
         let r = rect.intersection(bounds)
         guard !r.isEmpty else { return }
         insert(r)
-        while rects.count > DamageList.maximumCount { mergeCheapestPair() }
+        while rects.count > DamageList.maximumCount { mergeLast() }
     }
 
     /// Appends `r`, first merging every rectangle it overlaps into it.
@@ -58,23 +57,19 @@ public struct DamageList: Equatable, Sendable {
         rects.append(r)
     }
 
-    /// Replaces the two rectangles whose bounding box costs the fewest
-    /// pixels beyond their own by that box.
-    private mutating func mergeCheapestPair() {
-        var best = (0, 1), bestCost = Int.max
+    /// Merges the last rectangle with the one whose bounding box with it
+    /// costs the fewest pixels beyond the two.
+    private mutating func mergeLast() {
+        let last = rects.removeLast()
+        var best = 0, bestCost = Int.max
         var i = 0
         while i < rects.count {
-            var j = i + 1
-            while j < rects.count {
-                let cost = rects[i].union(rects[j]).area - rects[i].area - rects[j].area
-                if cost < bestCost { bestCost = cost; best = (i, j) }
-                j += 1
-            }
+            let cost = rects[i].union(last).area - rects[i].area - last.area
+            if cost < bestCost { bestCost = cost; best = i }
             i += 1
         }
-        let merged = rects[best.0].union(rects[best.1])
-        rects.remove(at: best.1)
-        rects.remove(at: best.0)
+        let merged = rects[best].union(last)
+        rects.remove(at: best)
         insert(merged)
     }
 
