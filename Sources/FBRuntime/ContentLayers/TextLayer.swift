@@ -136,27 +136,15 @@ open class TextLayer: Layer {
 
     override var drawsOwnContent: Bool { true }
 
-    /// The laid-out lines (text may overflow the bounds when not wrapped),
-    /// widened by the font size for glyphs reaching past their advances.
+    /// Where the glyphs' outlines reach (text may overflow the bounds when
+    /// not wrapped): the union of their control-point boxes, computed once
+    /// per layout. It is what changes when the text is recoloured, so a
+    /// label's damage is its ink, not its line boxes widened.
     override func ownContentExtent(at t: MediaTime) -> Rect? {
         var size = fontSize
         if case let .scalar(v)? = customPresentationValue(forKey: "fontSize", atLocalTime: t) { size = v }
-        let layout = layoutCache.layout(for: self, fontSize: size, bounds: PresentationValues(self, at: t).bounds)
-        // Index loops: `first` and `for … in` allocate in unoptimised
-        // builds (generic accessors), and this runs every frame.
-        let lines = layout.lines
-        guard !lines.isEmpty else { return nil }
-        let first = lines[0]
-        var x0 = first.x, y0 = first.top, x1 = first.x + first.width, y1 = first.top + first.height
-        var i = 0
-        while i < lines.count {
-            let line = lines[i]
-            x0 = Swift.min(x0, line.x); y0 = Swift.min(y0, line.top)
-            x1 = Swift.max(x1, line.x + line.width); y1 = Swift.max(y1, line.top + line.height)
-            i += 1
-        }
-        let m = size.isFinite ? Swift.min(Swift.max(size, 0), TextLayout.maximumFontSize) : 0
-        return Rect(x: x0 - m, y: y0 - m, width: x1 - x0 + 2 * m, height: y1 - y0 + 2 * m)
+        _ = layoutCache.layout(for: self, fontSize: size, bounds: PresentationValues(self, at: t).bounds)
+        return layoutCache.inkBounds
     }
 
     override func drawOwnContent(_ d: OwnContentDrawing) {
@@ -207,6 +195,29 @@ final class TextLayoutCache {
     private let scratch = TextLayoutScratch()
     /// Layouts made (cache misses), for tests.
     private(set) var misses = 0
+    /// The ink of the current layout (see `inkBounds`), `nil` until asked.
+    private var ink: Rect??
+
+    /// The union of the glyphs' outline boxes in layout space (points),
+    /// `nil` when no glyph has an outline. Computed once per layout.
+    var inkBounds: Rect? {
+        if let ink { return ink }
+        var box = BoundingBox.empty
+        let glyphs = layout.glyphs
+        var i = 0
+        while i < glyphs.count {       // an index loop: no iterator in debug builds
+            let g = glyphs[i]
+            i += 1
+            let b = g.font.outline(of: g.id).bounds
+            guard !b.isEmpty, g.scale.isFinite else { continue }
+            box.add(PathPoint(g.x + b.minX * g.scale, g.y - b.maxY * g.scale))
+            box.add(PathPoint(g.x + b.maxX * g.scale, g.y - b.minY * g.scale))
+        }
+        let result: Rect? = box.isEmpty || !box.minX.isFinite || !box.maxX.isFinite || !box.minY.isFinite || !box.maxY.isFinite
+            ? nil : Rect(x: box.minX, y: box.minY, width: box.maxX - box.minX, height: box.maxY - box.minY)
+        ink = .some(result)
+        return result
+    }
     /// The map's scale and sub-pixel offset, and the size, of the last draw.
     private var lastPlacement: Placement?
     private struct Placement: Equatable {
@@ -241,6 +252,7 @@ final class TextLayoutCache {
         // are reused (a `fontSize` animation lays out every frame).
         layout.layOut(runs, width: width, height: height, isWrapped: isWrapped, truncation: truncation,
                       alignment: alignment, scratch: scratch)
+        ink = nil
         misses += 1
         return layout
     }
