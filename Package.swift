@@ -109,6 +109,11 @@ let package = Package(
         // A malloc hook counting heap allocations (host only): the scene
         // benchmark and the zero-allocation tests link it.
         .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
+        // LVGL's benchmark scenes as layer trees (host only): the FBRuntime
+        // side of `scripts/bench lvgl` (Benchmarks/lvgl drives both engines).
+        .executableTarget(name: "lvglbench",
+                          dependencies: ["FBRuntime", "Raster", "ImageIO", "CPosix", "MallocCounter"],
+                          path: "Benchmarks/lvglbench"),
         .executableTarget(name: "scenebench",
                           dependencies: ["FBRuntime", "Raster", "ImageIO", "CCairo", "CPosix", "TestSupport", "MallocCounter"],
                           path: "Benchmarks/scenebench"),
