@@ -19,9 +19,18 @@ extension Compositor {
     /// magnification is sampled to choose the flattening tolerance under
     /// perspective. `hard`: spans are cut along these edges (pixel centres
     /// outside them are not drawn; see Compositor+Edges.swift).
+    ///
+    /// `owner`: the layer and its drawing part (see `ShapeCandidates`) when
+    /// the fill may come from `shapeMasks`.
     func fillShape(_ path: Path, map: ProjectiveTransform, sampleRect: Rect, color: PremultipliedColor,
-                   rule: FillRule, operator op: BlendOperator, canvas: Canvas, hard: CentreEdges = CentreEdges()) {
+                   rule: FillRule, operator op: BlendOperator, canvas: Canvas, hard: CentreEdges = CentreEdges(),
+                   owner: (layer: Layer, part: Int)? = nil) {
         guard let kernel = KernelTable.solidMask(op, color: color.argb, alpha: 255, family: kernels) else { return }
+        if hard.isEmpty, let owner, let mask = shapeMask(path, map: map, rule: rule, clip: canvas.clip, owner: owner) {
+            fillMask(mask.mask, x: mask.x + mask.mask.left, y: mask.y + mask.mask.top, color: color, operator: op,
+                     canvas: canvas)
+            return
+        }
         let target = canvas.target
         let argb = color.argb
         var written = 0
@@ -47,6 +56,62 @@ extension Compositor {
         }
     }
 
+    /// The coverage of `path` under `map` from `shapeMasks`, with the
+    /// whole-pixel origin to blit it at; `nil` when the fill should be
+    /// scan-converted directly: shape masks are off or debug overlays on,
+    /// the map turns, skews or is not finite, the path is large (more than
+    /// `maximumShapeMaskPoints` points or `maximumShapeMaskArea` pixels), or
+    /// no mask of it is cached and `owner` did not draw this shape at this
+    /// size and sub-pixel place in the frames before (`ShapeCandidates`).
+    func shapeMask(_ path: Path, map: ProjectiveTransform, rule: FillRule, clip: IntRect,
+                   owner: (layer: Layer, part: Int)) -> (mask: CoverageMask, x: Int, y: Int)? {
+        guard shapeMaskBlits, debugOverlays.isEmpty, map.isAffine, path.points.count <= Compositor.maximumShapeMaskPoints else {
+            return nil
+        }
+        let a = map.affinePart
+        let ix = a.tx.rounded(.down), iy = a.ty.rounded(.down)
+        guard a.b == 0, a.c == 0, a.a.isFinite, a.d.isFinite, Swift.abs(ix) < 1e7, Swift.abs(iy) < 1e7 else { return nil }
+        let fx = a.tx - ix, fy = a.ty - iy
+        let local = AffineTransform(a: a.a, b: 0, c: 0, d: a.d, tx: fx, ty: fy)
+        guard let box = Compositor.glyphMaskBox(path, local), box.area <= Compositor.maximumShapeMaskArea else { return nil }
+        // Off the clip: nothing to draw either way.
+        guard !IntRect(x: box.x + Int(ix), y: box.y + Int(iy), width: box.width, height: box.height)
+            .intersection(clip).isEmpty else { return nil }
+        let key = CoverageMaskCache.Key(source: -1 - Int(rule == .nonZero ? 0 : 1), item: Compositor.pathHash(path),
+                                        scaleX: a.a.bitPattern, scaleY: a.d.bitPattern,
+                                        fractionX: CoverageMaskCache.fractionKey(fx), fractionY: CoverageMaskCache.fractionKey(fy))
+        if let mask = shapeMasks.cachedMask(for: key) { return (mask, Int(ix), Int(iy)) }
+        guard shapeCandidates.confirm(layer: ObjectIdentifier(owner.layer), part: owner.part, key: key, frame: frameNumber)
+        else { return nil }
+        let mask = shapeMasks.mask(for: key) {
+            makeCoverageMask(path, a, rule: rule, originX: Int(ix), originY: Int(iy), box: box)
+        }
+        return (mask, Int(ix), Int(iy))
+    }
+
+    /// Paths with more points than this are scan-converted every frame.
+    static let maximumShapeMaskPoints = 1024
+    /// Shapes covering more pixels than this (a 512 × 512 box) are
+    /// scan-converted every frame: a large mask costs memory and its blit
+    /// saves little over the rasterizer's long interior spans.
+    static let maximumShapeMaskArea = 512 * 512
+
+    /// FNV-1a over the path's verbs and its points' bits.
+    static func pathHash(_ path: Path) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        let prime: UInt64 = 0x0000_0100_0000_01B3
+        let verbs = path.verbs, points = path.points
+        var i = 0         // index loops: `for … in` allocates in debug builds (the allocation tests)
+        while i < verbs.count { h = (h ^ UInt64(verbs[i].rawValue)) &* prime; i += 1 }
+        i = 0
+        while i < points.count {
+            h = (h ^ points[i].x.bitPattern) &* prime
+            h = (h ^ points[i].y.bitPattern) &* prime
+            i += 1
+        }
+        return h
+    }
+
     /// The part `lo ..< hi` of the span `x ..< x + count` of row `y` that
     /// `hard` keeps (`lo >= hi` when none).
     @inline(__always)
@@ -55,46 +120,52 @@ extension Compositor {
         return (Swift.max(x, c.lo), Swift.min(x + count, c.hi))
     }
 
-    /// The pixels a glyph mask of `outline` under `local` (an axis-aligned
-    /// scale and a sub-pixel translation) covers, relative to the glyph's
-    /// whole-pixel origin, with a pixel of margin; `nil` when the map is
-    /// not finite or the glyph is larger than `maximumGlyphMaskSide` (drawn
-    /// from its outline then).
+    /// The pixels a coverage mask of `outline` under `local` (an
+    /// axis-aligned scale and a sub-pixel translation) covers, relative to
+    /// the shape's whole-pixel origin, with a pixel of margin, its width a
+    /// multiple of 8 (whole chunks for the mask kernel); `nil` when the map
+    /// is not finite or the shape is larger than `maximumGlyphMaskSide`
+    /// (scan-converted then).
     static func glyphMaskBox(_ outline: Path, _ local: AffineTransform) -> IntRect? {
         let b = outline.bounds
         let x0 = local.a * b.minX + local.tx, x1 = local.a * b.maxX + local.tx
         let y0 = local.d * b.minY + local.ty, y1 = local.d * b.maxY + local.ty
         let minX = Swift.min(x0, x1), maxX = Swift.max(x0, x1), minY = Swift.min(y0, y1), maxY = Swift.max(y0, y1)
         let side = Double(maximumGlyphMaskSide)
-        guard minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite, maxX - minX < side, maxY - minY < side else { return nil }
+        // Finite and near the origin (a shape far off in its own space, bad
+        // input, is scan-converted and clipped as any other).
+        guard Swift.abs(minX) < 1e7, Swift.abs(maxX) < 1e7, Swift.abs(minY) < 1e7, Swift.abs(maxY) < 1e7,
+              maxX - minX < side, maxY - minY < side else { return nil }
         let left = Int(minX.rounded(.down)) - 1, top = Int(minY.rounded(.down)) - 1
-        return IntRect(x: left, y: top, width: Int(maxX.rounded(.up)) + 1 - left, height: Int(maxY.rounded(.up)) + 1 - top)
+        let width = (Int(maxX.rounded(.up)) + 1 - left + 7) & ~7
+        return IntRect(x: left, y: top, width: width, height: Int(maxY.rounded(.up)) + 1 - top)
     }
 
-    /// Glyphs larger than this many pixels a side are drawn from outlines.
-    static let maximumGlyphMaskSide = 512
+    /// Shapes larger than this many pixels a side are scan-converted.
+    static let maximumGlyphMaskSide = 1024
 
-    /// Scan-converts `outline` under `map` (its whole device map) into a new
-    /// mask covering `box` (see `glyphMaskBox`) placed at the whole-pixel
-    /// origin (`originX`, `originY`). The rasterizer sees the glyph where
-    /// the outline path would draw it (the same device points, rounded to
-    /// the same 1/256 pixel), only clipped to the glyph's box.
-    func makeGlyphMask(_ outline: Path, _ map: AffineTransform, originX: Int, originY: Int, box: IntRect) -> GlyphMask {
+    /// Scan-converts `path` under `map` (its whole device map) with `rule`
+    /// into a new mask covering `box` (see `glyphMaskBox`) placed at the
+    /// whole-pixel origin (`originX`, `originY`). The rasterizer sees the
+    /// shape where a direct fill would draw it (the same device points,
+    /// rounded to the same 1/256 pixel), only clipped to the shape's box.
+    func makeCoverageMask(_ path: Path, _ map: AffineTransform, rule: FillRule = .nonZero, originX: Int, originY: Int,
+                          box: IntRect) -> CoverageMask {
         var coverage = [UInt8](repeating: 0, count: box.width * box.height)
         let placed = IntRect(x: box.x + originX, y: box.y + originY, width: box.width, height: box.height)
         coverage.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
-            rasterizer.fill(outline, transform: map, rule: .nonZero, clip: placed) { y, x, cov, n in
+            rasterizer.fill(path, transform: map, rule: rule, clip: placed) { y, x, cov, n in
                 (base + (y - placed.y) * placed.width + (x - placed.x)).update(from: cov, count: n)
             }
         }
-        return GlyphMask(coverage: coverage, left: box.x, top: box.y, width: box.width, height: box.height)
+        return CoverageMask(coverage: coverage, left: box.x, top: box.y, width: box.width, height: box.height)
     }
 
     /// Composites `color` through `mask` placed with its top-left pixel at
     /// (`x`, `y`), cut to the clip: the kernel a path fill uses, fed the
     /// mask's rows.
-    func fillMask(_ mask: GlyphMask, x: Int, y: Int, color: PremultipliedColor, operator op: BlendOperator, canvas: Canvas) {
+    func fillMask(_ mask: CoverageMask, x: Int, y: Int, color: PremultipliedColor, operator op: BlendOperator, canvas: Canvas) {
         let r = IntRect(x: x, y: y, width: mask.width, height: mask.height).intersection(canvas.clip)
         guard !r.isEmpty, let kernel = KernelTable.solidMask(op, color: color.argb, alpha: 255, family: kernels) else { return }
         let target = canvas.target

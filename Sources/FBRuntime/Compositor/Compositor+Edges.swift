@@ -142,7 +142,7 @@ extension Compositor {
                       canvas: canvas, hard: outline.hard)
         } else {
             fillShape(roundedBounds(r), map: r.toTarget, sampleRect: r.bounds, color: color, rule: .nonZero,
-                      operator: op, canvas: canvas)
+                      operator: op, canvas: canvas, owner: (r.layer, ShapePart.background))
         }
     }
 
@@ -156,7 +156,7 @@ extension Compositor {
                       canvas: canvas, hard: ring.hard)
         } else {
             fillShape(borderRing(r, width: width), map: r.toTarget, sampleRect: r.bounds, color: color, rule: .evenOdd,
-                      operator: op, canvas: canvas)
+                      operator: op, canvas: canvas, owner: (r.layer, ShapePart.border))
         }
     }
 

@@ -311,25 +311,41 @@ extension Compositor {
         let box = projectedBox(area, r.toTarget).enclosingIntRect.intersection(canvas.clip)
         guard !box.isEmpty else { return }
         if texelToTarget.isAffine {
-            let paint = ImagePaint(image: image.view, transform: texelToTarget.affinePart, filter: .bilinear, edge: .transparent)
+            let t = texelToTarget.affinePart
+            // On whole pixels at 1:1 (the usual case) the shadow image is
+            // composited row by row (`blitWholePixels`); else resampled.
+            let blits = wholePixelBlits && debugOverlays.isEmpty && Compositor.isWholePixelTranslation(t)
+            let paint = ImagePaint(image: image.view, transform: t, filter: .bilinear, edge: .transparent)
             let hole = hidden.intersection(box)
             if hole.isEmpty {
-                fillPaint(box, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas)
+                drawShadowPiece(box, image.view, t, paint, alpha: alpha, blits: blits, canvas: canvas)
             } else {
                 // The ring around the hole: above, below, left, right.
                 let rings = (IntRect(x: box.x, y: box.y, width: box.width, height: hole.y - box.y),
                              IntRect(x: box.x, y: hole.maxY, width: box.width, height: box.maxY - hole.maxY),
                              IntRect(x: box.x, y: hole.y, width: hole.x - box.x, height: hole.height),
                              IntRect(x: hole.maxX, y: hole.y, width: box.maxX - hole.maxX, height: hole.height))
-                if !rings.0.isEmpty { fillPaint(rings.0, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas) }
-                if !rings.1.isEmpty { fillPaint(rings.1, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas) }
-                if !rings.2.isEmpty { fillPaint(rings.2, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas) }
-                if !rings.3.isEmpty { fillPaint(rings.3, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas) }
+                drawShadowPiece(rings.0, image.view, t, paint, alpha: alpha, blits: blits, canvas: canvas)
+                drawShadowPiece(rings.1, image.view, t, paint, alpha: alpha, blits: blits, canvas: canvas)
+                drawShadowPiece(rings.2, image.view, t, paint, alpha: alpha, blits: blits, canvas: canvas)
+                drawShadowPiece(rings.3, image.view, t, paint, alpha: alpha, blits: blits, canvas: canvas)
             }
         } else {
             let paint = ImagePaint(image: image.view, projective: texelToTarget, filter: .bilinear, edge: .transparent)
             fillPaint(box, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas)
         }
+    }
+
+    /// The part `box` of a shadow image placed by `t` (texels → target):
+    /// blitted when `blits` (a whole-pixel 1:1 placement), else resampled.
+    func drawShadowPiece(_ box: IntRect, _ image: PixelView<ARGB8888>, _ t: AffineTransform, _ paint: ImagePaint,
+                         alpha: UInt8, blits: Bool, canvas: Canvas) {
+        guard !box.isEmpty else { return }
+        if blits, blitWholePixels(image, t, texels: (0, 0, Double(image.width), Double(image.height)), box: box,
+                                  isOpaque: false, alpha: alpha, operator: .srcOver, canvas: canvas) {
+            return
+        }
+        fillPaint(box, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas)
     }
 
     /// Largest side of a cached shadow image; a larger path is rasterised

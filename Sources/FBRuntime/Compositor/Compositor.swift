@@ -135,8 +135,19 @@ public final class Compositor {
     /// scan-converted from its outline: the reference of the cache's tests.
     public var glyphMaskBlits = true
     /// Where glyph coverage is cached (shared by default; see
-    /// `GlyphMaskCache`).
-    public var glyphMasks = GlyphMaskCache.shared
+    /// `CoverageMaskCache`).
+    public var glyphMasks = CoverageMaskCache.glyphs
+    /// Fill small shapes that were drawn the same way in an earlier frame
+    /// (rounded backgrounds, borders, stroked outlines) from `shapeMasks`
+    /// (default). Off, every fill is scan-converted: the reference of the
+    /// masks' tests.
+    public var shapeMaskBlits = true
+    /// Where shape coverage is cached (shared by default).
+    public var shapeMasks = CoverageMaskCache.shapes
+    /// What each layer part drew in recent frames (`shapeMask`).
+    var shapeCandidates = ShapeCandidates()
+    /// Fills made so far by the layer whose own content is being drawn.
+    var ownContentFills = 0
     /// Run the display pass (`displayIfNeeded(at:)`, app `draw(in:)` code)
     /// at the start of `render` (default). `RenderLoop` turns it off: it
     /// renders a render tree, whose display pass ran on the app thread at

@@ -62,7 +62,8 @@ struct OwnContentDrawing {
         let b = path.bounds
         let sample = Rect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY)
         compositor.fillShape(path, map: map, sampleRect: sample.isFinite ? sample : bounds,
-                             color: faded(color, opacity), rule: rule, operator: self.operator, canvas: canvas)
+                             color: faded(color, opacity), rule: rule, operator: self.operator, canvas: canvas,
+                             owner: (layer, compositor.nextOwnContentPart()))
     }
 
     /// Fills `path`, given in a space of its own that `transform` maps into
@@ -88,37 +89,49 @@ struct OwnContentDrawing {
                              color: faded(color, opacity), rule: rule, operator: self.operator, canvas: canvas)
     }
 
-    /// Fills the outline of `glyph` of `font` (font units, placed in the
-    /// bounds space by `transform`) with `color`, as `fill(_:transform:…)`
-    /// does, but from `GlyphMaskCache` when `cached` and the glyph's device
-    /// map is an axis-aligned scale and translation: a blit of its coverage
-    /// at the same sub-pixel position (the same pixels; see
-    /// `GlyphMaskCache`). The caller passes `cached` only when the glyph's
-    /// size and sub-pixel position are stable across frames.
-    func fillGlyph(_ outline: Path, font: Font, glyph: UInt32, transform: AffineTransform, color: Color, cached: Bool) {
-        guard cached, compositor.glyphMaskBlits, compositor.debugOverlays.isEmpty, map.isAffine else {
-            fill(outline, transform: transform, color: color, rule: .nonZero)
-            return
-        }
-        guard color.alpha > 0, !outline.isEmpty else { return }
+    /// Whether glyphs may be blitted from coverage masks in this draw: the
+    /// compositor allows it (`glyphMaskBlits`, no debug overlay) and the map
+    /// is affine (`glyphPlacement` then says which glyphs qualify).
+    var blitsGlyphs: Bool { compositor.glyphMaskBlits && compositor.debugOverlays.isEmpty && map.isAffine }
+
+    /// Where a glyph placed in the bounds space by `transform` (font units →
+    /// bounds) lands in target pixels: its whole device map, and the whole
+    /// and fractional parts of its device origin. `nil` when the map turns,
+    /// skews or is not finite (the glyph is filled from its outline then).
+    func glyphPlacement(_ transform: AffineTransform) -> GlyphPlacement? {
         let a = ProjectiveTransform(transform).concatenating(map).affinePart
         let ix = a.tx.rounded(.down), iy = a.ty.rounded(.down)
-        let fx = a.tx - ix, fy = a.ty - iy
-        let local = AffineTransform(a: a.a, b: 0, c: 0, d: a.d, tx: fx, ty: fy)
-        guard a.b == 0, a.c == 0, Swift.abs(ix) < 1e7, Swift.abs(iy) < 1e7,
-              let box = Compositor.glyphMaskBox(outline, local) else {
-            fill(outline, transform: transform, color: color, rule: .nonZero)
-            return
+        guard a.b == 0, a.c == 0, a.a.isFinite, a.d.isFinite, Swift.abs(ix) < 1e7, Swift.abs(iy) < 1e7 else { return nil }
+        return GlyphPlacement(map: a, x: Int(ix), y: Int(iy), fractionX: a.tx - ix, fractionY: a.ty - iy)
+    }
+
+    /// The coverage of `glyph` of `font` (its outline `outline`) at
+    /// `placement`, from `CoverageMaskCache` (made there on a miss, the way
+    /// the outline path would scan-convert it: the same pixels); `nil` when
+    /// the glyph is too large for a mask (fill its outline).
+    func glyphMask(_ outline: Path, font: Font, glyph: UInt32, at placement: GlyphPlacement) -> CoverageMask? {
+        let a = placement.map
+        let local = AffineTransform(a: a.a, b: 0, c: 0, d: a.d, tx: placement.fractionX, ty: placement.fractionY)
+        guard let box = Compositor.glyphMaskBox(outline, local) else { return nil }
+        let key = CoverageMaskCache.Key(source: font.id, item: UInt64(glyph), scaleX: a.a.bitPattern, scaleY: a.d.bitPattern,
+                                        fractionX: CoverageMaskCache.fractionKey(placement.fractionX),
+                                        fractionY: CoverageMaskCache.fractionKey(placement.fractionY))
+        return compositor.glyphMasks.mask(for: key) {
+            compositor.makeCoverageMask(outline, a, originX: placement.x, originY: placement.y, box: box)
         }
-        // Off the clip (damage, scrolled away): nothing to look up.
-        guard !IntRect(x: box.x + Int(ix), y: box.y + Int(iy), width: box.width, height: box.height)
-            .intersection(canvas.clip).isEmpty else { return }
-        let key = GlyphMaskCache.Key(font: font.id, glyph: glyph, scaleX: a.a.bitPattern, scaleY: a.d.bitPattern,
-                                     fractionX: fx.bitPattern, fractionY: fy.bitPattern)
-        let mask = compositor.glyphMasks.mask(for: key) {
-            compositor.makeGlyphMask(outline, a, originX: Int(ix), originY: Int(iy), box: box)
-        }
-        compositor.fillMask(mask, x: Int(ix) + mask.left, y: Int(iy) + mask.top, color: faded(color, opacity),
+    }
+
+    /// True when `mask` placed at `placement` reaches the clip.
+    func isVisible(_ mask: CoverageMask, at placement: GlyphPlacement) -> Bool {
+        !IntRect(x: placement.x + mask.left, y: placement.y + mask.top, width: mask.width, height: mask.height)
+            .intersection(canvas.clip).isEmpty
+    }
+
+    /// Composites `color`, faded by the layer's opacity, through `mask` at
+    /// `placement` (cut to the clip).
+    func blit(_ mask: CoverageMask, at placement: GlyphPlacement, color: Color) {
+        guard color.alpha > 0 else { return }
+        compositor.fillMask(mask, x: placement.x + mask.left, y: placement.y + mask.top, color: faded(color, opacity),
                             operator: self.operator, canvas: canvas)
     }
 
@@ -143,11 +156,38 @@ struct OwnContentDrawing {
     }
 }
 
+/// A glyph's device placement for a masked blit (see
+/// `OwnContentDrawing.glyphPlacement`).
+struct GlyphPlacement {
+    /// Font units → target pixels (an axis-aligned scale and a translation).
+    var map: AffineTransform
+    /// The whole-pixel part of the device origin.
+    var x: Int, y: Int
+    /// The rest, in [0, 1): part of the mask's key.
+    var fractionX: Double, fractionY: Double
+}
+
 extension Compositor {
     /// Kept out of line so the recursion through sublayers does not carry
     /// this frame (deep trees in debug builds).
     @inline(never)
     func drawOwnContent(_ r: ResolvedLayer, opacity: Double, operator op: BlendOperator, canvas: Canvas) {
+        ownContentFills = 0
         r.layer.drawOwnContent(OwnContentDrawing(compositor: self, resolved: r, opacity: opacity, operator: op, canvas: canvas))
     }
+
+    /// The part number of the next fill of a layer's own content (its
+    /// first fill, its second…), for `ShapeCandidates`.
+    func nextOwnContentPart() -> Int {
+        ownContentFills += 1
+        return ShapePart.ownContent + ownContentFills
+    }
+}
+
+/// The drawing parts of a layer that fill shapes (`ShapeCandidates`).
+enum ShapePart {
+    static let background = 1
+    static let border = 2
+    /// Own content fills are `ownContent + 1`, `+ 2`, … in drawing order.
+    static let ownContent = 8
 }

@@ -157,24 +157,58 @@ open class TextLayer: Layer {
         let glyphs = layout.glyphs
         // Glyph masks only for text that keeps its size and sub-pixel place
         // from one draw to the next: text moving by fractions of a pixel or
-        // changing size would fill the cache with masks used once.
-        let cached = layoutCache.isPlacementStable(map: d.map, fontSize: size)
+        // changing size would fill the cache with masks used once. While it
+        // keeps them, each glyph's mask is remembered here too, so a frame
+        // blits without looking anything up.
+        let blits = layoutCache.isPlacementStable(map: d.map, fontSize: size) && d.blitsGlyphs
+        if blits { layoutCache.prepareMasks(count: glyphs.count) }
         var i = 0
         while i < glyphs.count {          // an index loop: no iterator (debug builds allocate one per step)
             let g = glyphs[i]
+            let k = i
             i += 1
             var c = color
             if let attributed {
                 let source = layoutCache.sources[g.run]
                 if source < attributed.count, let own = attributed[source].color { c = own }
             }
-            let outline = g.font.outline(of: g.id)
             // Font units (y up) → bounds space (y down) at the pen position.
-            d.fillGlyph(outline, font: g.font, glyph: g.id,
-                        transform: AffineTransform(a: g.scale, b: 0, c: 0, d: -g.scale, tx: g.x, ty: g.y),
-                        color: c, cached: cached)
+            let place = AffineTransform(a: g.scale, b: 0, c: 0, d: -g.scale, tx: g.x, ty: g.y)
+            if blits, let placement = d.glyphPlacement(place) {
+                switch layoutCache.masks[k] {
+                case .mask(let mask):
+                    if d.isVisible(mask, at: placement) { d.blit(mask, at: placement, color: c) }
+                    continue
+                case .unknown:
+                    let outline = g.font.outline(of: g.id)
+                    if outline.isEmpty { layoutCache.masks[k] = .empty; continue }
+                    if let mask = d.glyphMask(outline, font: g.font, glyph: g.id, at: placement) {
+                        layoutCache.masks[k] = .mask(mask)
+                        if d.isVisible(mask, at: placement) { d.blit(mask, at: placement, color: c) }
+                        continue
+                    }
+                    layoutCache.masks[k] = .outline
+                case .empty:
+                    continue
+                case .outline:
+                    break
+                }
+            }
+            d.fill(g.font.outline(of: g.id), transform: place, color: c, rule: .nonZero)
         }
     }
+}
+
+/// What a text layer remembers of a glyph's mask while its placement is
+/// stable (`TextLayoutCache.masks`).
+enum GlyphMaskMemo {
+    /// Not looked up yet.
+    case unknown
+    /// The glyph has no outline (a space).
+    case empty
+    /// Too large for a mask: filled from its outline.
+    case outline
+    case mask(CoverageMask)
 }
 
 /// The last layout of a `TextLayer` and what it was made from; laid out
@@ -218,9 +252,24 @@ final class TextLayoutCache {
         ink = .some(result)
         return result
     }
+    /// Per glyph of the layout, its mask at the current placement; emptied
+    /// when the layout or the placement changes. The masks are shared with
+    /// `CoverageMaskCache` (an eviction there leaves them alive here while the
+    /// text is drawn with them).
+    var masks: [GlyphMaskMemo] = []
+
+    /// Makes `masks` hold one entry per glyph (unknown ones when it was
+    /// emptied).
+    func prepareMasks(count: Int) {
+        if masks.count != count {
+            masks.removeAll(keepingCapacity: true)
+            masks.append(contentsOf: repeatElement(.unknown, count: count))
+        }
+    }
+
     /// The map's scale and sub-pixel offset, and the size, of the last draw.
     private var lastPlacement: Placement?
-    private struct Placement: Equatable {
+    private struct Placement {
         var a, b, c, d, fx, fy, size: Double
     }
 
@@ -228,13 +277,20 @@ final class TextLayoutCache {
     /// part and sub-pixel offset, and `fontSize` is the same, as at the
     /// last call: the glyphs then land on the same sub-pixel positions.
     func isPlacementStable(map: ProjectiveTransform, fontSize: Double) -> Bool {
-        guard map.isAffine else { lastPlacement = nil; return false }
+        guard map.isAffine else { lastPlacement = nil; masks.removeAll(keepingCapacity: true); return false }
         let m = map.affinePart
         let now = Placement(a: m.a, b: m.b, c: m.c, d: m.d, fx: m.tx - m.tx.rounded(.down), fy: m.ty - m.ty.rounded(.down),
                             size: fontSize)
         defer { lastPlacement = now }
-        guard let last = lastPlacement else { return false }
-        return last == now
+        // The same sub-pixel place, give or take the rounding of whole-pixel
+        // steps (see `CoverageMaskCache.fractionKey`).
+        guard let last = lastPlacement, last.a == now.a, last.b == now.b, last.c == now.c, last.d == now.d,
+              last.size == now.size || (last.size.isNaN && now.size.isNaN),
+              Swift.abs(last.fx - now.fx) < 1e-7, Swift.abs(last.fy - now.fy) < 1e-7 else {
+            masks.removeAll(keepingCapacity: true)
+            return false
+        }
+        return true
     }
 
     func layout(for layer: TextLayer, fontSize: Double, bounds: Rect) -> TextLayout {
@@ -253,6 +309,7 @@ final class TextLayoutCache {
         layout.layOut(runs, width: width, height: height, isWrapped: isWrapped, truncation: truncation,
                       alignment: alignment, scratch: scratch)
         ink = nil
+        masks.removeAll(keepingCapacity: true)
         misses += 1
         return layout
     }

@@ -1,0 +1,218 @@
+import Raster
+import Synchronization
+
+/// A shape's coverage at one device size and sub-pixel position: an A8
+/// bitmap placed at (`left`, `top`) from the whole-pixel part of the
+/// shape's device origin.
+struct CoverageMask {
+    /// Coverage, `width × height`, rows packed.
+    var coverage: [UInt8]
+    var left: Int, top: Int, width: Int, height: Int
+}
+
+/// Coverage bitmaps (A8) of shapes that keep their shape, size and
+/// sub-pixel position from frame to frame, within a memory budget, least
+/// recently used evicted first: glyphs (`glyphs`, shared by every text
+/// layer) and small filled paths — rounded backgrounds, borders, stroked
+/// outlines of shape layers (`shapes`).
+///
+/// Why: a shape drawn again where it was, or moved or scrolled by whole
+/// pixels (what most appliance screens show), costs a masked blit instead
+/// of a scan conversion, as LVGL's and FreeType's glyph caches and LVGL's
+/// corner masks do. Shapes under rotation, skew or perspective, or moving
+/// by fractions of a pixel, are scan-converted as before (the callers
+/// decide: `TextLayer` per layer and frame, `Compositor.fillShape` by
+/// asking for a mask only when the same shape came in an earlier frame).
+///
+/// **Key.** The source (a font and glyph, or a fill rule and a 64-bit hash
+/// of the path's verbs and points), the device scale (x and y) as the exact
+/// `Double` the scan conversion would use, and the fractional part of the
+/// device origin to 2⁻²⁰ pixel (`fractionKey`). A mask is scan-converted by the same
+/// rasterizer where the shape is drawn, so blitting it gives the pixels a
+/// direct fill gives (the rasterizer rounds absolute positions to 1/256
+/// pixel and its coverage does not depend on the clip); reused after a
+/// whole-pixel move it could differ where a point falls exactly on a
+/// rounding tie (`GlyphMaskCacheTests` and `ShapeMaskTests` compare both
+/// with the direct fill). Two paths with the same 64-bit hash would share
+/// a mask: a collision is about as likely as 2⁻⁶⁴ per pair.
+///
+/// **Budget.** An entry costs its bitmap's bytes plus `entryOverhead`; a
+/// mask larger than the whole budget is drawn but not kept. Lookups and
+/// insertions are O(1) on average. Hits allocate nothing.
+///
+/// **Threading.** Every operation holds the cache's lock: the render thread
+/// draws with it while the app side renders too (a transition's before
+/// image). A returned mask shares its storage (copy on write), so an
+/// eviction on another thread never frees pixels being blitted.
+public final class CoverageMaskCache: @unchecked Sendable {   // every access holds `lock`
+    /// Bytes charged per entry besides its bitmap.
+    public static let entryOverhead = 96
+    /// The glyph cache every text layer draws through unless a compositor
+    /// is given another (`Compositor.glyphMasks`): 2 MiB, some 7,000 glyphs
+    /// of 16-pixel text.
+    public static let glyphs = CoverageMaskCache(budget: 2 << 20)
+    /// The cache of filled shapes (`Compositor.shapeMasks`): 4 MiB, some
+    /// 120 card-sized rounded rectangles.
+    public static let shapes = CoverageMaskCache(budget: 4 << 20)
+
+    /// A sub-pixel fraction as a key: rounded to 2⁻²⁰ pixel, so a place
+    /// reached by whole-pixel steps from a fractional one (3.37 + 2 is not
+    /// 5.37 to the last bit) finds the same mask. Such neighbours draw the
+    /// same pixels but where a point falls exactly on the rasterizer's
+    /// 1/256-pixel rounding tie.
+    static func fractionKey(_ f: Double) -> UInt64 { (f * 1_048_576).rounded().bitPattern }
+
+    struct Key: Hashable {
+        /// A font's id, or `-1 - fill rule` for a path.
+        var source: Int
+        /// The glyph id, or the path's hash.
+        var item: UInt64
+        var scaleX: UInt64, scaleY: UInt64
+        var fractionX: UInt64, fractionY: UInt64
+    }
+
+    struct Entry {
+        var key: Key
+        var mask: CoverageMask
+        var cost: Int
+        var newer: Int   // towards the most recently used; -1 at the end
+        var older: Int   // towards the least recently used; -1 at the end
+    }
+
+    /// The most bytes the cached masks may take.
+    public var budget: Int {
+        get { lock.withLock { storedBudget } }
+        set { lock.withLock { storedBudget = Swift.max(0, newValue); evict(toFit: 0) } }
+    }
+    private var storedBudget: Int
+    /// Masks in the cache, and their bytes.
+    public var count: Int { lock.withLock { index.count } }
+    public var bytesUsed: Int { lock.withLock { storedBytes } }
+    private var storedBytes = 0
+    /// Lookups answered from the cache, masks made, and entries dropped to
+    /// stay within the budget (tests and statistics).
+    public private(set) var hits = 0
+    public private(set) var misses = 0
+    public private(set) var evictions = 0
+
+    private var index: [Key: Int] = [:]
+    private var entries: [Entry] = []
+    private var free: [Int] = []
+    private var newest = -1
+    private var oldest = -1
+    private let lock = Lock()
+
+    public init(budget: Int) { storedBudget = Swift.max(0, budget) }
+
+    /// The cached mask for `key`, or `make()`'s, kept when it fits the
+    /// budget. `make` runs without the lock (it scan-converts).
+    func mask(for key: Key, make: () -> CoverageMask) -> CoverageMask {
+        lock.lock()
+        if let i = index[key] {
+            hits += 1
+            touch(i)
+            let mask = entries[i].mask
+            lock.unlock()
+            return mask
+        }
+        misses += 1
+        lock.unlock()
+        let mask = make()
+        let cost = mask.coverage.count + CoverageMaskCache.entryOverhead
+        lock.withLock {
+            guard cost <= storedBudget, index[key] == nil else { return }
+            evict(toFit: cost)
+            let entry = Entry(key: key, mask: mask, cost: cost, newer: -1, older: newest)
+            let i: Int
+            if let f = free.popLast() { entries[f] = entry; i = f } else { entries.append(entry); i = entries.count - 1 }
+            if newest >= 0 { entries[newest].newer = i }
+            newest = i
+            if oldest < 0 { oldest = i }
+            index[key] = i
+            storedBytes += cost
+        }
+        return mask
+    }
+
+    /// The cached mask for `key` (counted as a hit), or `nil` (not counted).
+    func cachedMask(for key: Key) -> CoverageMask? {
+        lock.withLock {
+            guard let i = index[key] else { return nil }
+            hits += 1
+            touch(i)
+            return entries[i].mask
+        }
+    }
+
+    /// Empties the cache (the counters stay).
+    public func removeAll() {
+        lock.withLock {
+            index.removeAll(); entries.removeAll(); free.removeAll()
+            newest = -1; oldest = -1; storedBytes = 0
+        }
+    }
+
+    private func touch(_ i: Int) {
+        guard i != newest else { return }
+        unlink(i)
+        entries[i].older = newest
+        entries[i].newer = -1
+        if newest >= 0 { entries[newest].newer = i }
+        newest = i
+        if oldest < 0 { oldest = i }
+    }
+
+    private func unlink(_ i: Int) {
+        let e = entries[i]
+        if e.newer >= 0 { entries[e.newer].older = e.older } else { newest = e.older }
+        if e.older >= 0 { entries[e.older].newer = e.newer } else { oldest = e.newer }
+    }
+
+    /// Drops the oldest entries until `cost` more bytes fit the budget.
+    private func evict(toFit cost: Int) {
+        while storedBytes + cost > storedBudget, oldest >= 0 {
+            let i = oldest
+            unlink(i)
+            index[entries[i].key] = nil
+            storedBytes -= entries[i].cost
+            entries[i].mask = CoverageMask(coverage: [], left: 0, top: 0, width: 0, height: 0)
+            free.append(i)
+            evictions += 1
+        }
+    }
+}
+
+/// What each shape-drawing part of each layer (its background, its border,
+/// the n-th fill of its own content) drew in recent frames, in a fixed
+/// table (no allocation): a part gets a mask only once it has drawn the
+/// same shape at the same size and sub-pixel place in two frames in a row.
+/// So a part whose shape changes every frame (an animated stroke end, a
+/// morph, a fractional slide), or a layer drawn several times a frame (a
+/// replicator's instances), never fills `CoverageMaskCache` with masks used
+/// once. Direct-mapped: a collision only delays a mask.
+struct ShapeCandidates {
+    static let slots = 1024
+    private var owners = [Int](repeating: 0, count: ShapeCandidates.slots)
+    private var keys = [Int](repeating: 0, count: ShapeCandidates.slots)
+    /// The first and the last frame of the part's run of the same shape.
+    private var firstFrames = [UInt64](repeating: 0, count: ShapeCandidates.slots)
+    private var lastFrames = [UInt64](repeating: 0, count: ShapeCandidates.slots)
+
+    /// Notes that `part` of `layer` draws `key` in `frame`; true when it
+    /// drew the same in the frames before, without a gap.
+    mutating func confirm(layer: ObjectIdentifier, part: Int, key: CoverageMaskCache.Key, frame: UInt64) -> Bool {
+        var hasher = Hasher()
+        hasher.combine(layer)
+        hasher.combine(part)
+        let owner = hasher.finalize()
+        let slot = Int(UInt(bitPattern: owner) % UInt(ShapeCandidates.slots))
+        let k = key.hashValue
+        if owners[slot] == owner, keys[slot] == k, lastFrames[slot] &+ 1 >= frame {
+            lastFrames[slot] = frame          // the run goes on (or this frame again)
+        } else {
+            owners[slot] = owner; keys[slot] = k
+            firstFrames[slot] = frame; lastFrames[slot] = frame
+        }
+        return firstFrames[slot] < frame
+    }
+}
