@@ -277,8 +277,7 @@ extension Compositor {
         if cs != r.layer.contentsScale {
             Diagnostics.warn(r.layer, "contentsScale", "contentsScale \(r.layer.contentsScale) is not positive and finite; 1 is used")
         }
-        // The shown part in texels and at its natural size in points.
-        let rx = unit.x * Double(image.width), ry = unit.y * Double(image.height)
+        // The shown part's size in texels, and at its natural size in points.
         let rw = unit.width * Double(image.width), rh = unit.height * Double(image.height)
         let gravity = r.layer.contentsGravity
         let alpha = unitToByte(opacity)

@@ -158,15 +158,17 @@ open class ShapeLayer: Layer {
         }
     }
 
-    /// The presented path's bounds, widened by the stroke's reach (half the
-    /// line width, times the miter limit for miter joins, or √2 for caps
-    /// and bevels).
+    /// The presented path's bounds, widened by the stroke's reach: half the
+    /// line width times `StrokeStyle.reach(for:)` (1 for a smooth path, the
+    /// longest miter its corners make, √2 with square caps).
     override func ownContentExtent(at t: MediaTime) -> Rect? {
         guard let path = presentedPath(at: t), !path.isEmpty else { return nil }
         let b = path.bounds
         var reach = 0.0
         if strokeColor != nil, case let .scalar(w)? = customPresentationValue(forKey: "lineWidth", atLocalTime: t), w > 0 {
-            reach = w / 2 * (lineJoin == .miter ? Swift.max(miterLimit.isFinite ? miterLimit : 1, 1.5) : 1.5)
+            var style = StrokeStyle(width: w, cap: lineCap, join: lineJoin)
+            if case let .scalar(v)? = customPresentationValue(forKey: "miterLimit", atLocalTime: t) { style.miterLimit = v }
+            reach = w / 2 * style.reach(for: path)
         }
         return Rect(x: b.minX - reach, y: b.minY - reach, width: b.maxX - b.minX + 2 * reach, height: b.maxY - b.minY + 2 * reach)
     }
