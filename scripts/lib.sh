@@ -46,5 +46,5 @@ HOST_PACKAGES+=(libsdl2-dev)
 SIM_TEST_PACKAGES=(xvfb xdotool x11-apps)
 
 require_swift() {
-    command -v swift >/dev/null || die "swift is not on PATH (this project needs Swift 6.1 or newer)"
+    command -v swift >/dev/null || die "swift is not on PATH (this project needs Swift 6.2 or newer)"
 }
