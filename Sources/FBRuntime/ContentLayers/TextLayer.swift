@@ -90,8 +90,29 @@ open class TextLayer: Layer {
     }
 
     override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
-        s.combine(customKeys: TextLayer.animatableKeys, of: self, at: t)
+        if hasOnlyStoredValues {
+            // The common case, without the general evaluation's copies.
+            s.combine(fontSize); s.combine(foregroundColor)
+        } else {
+            s.combine(customKeys: TextLayer.animatableKeys, of: self, at: t)
+        }
         s.combine(textVersion)
+    }
+
+    /// No animation and no dynamically set value: the presented size and
+    /// colour are the stored ones (what most text is, every frame).
+    private var hasOnlyStoredValues: Bool { animations.isEmpty && actionState.customValues.isEmpty }
+
+    /// The font size on screen at local time `t`.
+    func presentedFontSize(at t: MediaTime) -> Double {
+        if !hasOnlyStoredValues, case let .scalar(v)? = customPresentationValue(forKey: "fontSize", atLocalTime: t) { return v }
+        return fontSize
+    }
+
+    /// The text colour on screen at local time `t`.
+    func presentedForegroundColor(at t: MediaTime) -> Color {
+        if !hasOnlyStoredValues, case let .color(v)? = customPresentationValue(forKey: "foregroundColor", atLocalTime: t) { return v }
+        return foregroundColor
     }
 
     static let animatableKeys = ["fontSize", "foregroundColor"]
@@ -141,17 +162,13 @@ open class TextLayer: Layer {
     /// per layout. It is what changes when the text is recoloured, so a
     /// label's damage is its ink, not its line boxes widened.
     override func ownContentExtent(at t: MediaTime) -> Rect? {
-        var size = fontSize
-        if case let .scalar(v)? = customPresentationValue(forKey: "fontSize", atLocalTime: t) { size = v }
-        _ = layoutCache.layout(for: self, fontSize: size, bounds: PresentationValues(self, at: t).bounds)
+        _ = layoutCache.layout(for: self, fontSize: presentedFontSize(at: t), bounds: PresentationValues(self, at: t).bounds)
         return layoutCache.inkBounds
     }
 
     override func drawOwnContent(_ d: OwnContentDrawing) {
-        var size = fontSize
-        if case let .scalar(v)? = d.value("fontSize") { size = v }
-        var color = foregroundColor
-        if case let .color(v)? = d.value("foregroundColor") { color = v }
+        let size = presentedFontSize(at: d.localTime)
+        let color = presentedForegroundColor(at: d.localTime)
         let layout = layoutCache.layout(for: self, fontSize: size, bounds: d.bounds)
         let attributed = attributedString
         let glyphs = layout.glyphs
