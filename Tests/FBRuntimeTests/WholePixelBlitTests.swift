@@ -150,6 +150,39 @@ final class WholePixelBlitTests: XCTestCase {
         }
     }
 
+    /// An opaque tiled wallpaper hides what is below it (its pixels are not
+    /// drawn), and the frame equals the one drawn without culling.
+    func testOpaqueTilesOccludeWhatIsBelow() {
+        func scene() -> Layer {
+            let root = Layer(name: "root")
+            root.bounds = Rect(x: 0, y: 0, width: 200, height: 160)
+            root.anchorPoint = .zero
+            root.backgroundColor = .white
+            let below = Layer(name: "below")
+            below.anchorPoint = .zero
+            below.bounds = Rect(x: 0, y: 0, width: 60, height: 60)
+            below.position = Point(x: 30, y: 30)
+            below.backgroundColor = Color(rgb: 0xFF0000)
+            below.cornerRadius = 9
+            try! root.addSublayer(below)
+            let wallpaper = Layer(name: "wallpaper")
+            wallpaper.anchorPoint = .zero
+            wallpaper.bounds = Rect(x: 0, y: 0, width: 150, height: 130)
+            wallpaper.position = Point(x: 10, y: 5)
+            wallpaper.contents = image(23, 17, opaque: true, seed: 5)
+            wallpaper.contentsGravity = .tile
+            try! root.addSublayer(wallpaper)
+            return root
+        }
+        let culled = Compositor(), reference = Compositor()
+        reference.cullsOccludedLayers = false
+        let a = Surface<ARGB8888>(width: 200, height: 160)!, b = Surface<ARGB8888>(width: 200, height: 160)!
+        culled.render(scene(), at: 0, into: a.view)
+        reference.render(scene(), at: 0, into: b.view)
+        XCTAssertEqual(culled.statistics.layersOccluded, 1, "the layer under the wallpaper")
+        XCTAssertEqual(pixelChecksum(a.view), pixelChecksum(b.view))
+    }
+
     /// A tile grid past `maximumTiles` is refused with a warning, not drawn
     /// for ever; a NaN natural size draws nothing.
     func testHugeTileGridsAreClamped() {

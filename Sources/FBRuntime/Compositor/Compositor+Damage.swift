@@ -121,7 +121,7 @@ extension Compositor {
             return .zero
         }
         let opaqueBackground = (r.p.backgroundColor.map { $0.alpha >= 1 } ?? false) && !r.hasCorners
-        guard layer.isOpaque || opaqueBackground else { return .zero }
+        guard layer.isOpaque || opaqueBackground || contentsCoverBoundsOpaquely(r) else { return .zero }
         let box = projectedBox(r.bounds, r.toTarget)
         guard !box.isEmpty else { return .zero }
         let limit = 1_073_741_824.0
@@ -134,6 +134,20 @@ extension Compositor {
 }
 
 extension Compositor {
+    /// True when the layer's contents are opaque and fill its bounds: an
+    /// opaque image tiled over them (`.tile`, whose tiles share the pixels
+    /// under an axis-aligned map without gaps or fading edges), showing a
+    /// part of the image inside it, not cut by rounded corners: a wallpaper
+    /// hides what is below it. (A stretched image can fade at its edges
+    /// when magnified, so it does not count.)
+    func contentsCoverBoundsOpaquely(_ r: ResolvedLayer) -> Bool {
+        let layer = r.layer
+        guard let contents = layer.contents, contents.isOpaque, layer.contentsGravity == .tile,
+              !(layer.masksToBounds && r.hasCorners) else { return false }
+        let cr = r.p.contentsRect
+        return cr.minX >= 0 && cr.minY >= 0 && cr.maxX <= 1 && cr.maxY <= 1 && cr.width > 0 && cr.height > 0
+    }
+
     /// Side, target pixels, beyond which a layer counts as huge: it is
     /// drawn clipped to the target (offscreen passes sized to the clip),
     /// with one warning.
