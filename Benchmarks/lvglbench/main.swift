@@ -106,6 +106,7 @@ guard let scene = builder.scene(options.scene) else {
 guard let frame = Surface<ARGB8888>(width: options.width, height: options.height) else { fail("cannot allocate the frame") }
 
 let compositor = Compositor()
+let traceAllocations = getenv("FBR_ALLOC_TRACE").map { String(cString: $0) == "1" } ?? false
 var times: [Double] = []
 times.reserveCapacity(options.frames)
 var damaged = 0
@@ -116,6 +117,9 @@ for i in 0..<(options.warmup + options.frames) {
     let ms = i * 1000 / 60
     scene.update(i)
     let measuring = i >= options.warmup
+    // `FBR_ALLOC_TRACE=1`: a backtrace of each allocation of measured
+    // frames (stderr), to find where they come from.
+    fbr_malloc_counter_trace(traceAllocations && measuring ? 1 : 0)
     fbr_malloc_counter_begin()
     let t0 = fbr_monotonic_ns()
     compositor.render(scene.root, at: MediaTime(Double(ms) / 1000), into: frame.view, clearColor: .black)

@@ -1,4 +1,4 @@
-import FBRuntime
+@testable import FBRuntime
 import Raster
 import TestSupport
 import XCTest
@@ -337,6 +337,49 @@ extension DamageTests {
         compositor.render(root, at: 0, into: target.view)
         XCTAssertEqual(compositor.damage.rects, [IntRect(x: 0, y: 4, width: 40, height: 3)])
         XCTAssertNil(firstDifference(target.view, oracle(root, at: 0, width: 40, height: 30).view))
+    }
+
+    /// A scrolled page whose cards leave the screen and come back (and one
+    /// whose child reaches into view while the card is off it): subtrees
+    /// wholly off the clip are placeholder units, not surveyed below; every
+    /// damage-tracked frame equals a full render, and off-screen cards cost
+    /// no units.
+    func testSubtreesOffTheClipComeBackIntoViewIntact() {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 80, height: 60)
+        root.anchorPoint = .zero
+        root.backgroundColor = Color(rgb: 0x203040)
+        let page = Layer(name: "page")
+        page.anchorPoint = .zero
+        page.bounds = Rect(x: 0, y: 0, width: 80, height: 60)
+        try! root.addSublayer(page)
+        for i in 0..<12 {
+            let card = Layer(name: "card\(i)")
+            card.anchorPoint = .zero
+            card.bounds = Rect(x: 0, y: 0, width: 60, height: 20)
+            card.position = Point(x: 10, y: Double(i) * 26)
+            card.backgroundColor = Color(red: 0.1 * Double(i % 10), green: 0.8, blue: 0.5)
+            card.cornerRadius = 4
+            let dot = Layer(name: "dot")
+            dot.bounds = Rect(x: 0, y: 0, width: 8, height: 8)
+            // The last card's dot hangs far below it.
+            dot.position = i == 11 ? Point(x: 30, y: -200) : Point(x: 50, y: 10)
+            dot.backgroundColor = .white
+            try! card.addSublayer(dot)
+            try! page.addSublayer(card)
+        }
+        let compositor = Compositor()
+        let target = Surface<ARGB8888>(width: 80, height: 60)!
+        var fewestUnits = Int.max
+        for offset in [0, 7, 30, 120, 250, 251, 90, 0, 300, 5] {
+            page.bounds = Rect(x: 0, y: Double(offset), width: 80, height: 60)
+            compositor.render(root, at: 0, into: target.view)
+            let expected = oracle(root, at: 0, width: 80, height: 60)
+            XCTAssertNil(firstDifference(target.view, expected.view), "scrolled to \(offset)")
+            fewestUnits = min(fewestUnits, compositor.tracker.units.count)
+        }
+        // Surveyed whole: root, page, 12 cards and their 12 dots.
+        XCTAssertLessThanOrEqual(fewestUnits, 2 + 12 + 1, "cards off screen are single placeholder units, their dots not surveyed")
     }
 
     func testDamageListMergesOverlapsAndCollapsesBeyondItsCapacity() {
