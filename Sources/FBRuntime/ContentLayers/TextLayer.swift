@@ -21,11 +21,16 @@ public struct TextRun {
 /// documented there).
 ///
 /// **Drawing.** Glyph outlines (from `Font`, cached in its `GlyphCache`)
-/// are filled by the compositor's path rasterizer through the layer's full
-/// map every frame, so text is as sharp as the display allows at any scale
-/// or transform; `contentsScale` does not limit it (the outlines are always
-/// drawn at the display's resolution, never below it). Text is not clipped
-/// to the bounds unless `masksToBounds`.
+/// are scan-converted through the layer's full map, so text is as sharp as
+/// the display allows at any scale or transform; `contentsScale` does not
+/// limit it (the outlines are always drawn at the display's resolution,
+/// never below it). While the layer keeps its size and sub-pixel place from
+/// one draw to the next (static text, text moved or scrolled by whole
+/// pixels) each glyph is blitted from its coverage mask
+/// (`CoverageMaskCache.glyphs`), the same pixels; text that turns, changes
+/// size or moves by fractions of a pixel is drawn from outlines. Text is
+/// not clipped to the bounds unless `masksToBounds`. Its damage is its ink
+/// (the glyphs' outline boxes).
 ///
 /// **Animatable** (as `.custom(name)` keys): `fontSize` (the text is laid
 /// out again at the interpolated size each frame the animation runs, so a

@@ -3,15 +3,10 @@ import Raster
 /// Glyph outlines (font units, as `Font.outline(of:)` gives them) kept
 /// within a memory budget, least recently used evicted first.
 ///
-/// Why outlines and not coverage bitmaps: text is filled by the
-/// compositor's path rasterizer through the layer's full map every frame,
-/// like `ShapeLayer`, so it is exact-area anti-aliased at whatever scale,
-/// rotation or perspective the layer is shown under, and a `fontSize`
-/// animation needs no new glyph images — one outline per glyph serves
-/// every size. The price is scan-converting each glyph every frame it is
-/// drawn (no hinting either: small sizes are softer than FreeType's hinted
-/// bitmaps); where that matters, caching the layer's image (CA's
-/// `shouldRasterize`) trades it back for a bitmap.
+/// Outlines serve every size: a `fontSize` animation and text under a
+/// rotation or perspective are scan-converted from them through the layer's
+/// full map. Text that keeps its size and sub-pixel place is blitted from
+/// coverage masks made from these outlines (`CoverageMaskCache.glyphs`).
 ///
 /// The cost of an entry is its outline's storage (16 bytes a point, one a
 /// verb) plus `entryOverhead`; an outline larger than the whole budget is
