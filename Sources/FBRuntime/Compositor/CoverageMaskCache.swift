@@ -71,115 +71,47 @@ public final class CoverageMaskCache: @unchecked Sendable {   // every access ho
         var fractionX: UInt64, fractionY: UInt64
     }
 
-    struct Entry {
-        var key: Key
-        var mask: CoverageMask
-        var cost: Int
-        var newer: Int   // towards the most recently used; -1 at the end
-        var older: Int   // towards the least recently used; -1 at the end
-    }
-
-    /// The most bytes the cached masks may take.
+    /// The most bytes the cached masks may take (negative counts as 0);
+    /// lowering it evicts at once.
     public var budget: Int {
-        get { lock.withLock { storedBudget } }
-        set { lock.withLock { storedBudget = Swift.max(0, newValue); evict(toFit: 0) } }
+        get { lock.withLock { store.budget } }
+        set { lock.withLock { store.setBudget(newValue) } }
     }
-    private var storedBudget: Int
     /// Masks in the cache, and their bytes.
-    public var count: Int { lock.withLock { index.count } }
-    public var bytesUsed: Int { lock.withLock { storedBytes } }
-    private var storedBytes = 0
+    public var count: Int { lock.withLock { store.count } }
+    public var bytesUsed: Int { lock.withLock { store.costUsed } }
     /// Lookups answered from the cache, masks made, and entries dropped to
     /// stay within the budget (tests and statistics).
     public private(set) var hits = 0
     public private(set) var misses = 0
-    public private(set) var evictions = 0
+    public var evictions: Int { lock.withLock { store.evictions } }
 
-    private var index: [Key: Int] = [:]
-    private var entries: [Entry] = []
-    private var free: [Int] = []
-    private var newest = -1
-    private var oldest = -1
+    private var store: CostLRU<Key, CoverageMask>
     private let lock = Lock()
 
-    public init(budget: Int) { storedBudget = Swift.max(0, budget) }
+    public init(budget: Int) { store = CostLRU(budget: budget) }
 
     /// The cached mask for `key`, or `make()`'s, kept when it fits the
     /// budget. `make` runs without the lock (it scan-converts).
     func mask(for key: Key, make: () -> CoverageMask) -> CoverageMask {
-        lock.lock()
-        if let i = index[key] {
-            hits += 1
-            touch(i)
-            let mask = entries[i].mask
-            lock.unlock()
-            return mask
-        }
-        misses += 1
-        lock.unlock()
+        if let mask = cachedMask(for: key) { return mask }
+        lock.withLock { misses += 1 }
         let mask = make()
-        let cost = mask.coverage.count + CoverageMaskCache.entryOverhead
-        lock.withLock {
-            guard cost <= storedBudget, index[key] == nil else { return }
-            evict(toFit: cost)
-            let entry = Entry(key: key, mask: mask, cost: cost, newer: -1, older: newest)
-            let i: Int
-            if let f = free.popLast() { entries[f] = entry; i = f } else { entries.append(entry); i = entries.count - 1 }
-            if newest >= 0 { entries[newest].newer = i }
-            newest = i
-            if oldest < 0 { oldest = i }
-            index[key] = i
-            storedBytes += cost
-        }
+        lock.withLock { store.insert(mask, for: key, cost: mask.coverage.count + CoverageMaskCache.entryOverhead) }
         return mask
     }
 
     /// The cached mask for `key` (counted as a hit), or `nil` (not counted).
     func cachedMask(for key: Key) -> CoverageMask? {
         lock.withLock {
-            guard let i = index[key] else { return nil }
+            guard let mask = store.value(for: key) else { return nil }
             hits += 1
-            touch(i)
-            return entries[i].mask
+            return mask
         }
     }
 
     /// Empties the cache (the counters stay).
-    public func removeAll() {
-        lock.withLock {
-            index.removeAll(); entries.removeAll(); free.removeAll()
-            newest = -1; oldest = -1; storedBytes = 0
-        }
-    }
-
-    private func touch(_ i: Int) {
-        guard i != newest else { return }
-        unlink(i)
-        entries[i].older = newest
-        entries[i].newer = -1
-        if newest >= 0 { entries[newest].newer = i }
-        newest = i
-        if oldest < 0 { oldest = i }
-    }
-
-    private func unlink(_ i: Int) {
-        let e = entries[i]
-        if e.newer >= 0 { entries[e.newer].older = e.older } else { newest = e.older }
-        if e.older >= 0 { entries[e.older].newer = e.newer } else { oldest = e.newer }
-    }
-
-    /// Drops the oldest entries until `cost` more bytes fit the budget.
-    private func evict(toFit cost: Int) {
-        while storedBytes + cost > storedBudget, oldest >= 0 {
-            let i = oldest
-            unlink(i)
-            index[entries[i].key] = nil
-            storedBytes -= entries[i].cost
-            entries[i].mask = CoverageMask(coverage: [], left: 0, top: 0, width: 0, height: 0)
-            free.append(i)
-            evictions += 1
-        }
-    }
+    public func removeAll() { lock.withLock { store.removeAll() } }
 }
 
 /// What each shape-drawing part of each layer (its background, its border,

@@ -24,46 +24,33 @@ public final class GlyphCache {
         var glyph: UInt32
     }
 
-    struct Entry {
-        var key: Key
-        var path: Path
-        var cost: Int
-        var newer: Int   // towards the most recently used; -1 at the end
-        var older: Int   // towards the least recently used; -1 at the end
-    }
-
-    /// The most bytes the cached outlines may take.
+    /// The most bytes the cached outlines may take (negative counts as 0);
+    /// lowering it evicts at once.
     public var budget: Int {
-        didSet {
-            if budget < 0 { budget = 0 }
-            lock.withLock { evict(toFit: 0) }
-        }
+        get { lock.withLock { store.budget } }
+        set { lock.withLock { store.setBudget(newValue) } }
     }
     /// Outlines in the cache, and their bytes.
-    public var count: Int { index.count }
-    public private(set) var bytesUsed = 0
+    public var count: Int { lock.withLock { store.count } }
+    public var bytesUsed: Int { lock.withLock { store.costUsed } }
     /// Lookups answered from the cache, lookups that loaded the outline,
     /// and entries dropped to stay within the budget.
     public private(set) var hits = 0
     public private(set) var misses = 0
-    public private(set) var evictions = 0
+    public var evictions: Int { lock.withLock { store.evictions } }
 
-    private var index: [Key: Int] = [:]
-    private var entries: [Entry] = []
-    private var free: [Int] = []
-    private var newest = -1
-    private var oldest = -1
+    private var store: CostLRU<Key, Path>
     private let lock = Lock()
 
     /// A cache holding at most `budget` bytes (default 256 KiB, some 700
     /// glyphs of DejaVu Sans).
     public init(budget: Int = 256 * 1024) {
-        self.budget = Swift.max(0, budget)
+        store = CostLRU(budget: budget)
     }
 
     /// Whether the outline of `glyph` of the font with id `fontID` is
     /// cached (does not count as a lookup or refresh its age).
-    func contains(fontID: Int, glyph: UInt32) -> Bool { lock.withLock { index[Key(font: fontID, glyph: glyph)] != nil } }
+    func contains(fontID: Int, glyph: UInt32) -> Bool { lock.withLock { store.contains(Key(font: fontID, glyph: glyph)) } }
 
     /// The cached outline, or `load()`'s, cached when it fits the budget.
     /// `load` runs with the cache's lock held (it takes the font's: always
@@ -72,61 +59,16 @@ public final class GlyphCache {
         lock.lock()
         defer { lock.unlock() }
         let key = Key(font: fontID, glyph: glyph)
-        if let i = index[key] {
+        if let path = store.value(for: key) {
             hits += 1
-            touch(i)
-            return entries[i].path
+            return path
         }
         misses += 1
         let path = load()
-        let cost = path.points.count * 16 + path.verbs.count + GlyphCache.entryOverhead
-        guard cost <= budget else { return path }
-        evict(toFit: cost)
-        let entry = Entry(key: key, path: path, cost: cost, newer: -1, older: newest)
-        let i: Int
-        if let f = free.popLast() { entries[f] = entry; i = f } else { entries.append(entry); i = entries.count - 1 }
-        if newest >= 0 { entries[newest].newer = i }
-        newest = i
-        if oldest < 0 { oldest = i }
-        index[key] = i
-        bytesUsed += cost
+        store.insert(path, for: key, cost: path.points.count * 16 + path.verbs.count + GlyphCache.entryOverhead)
         return path
     }
 
     /// Empties the cache (the counters stay).
-    public func removeAll() {
-        lock.withLock {
-            index.removeAll(); entries.removeAll(); free.removeAll()
-            newest = -1; oldest = -1; bytesUsed = 0
-        }
-    }
-
-    private func touch(_ i: Int) {
-        guard i != newest else { return }
-        unlink(i)
-        entries[i].older = newest
-        entries[i].newer = -1
-        if newest >= 0 { entries[newest].newer = i }
-        newest = i
-        if oldest < 0 { oldest = i }
-    }
-
-    private func unlink(_ i: Int) {
-        let e = entries[i]
-        if e.newer >= 0 { entries[e.newer].older = e.older } else { newest = e.older }
-        if e.older >= 0 { entries[e.older].newer = e.newer } else { oldest = e.newer }
-    }
-
-    /// Drops the oldest entries until `cost` more bytes fit the budget.
-    private func evict(toFit cost: Int) {
-        while bytesUsed + cost > budget, oldest >= 0 {
-            let i = oldest
-            unlink(i)
-            index[entries[i].key] = nil
-            bytesUsed -= entries[i].cost
-            entries[i].path = Path()
-            free.append(i)
-            evictions += 1
-        }
-    }
+    public func removeAll() { lock.withLock { store.removeAll() } }
 }
