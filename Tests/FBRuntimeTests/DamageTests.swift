@@ -382,6 +382,66 @@ extension DamageTests {
         XCTAssertLessThanOrEqual(fewestUnits, 2 + 12 + 1, "cards off screen are single placeholder units, their dots not surveyed")
     }
 
+    /// Strokes whose end or start alone changes (a progress ring, a
+    /// polyline drawn on past sharp corners with miter joins, round and
+    /// square caps) damage only the piece that changes. Every frame is
+    /// within one level of a full render: the part left from the frame
+    /// before was scan-converted from an outline that ended elsewhere, and
+    /// the rasterizer's steps along an edge depend on where the edge ends
+    /// (1/256-pixel crossings), so a pixel along the unchanged stroke may
+    /// differ by one level from a fresh scan conversion.
+    func testTrimChangesDamageOnlyWhatTheyChange() {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 120, height: 70)
+        root.anchorPoint = .zero
+        root.backgroundColor = Color(rgb: 0x101418)
+        var ring = Path()
+        ring.arc(center: PathPoint(30, 30), radius: 22, startAngle: 0, endAngle: 2 * Double.pi, clockwise: true)
+        var zigzag = Path()
+        zigzag.move(to: PathPoint(5, 50))
+        for k in 1...6 { zigzag.line(to: PathPoint(5 + Double(k) * 9, k % 2 == 0 ? 50 : 10)) }
+        var shapes: [ShapeLayer] = []
+        for (k, (path, cap)) in [(ring, LineCap.butt), (zigzag, LineCap.round), (zigzag, LineCap.square)].enumerated() {
+            let shape = ShapeLayer(name: "stroke\(k)")
+            shape.anchorPoint = .zero
+            shape.bounds = Rect(x: 0, y: 0, width: 60, height: 60)
+            shape.position = Point(x: k == 0 ? 0 : (k == 1 ? 58 : 59.5), y: k == 2 ? 8.25 : 4)
+            shape.path = path
+            shape.fillColor = nil
+            shape.strokeColor = Color(red: 0.3 * Double(k), green: 0.8, blue: 1, alpha: k == 2 ? 0.6 : 1)
+            shape.lineWidth = 6
+            shape.lineCap = cap
+            shape.lineJoin = .miter
+            shape.miterLimit = 10
+            try! root.addSublayer(shape)
+            shapes.append(shape)
+        }
+        let compositor = Compositor()
+        let target = Surface<ARGB8888>(width: 120, height: 70)!
+        var damaged = 0, frames = 0, worstOverall = 0
+        for (step, (start, end)) in [(0.0, 0.1), (0.0, 0.13), (0.0, 0.5), (0.0, 0.52), (0.0, 0.4), (0.1, 0.4), (0.2, 0.41),
+                                     (0.2, 1.0), (0.2, 0.97), (0.0, 0.0), (0.0, 0.05)].enumerated() {
+            for shape in shapes { shape.strokeStart = start; shape.strokeEnd = end }
+            compositor.render(root, at: 0, into: target.view)
+            let expected = oracle(root, at: 0, width: 120, height: 70)
+            var worst = 0
+            for y in 0..<70 {
+                for x in 0..<120 {
+                    let a = target.view[x, y], b = expected.view[x, y]
+                    for shift in stride(from: 0, through: 24, by: 8) {
+                        worst = max(worst, abs(Int((a >> UInt32(shift)) & 0xFF) - Int((b >> UInt32(shift)) & 0xFF)))
+                    }
+                }
+            }
+            worstOverall = max(worstOverall, worst)
+            XCTAssertLessThanOrEqual(worst, 1, "step \(step): trim \(start)…\(end)")
+            if step > 0 && step != 2 && step != 7 { damaged += compositor.damage.area; frames += 1 }
+        }
+        // Small steps damage a small part of the three 60×60 extents.
+        XCTAssertLessThan(damaged / frames, 3 * 62 * 62 / 3, "mean damaged pixels per frame of a small trim step")
+        print("trim changes damaged in part: \(damaged / frames) pixels a frame, worst \(worstOverall) levels from a full render")
+    }
+
     func testDamageListMergesOverlapsAndCollapsesBeyondItsCapacity() {
         let bounds = IntRect(x: 0, y: 0, width: 1000, height: 1000)
         var list = DamageList()

@@ -55,10 +55,11 @@ extension Compositor {
         let pixelClip = layer.masksToBounds && hasInside ? wholePixelRect(r) : nil
         let clipPass = layer.masksToBounds && hasInside && pixelClip == nil
         var signature = LayerSignature()
-        signature.combine(r, inheritedOpacity: opacity)
+        let straight = !(grouped || clipPass || layer.shouldRasterize)
+        signature.combine(r, inheritedOpacity: opacity, trims: !straight)
         signature.combine(clip)
         signature.combine(parent.flipped)
-        if grouped || clipPass || layer.shouldRasterize {
+        if !straight {
             // Drawn offscreen as one image: any change inside changes it all.
             signature.combine(1 as UInt64)
             if layer.shouldRasterize, let e = rasterPlan(r, depth: depth) {
@@ -77,7 +78,22 @@ extension Compositor {
         signature.combine(2 as UInt64)
         let extent = subtreeBounds(r, depth: depth, sublayers: false).enclosingIntRect.insetBy(-1).intersection(clip)
         let opaque = cullsOccludedLayers ? opaqueRect(r, opacity: layerOpacity).intersection(clip) : .zero
-        let i = tracker.append(layer, signature: signature.value, extent: extent, opaqueRect: opaque)
+        // A trim the layer can damage in part comes last: the signature
+        // without it tells the damage tracker when nothing else changed.
+        let base = signature.value
+        var trim: (start: Double, end: Double)?
+        var partial: IntRect?
+        if layer.drawsOwnContent {
+            layer.combineTrimSignature(into: &signature, at: r.localTime)
+            trim = layer.partialTrim(at: r.localTime)
+            if let trim, r.toTarget.isAffine, let old = tracker.previousUnit(of: layer), old.baseSignature == base,
+               let oldTrim = old.trim, oldTrim != trim,
+               let rect = layer.trimChangeBounds(from: oldTrim, to: trim, at: r.localTime, device: r.toTarget.affinePart) {
+                partial = projectedBox(rect, r.toTarget).enclosingIntRect.insetBy(-1).intersection(clip)
+            }
+        }
+        let i = tracker.append(layer, signature: signature.value, extent: extent, opaqueRect: opaque,
+                               baseSignature: base, trim: trim, partialDamage: partial)
         if !layer.sublayers.isEmpty && depth + 1 < Compositor.maximumDepth {
             var childClip = clip
             if let pixelClip { childClip = childClip.intersection(pixelClip) }

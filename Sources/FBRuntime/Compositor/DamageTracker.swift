@@ -93,6 +93,14 @@ struct DrawnUnit {
     /// Whole target pixels the unit covers with opaque pixels that do not
     /// depend on what is below (empty if none).
     let opaqueRect: IntRect
+    /// `signature` without the trim a layer can damage in part, and that
+    /// trim (`Layer.partialTrim`); equal to `signature` and `nil` otherwise.
+    var baseSignature: UInt64 = 0
+    var trim: (start: Double, end: Double)?
+    /// When only the trim changed since the last frame: the target pixels
+    /// that change (`Layer.trimChangeBounds`), damaged instead of the
+    /// whole extent.
+    var partialDamage: IntRect?
     /// `extent` joined with the extents of the units in its subtree.
     var subtreeExtent: IntRect
     /// One past the last unit of its subtree: units from this index on are
@@ -167,10 +175,12 @@ final class DamageTracker {
 
     /// Records a unit in drawing order; returns its index. Finish it with
     /// `endSubtree(of:)` after its sublayers' units.
-    func append(_ layer: Layer, signature: UInt64, extent: IntRect, opaqueRect: IntRect) -> Int {
+    func append(_ layer: Layer, signature: UInt64, extent: IntRect, opaqueRect: IntRect,
+                baseSignature: UInt64? = nil, trim: (start: Double, end: Double)? = nil, partialDamage: IntRect? = nil) -> Int {
         let i = units.count
         units.append(DrawnUnit(layer: ObjectIdentifier(layer), signature: signature, extent: extent,
-                               opaqueRect: opaqueRect, subtreeExtent: extent, subtreeEnd: i + 1))
+                               opaqueRect: opaqueRect, baseSignature: baseSignature ?? signature, trim: trim,
+                               partialDamage: partialDamage, subtreeExtent: extent, subtreeEnd: i + 1))
         index[ObjectIdentifier(layer)] = i
         occlusion.add(opaqueRect, position: i)
         return i
@@ -182,6 +192,12 @@ final class DamageTracker {
         while j < units.count { box = box.union(units[j].subtreeExtent); j = units[j].subtreeEnd }   // the sublayers' units
         units[i].subtreeExtent = box
         units[i].subtreeEnd = units.count
+    }
+
+    /// The unit `layer` was last frame, if it was one.
+    func previousUnit(of layer: Layer) -> DrawnUnit? {
+        guard let p = previousIndex[ObjectIdentifier(layer)] else { return nil }
+        return previous[p]
     }
 
     /// The unit `layer` is this frame, if it is one.
@@ -220,8 +236,13 @@ final class DamageTracker {
             let old = previous[p]
             // Below a unit it used to be above: the order changed here.
             if old.signature != u.signature || old.extent != u.extent || p < highestPrevious {
-                damage.add(old.extent, within: bounds)
-                damage.add(u.extent, within: bounds)
+                if let partial = u.partialDamage, old.baseSignature == u.baseSignature, old.extent == u.extent,
+                   p >= highestPrevious {
+                    damage.add(partial, within: bounds)      // only the trim changed: what it changed
+                } else {
+                    damage.add(old.extent, within: bounds)
+                    damage.add(u.extent, within: bounds)
+                }
             }
             if p > highestPrevious { highestPrevious = p }
         }

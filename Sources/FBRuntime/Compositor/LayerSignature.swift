@@ -50,7 +50,10 @@ struct LayerSignature {
     /// With `imageOnly`, only what the layer image shows (the rasterize
     /// cache's key): not opacity, shadow, operator or mask, which apply
     /// when the image is composited.
-    mutating func combine(_ r: Compositor.ResolvedLayer, inheritedOpacity: Double, imageOnly: Bool = false) {
+    ///
+    /// With `trims` false, a trim the layer can damage in part is left out
+    /// (`Layer.combineTrimSignature`): the survey adds it last.
+    mutating func combine(_ r: Compositor.ResolvedLayer, inheritedOpacity: Double, imageOnly: Bool = false, trims: Bool = true) {
         let p = r.p, l = r.layer
         combine(r.toTarget)
         combine(r.bounds)
@@ -67,7 +70,10 @@ struct LayerSignature {
         combine(p.contentsRect); combine(p.contentsCenter); combine(l.contentsScale)
         combine(l.isOpaque)
         combine(l.allowsEdgeAntialiasing); combine(Int(l.edgeAntialiasingMask.rawValue))
-        if l.drawsOwnContent || l.isTransformLayer || l.replicator != nil { l.combineContentSignature(into: &self, at: r.localTime) }
+        if l.drawsOwnContent || l.isTransformLayer || l.replicator != nil {
+            l.combineContentSignature(into: &self, at: r.localTime)
+            if trims { l.combineTrimSignature(into: &self, at: r.localTime) }
+        }
         guard !imageOnly else { return }
         combine(l.backgroundBlurRadius)
         combine(p.shadowColor); combine(p.shadowOpacity); combine(p.shadowRadius)

@@ -43,6 +43,8 @@ open class ShapeLayer: Layer {
     /// The last stroke outline, reused while the path, the style and the
     /// device scale are unchanged (render thread state).
     let strokeCache = StrokeOutlineCache()
+    /// The outline of a trim change (`trimChangeBounds`), render side.
+    let trimPiece = StrokePiece()
     /// The presented path at the last local time asked (render thread
     /// state): the damage tracker, the extent and the drawing ask for it
     /// in one frame, and a morph is interpolated once.
@@ -112,7 +114,40 @@ open class ShapeLayer: Layer {
                                  "lineDashPattern", "strokeStart", "strokeEnd"]
     /// The animatable keys but the path.
     static let styleKeys = ["fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase",
-                            "lineDashPattern", "strokeStart", "strokeEnd"]
+                            "lineDashPattern"]
+    static let trimKeys = ["strokeStart", "strokeEnd"]
+
+    override func combineTrimSignature(into s: inout LayerSignature, at t: MediaTime) {
+        s.combine(customKeys: ShapeLayer.trimKeys, of: self, at: t)
+    }
+
+    /// A stroke without dashes (dashes move along the whole path when the
+    /// start moves) can be damaged in part when only its trim changes.
+    override func partialTrim(at t: MediaTime) -> (start: Double, end: Double)? {
+        guard strokeColor != nil, lineDashPattern?.isEmpty ?? true,
+              case let .scalar(start)? = customPresentationValue(forKey: "strokeStart", atLocalTime: t),
+              case let .scalar(end)? = customPresentationValue(forKey: "strokeEnd", atLocalTime: t),
+              start.isFinite, end.isFinite else { return nil }
+        return (start, end)
+    }
+
+    /// The stroke over the part of the path between the old and the new
+    /// end (and the old and the new start), each widened by a millionth of
+    /// the path at both sides so the joins at its ends are stroked as joins,
+    /// with caps at its ends: it covers the old and the new caps there and
+    /// every join that appears or goes.
+    override func trimChangeBounds(from old: (start: Double, end: Double), to new: (start: Double, end: Double),
+                                   at t: MediaTime, device: AffineTransform) -> Rect? {
+        guard let path = presentedPath(at: t), case let .scalar(width)? = customPresentationValue(forKey: "lineWidth", atLocalTime: t),
+              width > 0, width.isFinite else { return nil }
+        var style = StrokeStyle(width: width, cap: lineCap, join: lineJoin)
+        if case let .scalar(v)? = customPresentationValue(forKey: "miterLimit", atLocalTime: t) { style.miterLimit = v }
+        var box = BoundingBox.empty
+        addTrimPiece(between: old.end, and: new.end, of: path, style: &style, device: device, to: &box)
+        addTrimPiece(between: old.start, and: new.start, of: path, style: &style, device: device, to: &box)
+        guard !box.isEmpty, box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else { return nil }
+        return Rect(x: box.minX, y: box.minY, width: box.maxX - box.minX, height: box.maxY - box.minY)
+    }
 
     /// The path at local time `t`, animations applied (memoised per time).
     func presentedPath(at t: MediaTime) -> Path? {
@@ -219,6 +254,34 @@ final class StrokeOutlineCache {
         self.path.setContents(of: path); self.style = style; linear = l; isValid = true
         misses += 1
         return result
+    }
+}
+
+extension ShapeLayer {
+    /// Adds to `box` the bounds of the stroke between the trim positions
+    /// `a` and `b` (clamped to 0…1), widened by a millionth at both sides;
+    /// nothing when they are equal.
+    func addTrimPiece(between a: Double, and b: Double, of path: Path, style: inout StrokeStyle, device: AffineTransform,
+                      to box: inout BoundingBox) {
+        let ca = Swift.min(Swift.max(a, 0), 1), cb = Swift.min(Swift.max(b, 0), 1)
+        guard ca != cb else { return }
+        style.start = Swift.max(0, Swift.min(ca, cb) - 1e-6)
+        style.end = Swift.min(1, Swift.max(ca, cb) + 1e-6)
+        trimPiece.stroke(path, style: style, device: device)
+        let o = trimPiece.outline.bounds
+        if !o.isEmpty { box.add(PathPoint(o.minX, o.minY)); box.add(PathPoint(o.maxX, o.maxY)) }
+    }
+}
+
+/// An outline stroked into storage kept between calls (no allocation once
+/// grown).
+final class StrokePiece {
+    private(set) var outline = Path()
+    private let scratch = StrokeScratch()
+
+    func stroke(_ path: Path, style: StrokeStyle, device: AffineTransform) {
+        path.stroke(style, transform: AffineTransform(a: device.a, b: device.b, c: device.c, d: device.d, tx: 0, ty: 0),
+                    into: &outline, scratch: scratch)
     }
 }
 

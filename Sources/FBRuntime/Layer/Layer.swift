@@ -231,6 +231,22 @@ open class Layer {
     /// tracker sees it change.
     func combineContentSignature(into signature: inout LayerSignature, at t: MediaTime) {}
 
+    /// Folds into `signature` the part of the own content that can change
+    /// in part (`ShapeLayer`'s stroke start and end); separate from
+    /// `combineContentSignature` so the survey can tell a change of it
+    /// alone and damage only what it changes (`partialTrim`).
+    func combineTrimSignature(into signature: inout LayerSignature, at t: MediaTime) {}
+
+    /// The presented stroke start and end when a change of them alone can
+    /// be damaged in part (`trimChangeBounds`); `nil` otherwise.
+    func partialTrim(at t: MediaTime) -> (start: Double, end: Double)? { nil }
+
+    /// Bounds space: what changes when the trim goes from `old` to `new` at
+    /// local time `t`, everything else the same; `device` is the linear
+    /// part of the map to the target (for the flattening). `nil`: unknown.
+    func trimChangeBounds(from old: (start: Double, end: Double), to new: (start: Double, end: Double),
+                          at t: MediaTime, device: AffineTransform) -> Rect? { nil }
+
     // MARK: Drawing into a backing store
 
     /// Redraws `context.dirtyRect` of the layer's backing store (CA's
