@@ -64,8 +64,10 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Tests/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
 
-        // Pixel kernels: no OS calls, no C dependencies.
-        .target(name: "Raster", path: "Sources/Raster", swiftSettings: releaseSpeed),
+        // Pixel kernels: no OS calls, no C dependencies (but libm, below).
+        // libm only for `sqrt` in unoptimised builds (optimised ones use the
+        // CPU's instruction): see FloatMath.squareRoot.
+        .target(name: "Raster", path: "Sources/Raster", swiftSettings: releaseSpeed, linkerSettings: [.linkedLibrary("m")]),
         // Layers, animation, transactions, compositor, render loop, displays.
         .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CDRM", "CFreeType"], path: "Sources/FBRuntime",
                 swiftSettings: boardSize + releaseSpeed, linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]),
