@@ -660,19 +660,28 @@ def scene_9(s):
             s.info[id(obj)] = {"arc_colour": _hex(colour), "arc": {"f_ms": f, "r_ms": r}}
 
 
-def _cards(s, per_card=None):
-    s.flex(lv.FLEX_ALIGN.SPACE_EVENLY, lv.FLEX_ALIGN.START, lv.FLEX_ALIGN.SPACE_EVENLY)
-    s.scr.set_style_pad_bottom(FALL_HEIGHT + PAD_BASIC, 0)
-    hor, ver = s.grid_count(350, 170)
+def _card_rows(s, hor, ver):
+    """hor x ver cards, row by row, each row a new flex track; returns them
+    in creation order."""
     s.notes["grid"] = [hor, ver]
+    cards = []
     for y in range(ver):
         for x in range(hor):
             card = s.card()
             if x == 0:
                 card.add_flag(lv.OBJ_FLAG.FLEX_IN_NEW_TRACK)
-            if per_card:
-                per_card(card)
-            s.fall(card, 30)
+            cards.append(card)
+    return cards
+
+
+def _cards(s, per_card=None):
+    s.flex(lv.FLEX_ALIGN.SPACE_EVENLY, lv.FLEX_ALIGN.START, lv.FLEX_ALIGN.SPACE_EVENLY)
+    s.scr.set_style_pad_bottom(FALL_HEIGHT + PAD_BASIC, 0)
+    hor, ver = s.grid_count(350, 170)
+    for card in _card_rows(s, hor, ver):
+        if per_card:
+            per_card(card)
+        s.fall(card, 30)
 
 
 def scene_10(s):
@@ -722,12 +731,7 @@ def scene_14(s):
     hor = max(1, cw // 400)
     ver = max(1, ch // (120 + 32)) * 2
     ver = max(ver, 20)
-    s.notes["grid"] = [hor, ver]
-    for y in range(ver):
-        for x in range(hor):
-            card = s.card()
-            if x == 0:
-                card.add_flag(lv.OBJ_FLAG.FLEX_IN_NEW_TRACK)
+    _card_rows(s, hor, ver)
     s.scr.update_layout()
     s.scroll_range = s.scr.get_scroll_bottom()
 
