@@ -68,25 +68,20 @@ extension Compositor {
         guard shapeMaskBlits, debugOverlays.isEmpty, map.isAffine, path.points.count <= Compositor.maximumShapeMaskPoints else {
             return nil
         }
-        let a = map.affinePart
-        let ix = a.tx.rounded(.down), iy = a.ty.rounded(.down)
-        guard a.b == 0, a.c == 0, a.a.isFinite, a.d.isFinite, Swift.abs(ix) < 1e7, Swift.abs(iy) < 1e7 else { return nil }
-        let fx = a.tx - ix, fy = a.ty - iy
-        let local = AffineTransform(a: a.a, b: 0, c: 0, d: a.d, tx: fx, ty: fy)
-        guard let box = Compositor.glyphMaskBox(path, local), box.area <= Compositor.maximumShapeMaskArea else { return nil }
+        guard let placement = MaskPlacement(map.affinePart),
+              let box = Compositor.coverageMaskBox(path, placement.local), box.area <= Compositor.maximumShapeMaskArea
+        else { return nil }
         // Off the clip: nothing to draw either way.
-        guard !IntRect(x: box.x + Int(ix), y: box.y + Int(iy), width: box.width, height: box.height)
+        guard !IntRect(x: box.x + placement.x, y: box.y + placement.y, width: box.width, height: box.height)
             .intersection(clip).isEmpty else { return nil }
-        let key = CoverageMaskCache.Key(source: -1 - Int(rule == .nonZero ? 0 : 1), item: Compositor.pathHash(path),
-                                        scaleX: a.a.bitPattern, scaleY: a.d.bitPattern,
-                                        fractionX: CoverageMaskCache.fractionKey(fx), fractionY: CoverageMaskCache.fractionKey(fy))
-        if let mask = shapeMasks.cachedMask(for: key) { return (mask, Int(ix), Int(iy)) }
+        let key = placement.key(source: -1 - Int(rule == .nonZero ? 0 : 1), item: Compositor.pathHash(path))
+        if let mask = shapeMasks.cachedMask(for: key) { return (mask, placement.x, placement.y) }
         guard shapeCandidates.confirm(layer: ObjectIdentifier(owner.layer), part: owner.part, key: key, frame: frameNumber)
         else { return nil }
         let mask = shapeMasks.mask(for: key) {
-            makeCoverageMask(path, a, rule: rule, originX: Int(ix), originY: Int(iy), box: box)
+            makeCoverageMask(path, placement.map, rule: rule, originX: placement.x, originY: placement.y, box: box)
         }
-        return (mask, Int(ix), Int(iy))
+        return (mask, placement.x, placement.y)
     }
 
     /// Paths with more points than this are scan-converted every frame.
@@ -124,14 +119,14 @@ extension Compositor {
     /// axis-aligned scale and a sub-pixel translation) covers, relative to
     /// the shape's whole-pixel origin, with a pixel of margin, its width a
     /// multiple of 8 (whole chunks for the mask kernel); `nil` when the map
-    /// is not finite or the shape is larger than `maximumGlyphMaskSide`
+    /// is not finite or the shape is larger than `maximumCoverageMaskSide`
     /// (scan-converted then).
-    static func glyphMaskBox(_ outline: Path, _ local: AffineTransform) -> IntRect? {
+    static func coverageMaskBox(_ outline: Path, _ local: AffineTransform) -> IntRect? {
         let b = outline.bounds
         let x0 = local.a * b.minX + local.tx, x1 = local.a * b.maxX + local.tx
         let y0 = local.d * b.minY + local.ty, y1 = local.d * b.maxY + local.ty
         let minX = Swift.min(x0, x1), maxX = Swift.max(x0, x1), minY = Swift.min(y0, y1), maxY = Swift.max(y0, y1)
-        let side = Double(maximumGlyphMaskSide)
+        let side = Double(maximumCoverageMaskSide)
         // Finite and near the origin (a shape far off in its own space, bad
         // input, is scan-converted and clipped as any other).
         guard Swift.abs(minX) < 1e7, Swift.abs(maxX) < 1e7, Swift.abs(minY) < 1e7, Swift.abs(maxY) < 1e7,
@@ -142,10 +137,10 @@ extension Compositor {
     }
 
     /// Shapes larger than this many pixels a side are scan-converted.
-    static let maximumGlyphMaskSide = 1024
+    static let maximumCoverageMaskSide = 1024
 
     /// Scan-converts `path` under `map` (its whole device map) with `rule`
-    /// into a new mask covering `box` (see `glyphMaskBox`) placed at the
+    /// into a new mask covering `box` (see `coverageMaskBox`) placed at the
     /// whole-pixel origin (`originX`, `originY`). The rasterizer sees the
     /// shape where a direct fill would draw it (the same device points,
     /// rounded to the same 1/256 pixel), only clipped to the shape's box.

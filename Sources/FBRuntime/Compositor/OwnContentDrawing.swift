@@ -98,38 +98,30 @@ struct OwnContentDrawing {
     /// bounds) lands in target pixels: its whole device map, and the whole
     /// and fractional parts of its device origin. `nil` when the map turns,
     /// skews or is not finite (the glyph is filled from its outline then).
-    func glyphPlacement(_ transform: AffineTransform) -> GlyphPlacement? {
-        let a = ProjectiveTransform(transform).concatenating(map).affinePart
-        let ix = a.tx.rounded(.down), iy = a.ty.rounded(.down)
-        guard a.b == 0, a.c == 0, a.a.isFinite, a.d.isFinite, Swift.abs(ix) < 1e7, Swift.abs(iy) < 1e7 else { return nil }
-        return GlyphPlacement(map: a, x: Int(ix), y: Int(iy), fractionX: a.tx - ix, fractionY: a.ty - iy)
+    func glyphPlacement(_ transform: AffineTransform) -> MaskPlacement? {
+        MaskPlacement(ProjectiveTransform(transform).concatenating(map).affinePart)
     }
 
     /// The coverage of `glyph` of `font` (its outline `outline`) at
     /// `placement`, from `CoverageMaskCache` (made there on a miss, the way
     /// the outline path would scan-convert it: the same pixels); `nil` when
     /// the glyph is too large for a mask (fill its outline).
-    func glyphMask(_ outline: Path, font: Font, glyph: UInt32, at placement: GlyphPlacement) -> CoverageMask? {
-        let a = placement.map
-        let local = AffineTransform(a: a.a, b: 0, c: 0, d: a.d, tx: placement.fractionX, ty: placement.fractionY)
-        guard let box = Compositor.glyphMaskBox(outline, local) else { return nil }
-        let key = CoverageMaskCache.Key(source: font.id, item: UInt64(glyph), scaleX: a.a.bitPattern, scaleY: a.d.bitPattern,
-                                        fractionX: CoverageMaskCache.fractionKey(placement.fractionX),
-                                        fractionY: CoverageMaskCache.fractionKey(placement.fractionY))
-        return compositor.glyphMasks.mask(for: key) {
-            compositor.makeCoverageMask(outline, a, originX: placement.x, originY: placement.y, box: box)
+    func glyphMask(_ outline: Path, font: Font, glyph: UInt32, at placement: MaskPlacement) -> CoverageMask? {
+        guard let box = Compositor.coverageMaskBox(outline, placement.local) else { return nil }
+        return compositor.glyphMasks.mask(for: placement.key(source: font.id, item: UInt64(glyph))) {
+            compositor.makeCoverageMask(outline, placement.map, originX: placement.x, originY: placement.y, box: box)
         }
     }
 
     /// True when `mask` placed at `placement` reaches the clip.
-    func isVisible(_ mask: CoverageMask, at placement: GlyphPlacement) -> Bool {
+    func isVisible(_ mask: CoverageMask, at placement: MaskPlacement) -> Bool {
         !IntRect(x: placement.x + mask.left, y: placement.y + mask.top, width: mask.width, height: mask.height)
             .intersection(canvas.clip).isEmpty
     }
 
     /// Composites `color`, faded by the layer's opacity, through `mask` at
     /// `placement` (cut to the clip).
-    func blit(_ mask: CoverageMask, at placement: GlyphPlacement, color: Color) {
+    func blit(_ mask: CoverageMask, at placement: MaskPlacement, color: Color) {
         guard color.alpha > 0 else { return }
         compositor.fillMask(mask, x: placement.x + mask.left, y: placement.y + mask.top, color: faded(color, opacity),
                             operator: self.operator, canvas: canvas)
@@ -156,15 +148,37 @@ struct OwnContentDrawing {
     }
 }
 
-/// A glyph's device placement for a masked blit (see
-/// `OwnContentDrawing.glyphPlacement`).
-struct GlyphPlacement {
-    /// Font units → target pixels (an axis-aligned scale and a translation).
-    var map: AffineTransform
+/// Where a shape (a glyph, a path) lands in target pixels for a masked blit:
+/// its device map, split into the whole-pixel part of its origin (where the
+/// mask is blitted) and the rest (what the mask is made for).
+struct MaskPlacement {
+    /// The shape's space → target pixels: an axis-aligned scale and a
+    /// translation.
+    let map: AffineTransform
     /// The whole-pixel part of the device origin.
-    var x: Int, y: Int
-    /// The rest, in [0, 1): part of the mask's key.
-    var fractionX: Double, fractionY: Double
+    let x: Int, y: Int
+    /// The rest, in [0, 1).
+    let fractionX: Double, fractionY: Double
+
+    /// `nil` when `map` turns, skews, is not finite or moves the origin
+    /// farther than 10⁷ pixels (the shape is scan-converted then).
+    init?(_ map: AffineTransform) {
+        let ix = map.tx.rounded(.down), iy = map.ty.rounded(.down)
+        guard map.b == 0, map.c == 0, map.a.isFinite, map.d.isFinite, Swift.abs(ix) < 1e7, Swift.abs(iy) < 1e7 else { return nil }
+        self.map = map
+        x = Int(ix); y = Int(iy)
+        fractionX = map.tx - ix; fractionY = map.ty - iy
+    }
+
+    /// The map with only the fractional translation (the mask's own).
+    var local: AffineTransform { AffineTransform(a: map.a, b: 0, c: 0, d: map.d, tx: fractionX, ty: fractionY) }
+
+    /// The cache key of `source`'s `item` at this scale and sub-pixel place.
+    func key(source: Int, item: UInt64) -> CoverageMaskCache.Key {
+        CoverageMaskCache.Key(source: source, item: item, scaleX: map.a.bitPattern, scaleY: map.d.bitPattern,
+                              fractionX: CoverageMaskCache.fractionKey(fractionX),
+                              fractionY: CoverageMaskCache.fractionKey(fractionY))
+    }
 }
 
 extension Compositor {
