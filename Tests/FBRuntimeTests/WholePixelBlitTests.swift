@@ -201,5 +201,9 @@ final class WholePixelBlitTests: XCTestCase {
         wallpaper.bounds = Rect(x: 0, y: 0, width: 64, height: 64)
         Compositor().render(root, at: 0, into: target.view, clearColor: .clear)
         XCTAssertNotEqual(target.view[10, 10], 0, "a small grid is drawn")
+        // A nearly singular map sends the clip's corners out of Int's range
+        // in the layer's space: the tile range is clamped, nothing traps.
+        wallpaper.transform = Transform3D(scaleX: 1e-300, y: 1e-300)
+        Compositor().render(root, at: 0, into: target.view, clearColor: .clear)
     }
 }

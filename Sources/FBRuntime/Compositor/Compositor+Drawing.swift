@@ -158,20 +158,16 @@ extension Compositor {
     }
 
     /// Composites `color` through `mask` placed with its top-left pixel at
-    /// (`x`, `y`), cut to the clip: the kernel a path fill uses, fed the
-    /// mask's rows.
+    /// (`x`, `y`), cut to the clip (`Canvas.fill(mask:…)`: the kernel a path
+    /// fill uses, fed the mask's rows).
     func fillMask(_ mask: CoverageMask, x: Int, y: Int, color: PremultipliedColor, operator op: BlendOperator, canvas: Canvas) {
         let r = IntRect(x: x, y: y, width: mask.width, height: mask.height).intersection(canvas.clip)
-        guard !r.isEmpty, let kernel = KernelTable.solidMask(op, color: color.argb, alpha: 255, family: kernels) else { return }
-        let target = canvas.target
-        let argb = color.argb
+        guard !r.isEmpty else { return }
         mask.coverage.withUnsafeBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            var row = r.y
-            while row < r.maxY {
-                kernel(target.row(row) + r.x, base + (row - y) * mask.width + (r.x - x), r.width, argb, 255)
-                row &+= 1
-            }
+            // Read only: the canvas takes a view, and a mask view is mutable.
+            let view = PixelView<A8>(base: UnsafeMutablePointer(mutating: buffer.baseAddress!), width: mask.width,
+                                     height: mask.height, rowStride: mask.width, owner: nil)
+            canvas.fill(mask: view, x: x, y: y, color: color, operator: op)
         }
         statistics.pixelsWritten += r.area
         statistics.pixelsBlended += r.area
@@ -331,10 +327,13 @@ extension Compositor {
             box.add(inverse.apply(PathPoint(Double(c.x), Double(c.maxY))))
             box.add(inverse.apply(PathPoint(Double(c.maxX), Double(c.maxY))))
             guard !box.isEmpty else { return }
-            firstColumn = Swift.max(firstColumn, Int(((box.minX - b.minX) / tw).rounded(.down)) - 1)
-            lastColumn = Swift.min(lastColumn, Int(((box.maxX - b.minX) / tw).rounded(.down)) + 1)
-            firstRow = Swift.max(firstRow, Int(((box.minY - b.minY) / th).rounded(.down)) - 1)
-            lastRow = Swift.min(lastRow, Int(((box.maxY - b.minY) / th).rounded(.down)) + 1)
+            // Clamped to the grid before converting: a nearly singular map
+            // sends the clip's corners far away (or to NaN, which keeps all).
+            func tile(_ v: Double, _ count: Double) -> Int { Int(Swift.min(Swift.max(v.rounded(.down), -1), count)) }
+            firstColumn = Swift.max(firstColumn, tile((box.minX - b.minX) / tw, columns) - 1)
+            lastColumn = Swift.min(lastColumn, tile((box.maxX - b.minX) / tw, columns) + 1)
+            firstRow = Swift.max(firstRow, tile((box.minY - b.minY) / th, rows) - 1)
+            lastRow = Swift.min(lastRow, tile((box.maxY - b.minY) / th, rows) + 1)
         }
         guard firstColumn <= lastColumn, firstRow <= lastRow else { return }
         let m = r.contentToTarget
@@ -466,13 +465,11 @@ extension Compositor {
         let r = placed.intersection(box).intersection(canvas.clip)
         guard op.transparentSourceIsNoOp || r == box else { return false }
         guard !r.isEmpty else { return true }
-        guard let kernel = KernelTable.image(op, alpha: UInt32(alpha), sourceIsOpaque: isOpaque, family: kernels) else { return true }
-        let target = canvas.target
-        var y = r.y
-        while y < r.maxY {
-            kernel(target.row(y) + r.x, UnsafePointer(image.row(y - ty) + (r.x - tx)), r.width, UInt32(alpha))
-            y &+= 1
-        }
+        var clipped = canvas
+        clipped.clip(to: box)
+        let part = PixelView<ARGB8888>(base: image.row(shown.y) + shown.x, width: shown.width, height: shown.height,
+                                       rowStride: image.rowStride, owner: image.owner)
+        clipped.draw(part, x: placed.x, y: placed.y, operator: op, alpha: alpha, opaque: isOpaque)
         statistics.pixelsWritten += r.area
         if !(isOpaque && alpha == 255 && (op == .srcOver || op == .src)) { statistics.pixelsBlended += r.area }
         return true
