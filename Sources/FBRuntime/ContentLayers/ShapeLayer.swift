@@ -140,8 +140,7 @@ open class ShapeLayer: Layer {
                                    at t: MediaTime, device: AffineTransform) -> Rect? {
         guard let path = presentedPath(at: t), case let .scalar(width)? = customPresentationValue(forKey: "lineWidth", atLocalTime: t),
               width > 0, width.isFinite else { return nil }
-        var style = StrokeStyle(width: width, cap: lineCap, join: lineJoin)
-        if case let .scalar(v)? = customPresentationValue(forKey: "miterLimit", atLocalTime: t) { style.miterLimit = v }
+        var style = strokeStyle(width: width, at: t)
         var box = BoundingBox.empty
         addTrimPiece(between: old.end, and: new.end, of: path, style: &style, device: device, to: &box)
         addTrimPiece(between: old.start, and: new.start, of: path, style: &style, device: device, to: &box)
@@ -201,9 +200,7 @@ open class ShapeLayer: Layer {
         let b = path.bounds
         var reach = 0.0
         if strokeColor != nil, case let .scalar(w)? = customPresentationValue(forKey: "lineWidth", atLocalTime: t), w > 0 {
-            var style = StrokeStyle(width: w, cap: lineCap, join: lineJoin)
-            if case let .scalar(v)? = customPresentationValue(forKey: "miterLimit", atLocalTime: t) { style.miterLimit = v }
-            reach = w / 2 * style.reach(for: path)
+            reach = w / 2 * strokeStyle(width: w, at: t).reach(for: path)
         }
         return Rect(x: b.minX - reach, y: b.minY - reach, width: b.maxX - b.minX + 2 * reach, height: b.maxY - b.minY + 2 * reach)
     }
@@ -215,8 +212,7 @@ open class ShapeLayer: Layer {
         }
         guard case let .color(stroke)? = d.value("strokeColor"), stroke.alpha > 0,
               case let .scalar(width)? = d.value("lineWidth"), width > 0, width.isFinite else { return }
-        var style = StrokeStyle(width: width, cap: lineCap, join: lineJoin)
-        if case let .scalar(v)? = d.value("miterLimit") { style.miterLimit = v }
+        var style = strokeStyle(width: width, at: d.localTime)
         if case let .scalars(v)? = d.value("lineDashPattern") { style.dash = v }
         if case let .scalar(v)? = d.value("lineDashPhase") { style.dashPhase = v }
         if case let .scalar(v)? = d.value("strokeStart") { style.start = v }
@@ -238,26 +234,33 @@ final class StrokeOutlineCache {
     private var path = Path()
     private var style = StrokeStyle()
     private var linear = (a: 0.0, b: 0.0, c: 0.0, d: 0.0)
-    private var result = Path()
+    private let result = StrokePiece()
     private var isValid = false
-    private let scratch = StrokeScratch()
     /// Outlines made (cache misses), for tests.
     private(set) var misses = 0
 
     func outline(of path: Path, style: StrokeStyle, device: AffineTransform) -> Path {
         let l = (a: device.a, b: device.b, c: device.c, d: device.d)
-        if isValid, style == self.style, l == linear, path == self.path { return result }
-        path.stroke(style, transform: AffineTransform(a: l.a, b: l.b, c: l.c, d: l.d, tx: 0, ty: 0), into: &result,
-                    scratch: scratch)
+        if isValid, style == self.style, l == linear, path == self.path { return result.outline }
+        result.stroke(path, style: style, device: device)
         // A copy of the points, not a share: the presented path's storage
         // stays its layer's alone, for the next frame's morph to reuse.
         self.path.setContents(of: path); self.style = style; linear = l; isValid = true
         misses += 1
-        return result
+        return result.outline
     }
 }
 
 extension ShapeLayer {
+    /// The stroke's width (presented, given), cap, join and presented miter
+    /// limit at local time `t`: what the outline's shape and reach depend
+    /// on besides dashes and trims.
+    func strokeStyle(width: Double, at t: MediaTime) -> StrokeStyle {
+        var style = StrokeStyle(width: width, cap: lineCap, join: lineJoin)
+        if case let .scalar(v)? = customPresentationValue(forKey: "miterLimit", atLocalTime: t) { style.miterLimit = v }
+        return style
+    }
+
     /// Adds to `box` the bounds of the stroke between the trim positions
     /// `a` and `b` (clamped to 0…1), widened by a millionth at both sides;
     /// nothing when they are equal.
@@ -274,7 +277,8 @@ extension ShapeLayer {
 }
 
 /// An outline stroked into storage kept between calls (no allocation once
-/// grown).
+/// grown, as long as no copy of `outline` is kept), flattened through the
+/// linear part of the device map only, so it is in the path's own space.
 final class StrokePiece {
     private(set) var outline = Path()
     private let scratch = StrokeScratch()
