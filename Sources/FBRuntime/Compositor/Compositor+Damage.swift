@@ -72,6 +72,7 @@ extension Compositor {
             }
             let extent = subtreeBounds(r, depth: depth).enclosingIntRect.insetBy(-1).intersection(clip)
             let i = tracker.append(layer, signature: signature.value, extent: extent, opaqueRect: .zero)
+            noteSurveyed(r, unit: i)
             tracker.endSubtree(of: i)
             return
         }
@@ -94,6 +95,7 @@ extension Compositor {
         }
         let i = tracker.append(layer, signature: signature.value, extent: extent, opaqueRect: opaque,
                                baseSignature: base, trim: trim, partialDamage: partial)
+        noteSurveyed(r, unit: i)
         if !layer.sublayers.isEmpty && depth + 1 < Compositor.maximumDepth {
             var childClip = clip
             if let pixelClip { childClip = childClip.intersection(pixelClip) }
@@ -103,6 +105,13 @@ extension Compositor {
             }
         }
         tracker.endSubtree(of: i)
+    }
+
+    /// Keeps what the survey resolved for unit `i` for the draw
+    /// (`unitResolved`).
+    func noteSurveyed(_ r: ResolvedLayer, unit i: Int) {
+        while unitResolved.count < i { unitResolved.append(nil) }
+        if unitResolved.count == i { unitResolved.append(r) } else { unitResolved[i] = r }
     }
 
     /// The signature of a subtree wholly off the clip (see `survey`).

@@ -207,6 +207,14 @@ public final class Compositor {
     var frameTarget: UnsafeMutablePointer<UInt32>?
     /// The time being rendered.
     var time: MediaTime = 0
+    /// This `render` call's number while it runs (`PresentationMemo`), 0
+    /// otherwise.
+    var evaluationEpoch: UInt64 = 0
+    /// What the survey resolved for each unit of this frame, by unit index
+    /// (`nil` for units recorded another way: transitions, rendering
+    /// contexts, placeholders). The draw of every damage rectangle starts
+    /// from it instead of resolving the unit again.
+    var unitResolved: [ResolvedLayer?] = []
     /// Storage kept between frames so a steady scene renders without heap
     /// allocation (see `CompositorScratch`).
     var scratch = CompositorScratch()
@@ -249,6 +257,9 @@ public final class Compositor {
         overlayState = DebugOverlayState(frameBase: target.base)
         if runsDisplayPass { root.displayIfNeeded(at: time) }   // layers that draw their own contents (custom animated properties)
         frameNumber &+= 1
+        evaluationEpoch = Compositor.nextEpoch()
+        defer { evaluationEpoch = 0 }
+        unitResolved.removeAll(keepingCapacity: true)
         var settings = LayerSignature()
         settings.combine(UInt64(clearColor.argb))
         settings.combine(scale)
@@ -341,7 +352,7 @@ public final class Compositor {
         if !layer.animations.isEmpty && drawIfInTransition(layer, parent: parent, opacity: opacity, canvas: canvas, depth: depth) {
             return      // Compositor+Transition.swift
         }
-        guard let r = resolve(layer, in: parent) else { return }
+        guard let r = resolveForDraw(layer, unit: unit, in: parent) else { return }
         let layerOpacity = opacity * clampUnit(r.p.opacity)
         guard layerOpacity > 0 else { return }
         if layer.isTransformLayer {
@@ -363,6 +374,15 @@ public final class Compositor {
             drawLayerImage(r, opacity: layerOpacity, operator: layer.compositingOperator, canvas: canvas, depth: depth,
                       occludedFrom: unit.map { $0 + 1 })
         }
+    }
+
+    /// A unit drawn into the target as the survey resolved it, in the same
+    /// placement (one resolve per layer and frame); any other layer
+    /// resolved now. (A function of its own: the deep recursion of `draw`
+    /// keeps one resolved layer per level on the stack.)
+    func resolveForDraw(_ layer: Layer, unit: Int?, in parent: ParentPlacement) -> ResolvedLayer? {
+        if let unit, unit < unitResolved.count, let s = unitResolved[unit], s.layer === layer { return s }
+        return resolve(layer, in: parent)
     }
 
     /// With `isDoubleSided == false`: the layer's back faces the viewer.
@@ -591,7 +611,7 @@ public final class Compositor {
     func resolve(_ layer: Layer, in parent: ParentPlacement, includingHidden: Bool = false) -> ResolvedLayer? {
         guard includingHidden || !layer.isHidden else { return nil }
         let localTime = layer.localTime(fromParent: parent.time)
-        let p = PresentationValues(layer, at: localTime, scratch: &scratch.animationValues)
+        let p = presentationValues(of: layer, at: localTime)
         let geometry = p.geometry
         guard geometry.bounds.isFinite else {
             Diagnostics.warn(layer, "nonFinite", "bounds are not finite; not drawn, with its sublayers")

@@ -35,5 +35,13 @@ public struct FrameStatistics: Equatable, Sendable {
     /// `shouldRasterize` layers whose bitmap was (re)rendered, or could not
     /// be cached (over the budget).
     public var rasterizeCacheMisses = 0
+    /// Times a layer's animations were evaluated into presentation values
+    /// (layers without animations are not counted). Once per animated
+    /// layer drawn or surveyed, however many damage rectangles, offscreen
+    /// passes and signatures need it (`PresentationMemo`); more only for a
+    /// layer shown at several times in one frame (replicator instances
+    /// with an instance delay). Custom properties of content layers are
+    /// evaluated per key where they are drawn, outside this count.
+    public var animationEvaluations = 0
     public init() {}
 }

@@ -192,6 +192,9 @@ open class Layer {
     /// Renderer state kept between frames (the shadow cache). Belongs to
     /// the compositor; moves to the render tree with the commit snapshots.
     var renderCache: LayerRenderCache?
+    /// This frame's presentation values of an animated layer (render-side
+    /// state; see `PresentationMemo`).
+    final var presentedMemo: PresentationMemo?
 
     // MARK: Content drawn by layer subclasses
 
