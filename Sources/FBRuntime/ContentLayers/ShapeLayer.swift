@@ -49,6 +49,9 @@ open class ShapeLayer: Layer {
     /// state): the damage tracker, the extent and the drawing ask for it
     /// in one frame, and a morph is interpolated once.
     let presentedPathMemo = PresentedPathMemo()
+    /// The presented style at the last local time asked (render thread
+    /// state), for the same reason.
+    let presentedStyleMemo = PresentedStyleMemo()
 
     public override init(name: String = "shape") { super.init(name: name) }
 
@@ -104,7 +107,12 @@ open class ShapeLayer: Layer {
 
     override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
         s.combine(presentedPath(at: t))
-        s.combine(customKeys: ShapeLayer.styleKeys, of: self, at: t)
+        let v = presentedStyle(at: t)
+        s.combine(v.fillColor.map { .color($0) }); s.combine(v.strokeColor.map { .color($0) })
+        s.combine(v.lineWidth); s.combine(v.miterLimit); s.combine(v.lineDashPhase)
+        s.combine(v.lineDashPattern.count)
+        var i = 0
+        while i < v.lineDashPattern.count { s.combine(v.lineDashPattern[i]); i += 1 }
         s.combine(fillRule == .nonZero)
         s.combine(lineCap == .butt ? 0 : lineCap == .round ? 1 : 2)
         s.combine(lineJoin == .miter ? 0 : lineJoin == .round ? 1 : 2)
@@ -112,23 +120,19 @@ open class ShapeLayer: Layer {
 
     static let animatableKeys = ["path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase",
                                  "lineDashPattern", "strokeStart", "strokeEnd"]
-    /// The animatable keys but the path.
-    static let styleKeys = ["fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase",
-                            "lineDashPattern"]
-    static let trimKeys = ["strokeStart", "strokeEnd"]
 
     override func combineTrimSignature(into s: inout LayerSignature, at t: MediaTime) {
-        s.combine(customKeys: ShapeLayer.trimKeys, of: self, at: t)
+        let v = presentedStyle(at: t)
+        s.combine(v.strokeStart); s.combine(v.strokeEnd)
     }
 
     /// A stroke without dashes (dashes move along the whole path when the
     /// start moves) can be damaged in part when only its trim changes.
     override func partialTrim(at t: MediaTime) -> (start: Double, end: Double)? {
-        guard strokeColor != nil, lineDashPattern?.isEmpty ?? true,
-              case let .scalar(start)? = customPresentationValue(forKey: "strokeStart", atLocalTime: t),
-              case let .scalar(end)? = customPresentationValue(forKey: "strokeEnd", atLocalTime: t),
-              start.isFinite, end.isFinite else { return nil }
-        return (start, end)
+        guard strokeColor != nil, lineDashPattern?.isEmpty ?? true else { return nil }
+        let v = presentedStyle(at: t)
+        guard v.strokeStart.isFinite, v.strokeEnd.isFinite else { return nil }
+        return (v.strokeStart, v.strokeEnd)
     }
 
     /// The stroke over the part of the path between the old and the new
@@ -138,8 +142,8 @@ open class ShapeLayer: Layer {
     /// every join that appears or goes.
     override func trimChangeBounds(from old: (start: Double, end: Double), to new: (start: Double, end: Double),
                                    at t: MediaTime, device: AffineTransform) -> Rect? {
-        guard let path = presentedPath(at: t), case let .scalar(width)? = customPresentationValue(forKey: "lineWidth", atLocalTime: t),
-              width > 0, width.isFinite else { return nil }
+        let width = presentedStyle(at: t).lineWidth
+        guard let path = presentedPath(at: t), width > 0, width.isFinite else { return nil }
         var style = strokeStyle(width: width, at: t)
         var box = BoundingBox.empty
         addTrimPiece(between: old.end, and: new.end, of: path, style: &style, device: device, to: &box)
@@ -199,7 +203,7 @@ open class ShapeLayer: Layer {
         guard let path = presentedPath(at: t), !path.isEmpty else { return nil }
         let b = path.bounds
         var reach = 0.0
-        if strokeColor != nil, case let .scalar(w)? = customPresentationValue(forKey: "lineWidth", atLocalTime: t), w > 0 {
+        if strokeColor != nil, case let w = presentedStyle(at: t).lineWidth, w > 0 {
             reach = w / 2 * strokeStyle(width: w, at: t).reach(for: path)
         }
         return Rect(x: b.minX - reach, y: b.minY - reach, width: b.maxX - b.minX + 2 * reach, height: b.maxY - b.minY + 2 * reach)
@@ -207,16 +211,17 @@ open class ShapeLayer: Layer {
 
     override func drawOwnContent(_ d: OwnContentDrawing) {
         guard let path = presentedPath(at: d.localTime), !path.isEmpty else { return }
-        if case let .color(fill)? = d.value("fillColor") {
+        let v = presentedStyle(at: d.localTime)
+        if let fill = v.fillColor {
             d.fill(path, color: fill, rule: fillRule)
         }
-        guard case let .color(stroke)? = d.value("strokeColor"), stroke.alpha > 0,
-              case let .scalar(width)? = d.value("lineWidth"), width > 0, width.isFinite else { return }
+        let width = v.lineWidth
+        guard let stroke = v.strokeColor, stroke.alpha > 0, width > 0, width.isFinite else { return }
         var style = strokeStyle(width: width, at: d.localTime)
-        if case let .scalars(v)? = d.value("lineDashPattern") { style.dash = v }
-        if case let .scalar(v)? = d.value("lineDashPhase") { style.dashPhase = v }
-        if case let .scalar(v)? = d.value("strokeStart") { style.start = v }
-        if case let .scalar(v)? = d.value("strokeEnd") { style.end = v }
+        style.dash = v.lineDashPattern
+        style.dashPhase = v.lineDashPhase
+        style.start = v.strokeStart
+        style.end = v.strokeEnd
         let outline = strokeCache.outline(of: path, style: style, device: d.approximateAffineMap)
         d.fill(outline, color: stroke, rule: .nonZero)
     }
@@ -257,7 +262,7 @@ extension ShapeLayer {
     /// on besides dashes and trims.
     func strokeStyle(width: Double, at t: MediaTime) -> StrokeStyle {
         var style = StrokeStyle(width: width, cap: lineCap, join: lineJoin)
-        if case let .scalar(v)? = customPresentationValue(forKey: "miterLimit", atLocalTime: t) { style.miterLimit = v }
+        style.miterLimit = presentedStyle(at: t).miterLimit
         return style
     }
 
@@ -286,6 +291,74 @@ final class StrokePiece {
     func stroke(_ path: Path, style: StrokeStyle, device: AffineTransform) {
         path.stroke(style, transform: AffineTransform(a: device.a, b: device.b, c: device.c, d: device.d, tx: 0, ty: 0),
                     into: &outline, scratch: scratch)
+    }
+}
+
+/// A `ShapeLayer`'s animatable properties but the path, as one value.
+struct ShapeStyleValues: Equatable {
+    var fillColor: Color?
+    var strokeColor: Color?
+    var lineWidth: Double
+    var miterLimit: Double
+    var lineDashPattern: [Double]
+    var lineDashPhase: Double
+    var strokeStart: Double
+    var strokeEnd: Double
+}
+
+/// A `ShapeLayer`'s presented style at one local time, with what it was
+/// evaluated from.
+final class PresentedStyleMemo {
+    var isValid = false
+    var time: MediaTime = 0
+    var animationsVersion: UInt64 = 0
+    var model = ShapeStyleValues(fillColor: nil, strokeColor: nil, lineWidth: 0, miterLimit: 0, lineDashPattern: [],
+                                 lineDashPhase: 0, strokeStart: 0, strokeEnd: 0)
+    var value = ShapeStyleValues(fillColor: nil, strokeColor: nil, lineWidth: 0, miterLimit: 0, lineDashPattern: [],
+                                 lineDashPhase: 0, strokeStart: 0, strokeEnd: 0)
+}
+
+extension ShapeLayer {
+    /// The model values of the style properties.
+    var modelStyle: ShapeStyleValues {
+        ShapeStyleValues(fillColor: fillColor, strokeColor: strokeColor, lineWidth: lineWidth, miterLimit: miterLimit,
+                         lineDashPattern: lineDashPattern ?? [], lineDashPhase: lineDashPhase,
+                         strokeStart: strokeStart, strokeEnd: strokeEnd)
+    }
+
+    /// The presentation values of the style properties at local time `t`
+    /// (the values `customPresentationValue(forKey:atLocalTime:)` gives for
+    /// each key; a value of another kind than the property's leaves the
+    /// model value), evaluated once per time: the survey's signature, the
+    /// trim damage, the extent and the drawing all ask for them in one
+    /// frame.
+    func presentedStyle(at t: MediaTime) -> ShapeStyleValues {
+        let model = modelStyle
+        let custom = !actionState.customValues.isEmpty     // `setValue(_:forKey:)` values override the stored ones
+        if animations.isEmpty && !custom { return model }
+        let m = presentedStyleMemo
+        if !custom, m.isValid, m.time == t, m.animationsVersion == animationsVersion, m.model == model { return m.value }
+        var v = model
+        func color(_ key: String) -> Color? {
+            if case let .color(c)? = customPresentationValue(forKey: key, atLocalTime: t) { return c }
+            return nil
+        }
+        func scalar(_ key: String, _ model: Double) -> Double {
+            if case let .scalar(x)? = customPresentationValue(forKey: key, atLocalTime: t) { return x }
+            return model
+        }
+        v.fillColor = color("fillColor")
+        v.strokeColor = color("strokeColor")
+        v.lineWidth = scalar("lineWidth", model.lineWidth)
+        v.miterLimit = scalar("miterLimit", model.miterLimit)
+        v.lineDashPhase = scalar("lineDashPhase", model.lineDashPhase)
+        v.strokeStart = scalar("strokeStart", model.strokeStart)
+        v.strokeEnd = scalar("strokeEnd", model.strokeEnd)
+        if case let .scalars(d)? = customPresentationValue(forKey: "lineDashPattern", atLocalTime: t) { v.lineDashPattern = d }
+        if !custom {
+            m.isValid = true; m.time = t; m.animationsVersion = animationsVersion; m.model = model; m.value = v
+        }
+        return v
     }
 }
 
