@@ -56,14 +56,17 @@ struct OwnContentDrawing {
         return AffineTransform(scaleX: s, y: s)
     }
 
-    /// Fills `path` (bounds space) with `color`.
-    func fill(_ path: Path, color: Color, rule: FillRule) {
+    /// Fills `path` (bounds space) with `color`; from a coverage mask of an
+    /// earlier frame's when it drew the same (`shapeMaskBlits`), unless
+    /// `mayBeCached` is false (a path the caller knows to be new).
+    func fill(_ path: Path, color: Color, rule: FillRule, mayBeCached: Bool = true) {
         guard color.alpha > 0, !path.isEmpty else { return }
         let b = path.bounds
         let sample = Rect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY)
+        let part = compositor.nextOwnContentPart()
         compositor.fillShape(path, map: map, sampleRect: sample.isFinite ? sample : bounds,
                              color: faded(color, opacity), rule: rule, operator: self.operator, canvas: canvas,
-                             owner: (layer, compositor.nextOwnContentPart()))
+                             owner: mayBeCached ? (layer, part) : nil)
     }
 
     /// Fills `path`, given in a space of its own that `transform` maps into

@@ -222,8 +222,11 @@ open class ShapeLayer: Layer {
         style.dashPhase = v.lineDashPhase
         style.start = v.strokeStart
         style.end = v.strokeEnd
+        let misses = strokeCache.misses
         let outline = strokeCache.outline(of: path, style: style, device: d.approximateAffineMap)
-        d.fill(outline, color: stroke, rule: .nonZero)
+        // An outline made anew this frame (a trim, dash or morph moving) is
+        // not the shape of an earlier frame: no coverage mask to look for.
+        d.fill(outline, color: stroke, rule: .nonZero, mayBeCached: strokeCache.misses == misses)
     }
 }
 

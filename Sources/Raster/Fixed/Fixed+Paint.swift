@@ -21,7 +21,7 @@ extension Fixed where Shift == Shift16 {
 
 /// `value` rounded to nearest (halves away from zero) and clamped to the
 /// `Int32` range; NaN gives 0. Examples: 2.5 → 3, −2.5 → −3, 3e9 → 2147483647.
-@inlinable
+@inlinable @inline(__always)
 public func saturatingInt32(_ value: Double) -> Int32 {
     if !(value == value) { return 0 }
     if value >= 2_147_483_647 { return .max }

@@ -67,6 +67,11 @@ public final class PathRasterizer {
     // The edge builder's state for the current draw (24.8).
     var originX: Int64 = 0, originY: Int64 = 0, limitX: Int32 = 0, limitY: Int32 = 0
     var polylineStart: (x: Int32, y: Int32) = (0, 0), polylineLast: (x: Int32, y: Int32) = (0, 0)
+    /// The last point of the polyline, device pixels; `polylineLast` is it
+    /// quantized when `lastIsQuantized` (see `line(to:)`).
+    var lastPoint = PathPoint(0, 0), lastIsQuantized = true
+    /// Lines wholly beyond its top, bottom or right side are dropped.
+    var rejectBox = BoundingBox(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
     var minEdgeY: Int32 = .max, maxEdgeY: Int32 = .min
 
     public init() {}
@@ -143,17 +148,42 @@ extension PathRasterizer: PathPolylineSink {
         minEdgeY = .max; maxEdgeY = .min
         originX = Int64(clip.x) << 8; originY = Int64(clip.y) << 8
         limitX = Int32(clip.width) << 8; limitY = Int32(clip.height) << 8
-        // Curves wholly outside this box become lines (see Path.flatten).
+        // Curves wholly outside this box become lines (see Path.flatten),
+        // and lines wholly above, below or right of it are dropped early.
         let cull = BoundingBox(minX: Double(clip.x - 1), minY: Double(clip.y - 1),
                                maxX: Double(clip.maxX + 1), maxY: Double(clip.maxY + 1))
+        rejectBox = cull
         var me = self
         path.flatten(transform: transform, tolerance: tolerance, cull: cull, into: &me)
     }
 
-    public func begin(at p: PathPoint) { polylineStart = quantize(p); polylineLast = polylineStart }
-    public func line(to p: PathPoint) { let q = quantize(p); addEdge(polylineLast, q); polylineLast = q }
+    public func begin(at p: PathPoint) {
+        polylineStart = quantize(p); polylineLast = polylineStart
+        lastPoint = p; lastIsQuantized = true
+    }
+
+    /// A line wholly above, below or right of the clip (by more than a
+    /// pixel, so surely dropped by `addEdge` too) is dropped before its end
+    /// is quantized: a large outline filled through a small clip (a stroke
+    /// redrawn in a damage rectangle) costs little more than its lines'
+    /// comparisons.
+    public func line(to p: PathPoint) {
+        let l = lastPoint
+        lastPoint = p
+        if (p.y < rejectBox.minY && l.y < rejectBox.minY) || (p.y > rejectBox.maxY && l.y > rejectBox.maxY)
+            || (p.x > rejectBox.maxX && l.x > rejectBox.maxX) {
+            lastIsQuantized = false
+            return
+        }
+        let a = lastIsQuantized ? polylineLast : quantize(l)
+        let q = quantize(p)
+        addEdge(a, q)
+        polylineLast = q
+        lastIsQuantized = true
+    }
+
     /// Fills close every polyline.
-    public func end(closed: Bool) { addEdge(polylineLast, polylineStart) }
+    public func end(closed: Bool) { addEdge(lastIsQuantized ? polylineLast : quantize(lastPoint), polylineStart) }
 
     /// A device point (already clamped to ±`FlattenLimits.coordinateLimit`)
     /// in 24.8 relative to the clip origin. The absolute position is rounded

@@ -195,11 +195,12 @@ struct Stroker {
         }
         s *= total; e *= total
         var offset = 0.0
+        var lengthsOf = pieces.count - 1        // `scratch.lengths` holds the last piece's
         k = 0
         while k < pieces.count {
             defer { k += 1 }
             let piece = pieces.items[k]
-            Stroker.lengths(piece, into: &scratch.lengths)
+            if lengthsOf != k { Stroker.lengths(piece, into: &scratch.lengths); lengthsOf = k }
             let len = Stroker.sum(scratch.lengths)
             defer { offset += len }
             if piece.points.count < 2 || offset + len < s || offset > e { continue }
@@ -478,6 +479,8 @@ struct Stroker {
 /// not allocate. One stroke at a time (not thread-safe).
 public final class StrokeScratch {
     var collected = Stroker.PieceList()
+    /// What `collected` was flattened from.
+    var collectedFrom = FlatteningKey()
     var trimmed = Stroker.PieceList()
     var dashed = Stroker.PieceList()
     var work = Stroker.Piece.empty
@@ -489,6 +492,25 @@ public final class StrokeScratch {
     var inner: [PathPoint] = []
 
     public init() {}
+}
+
+/// A path, a map and a tolerance: what a flattening was made from. The
+/// path is a copy of the points (not a share of the caller's storage, which
+/// its owner may go on editing in place).
+struct FlatteningKey {
+    private var path = Path()
+    private var transform = AffineTransform.identity
+    private var tolerance = -1.0
+
+    func matches(_ path: Path, _ transform: AffineTransform, _ tolerance: Double) -> Bool {
+        tolerance == self.tolerance && transform == self.transform && path == self.path
+    }
+
+    mutating func set(_ path: Path, _ transform: AffineTransform, _ tolerance: Double) {
+        self.path.setContents(of: path)
+        self.transform = transform
+        self.tolerance = tolerance
+    }
 }
 
 extension Double {
@@ -534,22 +556,29 @@ extension Path {
         // Flatten in device space (so the tolerance is in pixels however far
         // the transform zooms), then map the points back: affine maps keep
         // points of a curve on the curve.
-        var collector = Stroker.Collector()
-        swap(&collector.list, &scratch.collected)          // the storage moves, unshared
-        collector.list.count = 0
-        flatten(transform: transform, tolerance: deviceTolerance, into: &collector)
-        if collector.open { collector.list.count -= 1 }
-        swap(&collector.list, &scratch.collected)
-        var k = 0
-        while k < scratch.collected.count {
-            var i = 0
-            while i < scratch.collected.items[k].points.count {
-                scratch.collected.items[k].points[i] = inverse.apply(scratch.collected.items[k].points[i])
-                i += 1
+        // The same path through the same map as the last stroke with this
+        // scratch (a trim or dash animating on an unchanged path): its
+        // flattened, cleaned pieces are still in `collected`.
+        if !scratch.collectedFrom.matches(self, transform, deviceTolerance) {
+            var collector = Stroker.Collector()
+            swap(&collector.list, &scratch.collected)          // the storage moves, unshared
+            collector.list.count = 0
+            flatten(transform: transform, tolerance: deviceTolerance, into: &collector)
+            if collector.open { collector.list.count -= 1 }
+            swap(&collector.list, &scratch.collected)
+            var k = 0
+            while k < scratch.collected.count {
+                var i = 0
+                while i < scratch.collected.items[k].points.count {
+                    scratch.collected.items[k].points[i] = inverse.apply(scratch.collected.items[k].points[i])
+                    i += 1
+                }
+                Stroker.clean(&scratch.collected.items[k])
+                k += 1
             }
-            Stroker.clean(&scratch.collected.items[k])
-            k += 1
+            scratch.collectedFrom.set(self, transform, deviceTolerance)
         }
+        var k = 0
         var stroker = Stroker(style: style, tolerance: deviceTolerance / scale, scratch: scratch)
         swap(&stroker.output, &out)
         // Trim, then dash, each into its own list (or not at all).
