@@ -104,24 +104,28 @@ open class EmitterLayer: Layer {
     public enum Mode: Sendable { case points, outline, surface, volume }
     public enum RenderMode: Sendable { case unordered, oldestFirst, oldestLast, backToFront, additive }
 
-    public var emitterCells: [EmitterCell] = []
+    public var emitterCells: [EmitterCell] = [] { didSet { noteModelChange() } }
     /// Multiplies every cell's birth rate, lifetime, velocity, scale and spin.
-    public var birthRate = 1.0, lifetime = 1.0, velocity = 1.0, scale = 1.0, spin = 1.0
-    public var emitterPosition = Point.zero
-    public var emitterSize = Size.zero
-    public var emitterShape: Shape = .point
-    public var emitterMode: Mode = .volume
-    public var renderMode: RenderMode = .unordered
-    public var seed: UInt32 = 0
+    public var birthRate = 1.0 { didSet { noteModelChange() } }
+    public var lifetime = 1.0 { didSet { noteModelChange() } }
+    public var velocity = 1.0 { didSet { noteModelChange() } }
+    public var scale = 1.0 { didSet { noteModelChange() } }
+    public var spin = 1.0 { didSet { noteModelChange() } }
+    public var emitterPosition = Point.zero { didSet { noteModelChange() } }
+    public var emitterSize = Size.zero { didSet { noteModelChange() } }
+    public var emitterShape: Shape = .point { didSet { noteModelChange() } }
+    public var emitterMode: Mode = .volume { didSet { noteModelChange() } }
+    public var renderMode: RenderMode = .unordered { didSet { noteModelChange() } }
+    public var seed: UInt32 = 0 { didSet { noteModelChange() } }
     /// Particles live in the superlayer's 3-D space instead of being
     /// flattened into the layer's plane (see "In 3-D" above). Default
     /// false, as CA.
-    public var preservesDepth = false
+    public var preservesDepth = false { didSet { noteModelChange() } }
     /// The z of the emitter's shape, points in the layer's space (used
     /// when `preservesDepth`).
-    public var emitterZPosition = 0.0
+    public var emitterZPosition = 0.0 { didSet { noteModelChange() } }
     /// The cuboid's extent along z, points (used when `preservesDepth`).
-    public var emitterDepth = 0.0
+    public var emitterDepth = 0.0 { didSet { noteModelChange() } }
 
     public static let maximumParticles = 10_000
 

@@ -32,7 +32,7 @@ import Raster
 open class GradientLayer: Layer {
     public enum Kind: Sendable { case axial, radial, conic }
 
-    public var type: Kind = .axial
+    public var type: Kind = .axial { didSet { noteModelChange() } }
     public var colors: [Color] = [] { willSet { willChangeValue(forKey: .custom("colors")) } didSet { didChangeValues() } }
     public var locations: [Double]? { willSet { willChangeValue(forKey: .custom("locations")) } didSet { didChangeValues() } }
     /// Unit coordinates; default (0.5, 0): top centre.

@@ -24,7 +24,7 @@ import Raster
 /// `instanceDelay`.
 open class ReplicatorLayer: Layer {
     /// Copies drawn, the original included. Default 1.
-    public var instanceCount = 1
+    public var instanceCount = 1 { didSet { noteModelChange() } }
     /// Seconds each instance lags the previous one.
     public var instanceDelay: Double = 0 { willSet { willChangeValue(forKey: .custom("instanceDelay")) } didSet { didChangeValues() } }
     /// Applied to instance k − 1 to make instance k, about the centre of the

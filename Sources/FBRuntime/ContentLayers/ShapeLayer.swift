@@ -22,13 +22,13 @@ open class ShapeLayer: Layer {
     public var path: Path? { willSet { willChangeValue(forKey: .custom("path")) } didSet { didChangeValues() } }
     /// `nil` does not fill. Default opaque black, as CA.
     public var fillColor: Color? = .black { willSet { willChangeValue(forKey: .custom("fillColor")) } didSet { didChangeValues() } }
-    public var fillRule: FillRule = .nonZero
+    public var fillRule: FillRule = .nonZero { didSet { noteModelChange() } }
     /// `nil` (the default) does not stroke.
     public var strokeColor: Color? { willSet { willChangeValue(forKey: .custom("strokeColor")) } didSet { didChangeValues() } }
     /// Points, in the layer's space. Default 1.
     public var lineWidth: Double = 1 { willSet { willChangeValue(forKey: .custom("lineWidth")) } didSet { didChangeValues() } }
-    public var lineCap: LineCap = .butt
-    public var lineJoin: LineJoin = .miter
+    public var lineCap: LineCap = .butt { didSet { noteModelChange() } }
+    public var lineJoin: LineJoin = .miter { didSet { noteModelChange() } }
     public var miterLimit: Double = 10 { willSet { willChangeValue(forKey: .custom("miterLimit")) } didSet { didChangeValues() } }
     /// Alternating on and off lengths in points, starting with on; `nil` or
     /// empty: solid.

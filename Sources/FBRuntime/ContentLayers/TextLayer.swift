@@ -44,18 +44,18 @@ public struct TextRun {
 open class TextLayer: Layer {
     /// Plain text, in the layer's font, size and colour. Ignored when
     /// `attributedString` is set.
-    public var string: String = "" { didSet { textVersion &+= 1 } }
+    public var string: String = "" { didSet { textVersion &+= 1; noteModelChange() } }
     /// Styled runs, drawn instead of `string` when not `nil`.
-    public var attributedString: [TextRun]? { didSet { textVersion &+= 1 } }
-    public var font: Font? { didSet { textVersion &+= 1 } }
+    public var attributedString: [TextRun]? { didSet { textVersion &+= 1; noteModelChange() } }
+    public var font: Font? { didSet { textVersion &+= 1; noteModelChange() } }
     /// Points per em. Default 36, as CA.
     public var fontSize: Double = 36 { willSet { willChangeValue(forKey: .custom("fontSize")) } didSet { didChangeValues() } }
     /// Default opaque white, as CA.
     public var foregroundColor: Color = .white { willSet { willChangeValue(forKey: .custom("foregroundColor")) } didSet { didChangeValues() } }
-    public var alignmentMode: TextAlignment = .natural { didSet { textVersion &+= 1 } }
+    public var alignmentMode: TextAlignment = .natural { didSet { textVersion &+= 1; noteModelChange() } }
     /// Break lines to the bounds' width (default off: one line a paragraph).
-    public var isWrapped = false { didSet { textVersion &+= 1 } }
-    public var truncationMode: TextTruncation = .none { didSet { textVersion &+= 1 } }
+    public var isWrapped = false { didSet { textVersion &+= 1; noteModelChange() } }
+    public var truncationMode: TextTruncation = .none { didSet { textVersion &+= 1; noteModelChange() } }
 
     let layoutCache = TextLayoutCache()
     /// Bumped by every change of the text, fonts or layout options (the

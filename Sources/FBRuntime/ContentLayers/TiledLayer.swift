@@ -105,15 +105,15 @@ public protocol TiledLayerDelegate: AnyObject {
 /// cache is shared with the render thread and the workers behind a lock.
 open class TiledLayer: Layer {
     /// Pixels, at level 0. Default 256 × 256.
-    public var tileSize = Size(width: 256, height: 256)
+    public var tileSize = Size(width: 256, height: 256) { didSet { noteModelChange() } }
     /// Levels of detail kept (CA's `levelsOfDetail`). Default 1.
-    public var levelsOfDetail = 1
+    public var levelsOfDetail = 1 { didSet { noteModelChange() } }
     /// Magnified levels added above full resolution (CA's
     /// `levelsOfDetailBias`). Default 0.
-    public var levelsOfDetailBias = 0
+    public var levelsOfDetailBias = 0 { didSet { noteModelChange() } }
     /// Seconds a newly arrived tile takes to fade in (CA's class
     /// `fadeDuration`). Default: the class's `defaultFadeDuration`.
-    public var fadeDuration: Double = 0.25
+    public var fadeDuration: Double = 0.25 { didSet { noteModelChange() } }
     /// Most bytes the tile cache holds (default 32 MiB).
     public final var tileCacheBudget: Int {
         get { cache.budget }
@@ -121,9 +121,9 @@ open class TiledLayer: Layer {
     }
 
     /// Draws the tiles (see `TiledLayerDelegate`); held strongly.
-    public var tileDelegate: TiledLayerDelegate? { didSet { cache.setDrawer(tileDelegate, drawTileHandler) } }
+    public var tileDelegate: TiledLayerDelegate? { didSet { cache.setDrawer(tileDelegate, drawTileHandler); noteModelChange() } }
     /// Draws the tiles when there is no `tileDelegate`; the same rules.
-    public var drawTileHandler: ((Tile, DrawingContext) -> Void)? { didSet { cache.setDrawer(tileDelegate, drawTileHandler) } }
+    public var drawTileHandler: ((Tile, DrawingContext) -> Void)? { didSet { cache.setDrawer(tileDelegate, drawTileHandler); noteModelChange() } }
 
     /// The fade-in of a subclass's tiles, seconds (CA's class method
     /// `fadeDuration`): new layers start with it. 0.25 s.

@@ -125,7 +125,7 @@ public final class RenderLoop {
         lateMargin = max(0, presenter.refreshIntervalNanoseconds / 4)
         compositor.runsDisplayPass = false   // the display pass runs at commit, on the app thread
         taken.reserveCapacity(RenderTreeQueue.capacity)
-        let first = RenderTreeUpdate(capturing: root, at: MediaTime(time.nanoseconds()) / 1e9)
+        let first = RenderTreeUpdate(capturing: root, at: MediaTime(time.nanoseconds()) / 1e9, everything: true)
         renderRoot = first.root
         updates.push(first)
     }

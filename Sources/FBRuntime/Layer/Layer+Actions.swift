@@ -232,6 +232,7 @@ extension Layer {
 
     /// After a change: run the action of every property captured before it.
     func didChangeValues() {
+        noteModelChange()
         guard !actionState.pendingFrom.isEmpty else { return }
         let changes = actionState.pendingFrom
         actionState.pendingFrom.removeAll()

@@ -47,6 +47,7 @@ extension Layer {
         actionState.customValues.removeAll { $0.key == key }
         if let value { actionState.customValues.append((key, value)) }
         if Self.needsDisplay(forKey: key) { actionState.needsDisplay = true }
+        noteModelChange()
         didChangeValues()
     }
 

@@ -112,13 +112,14 @@ extension Layer {
 
     /// Asks for the whole backing store to be redrawn (`draw(in:)`) before
     /// the next frame.
-    public func setNeedsDisplay() { actionState.needsDisplay = true }
+    public func setNeedsDisplay() { actionState.needsDisplay = true; noteModelChange() }
 
     /// Asks for `rect` (bounds space) to be redrawn before the next frame;
     /// `draw(in:)` gets the union of what was marked as its dirty
     /// rectangle and clip. A non-finite rectangle marks everything.
     public func setNeedsDisplay(in rect: Rect) {
         guard rect.isFinite else { setNeedsDisplay(); return }
+        noteModelChange()
         let store = displayStore
         let r = Rect(x: rect.minX, y: rect.minY, width: rect.maxX - rect.minX, height: rect.maxY - rect.minY)
         if let d = store.dirty {
@@ -151,22 +152,35 @@ extension Layer {
     public func displayIfNeeded(at time: MediaTime, depth: Int = 0) {
         guard depth < Compositor.maximumDepth else { return }
         let local = localTime(fromParent: time)
-        let animated = hasAnimationNeedingDisplay()
-        let store = actionState.displayStore
-        var needed = actionState.needsDisplay || animated || store?.dirty != nil || (store?.lastDrawWasAnimated ?? false)
-        if !needed, needsDisplayOnBoundsChange, let store, store.surface != nil,
-           store.drawnBounds.size != PresentationValues(self, at: local).bounds.size {
-            actionState.needsDisplay = true
-            needed = true
-        }
-        if needed { display(atLocalTime: local, animated: animated) }
+        displaySelfIfNeeded(atLocalTime: local)
         if let mask { mask.displayIfNeeded(at: local, depth: depth + 1) }
         let children = sublayers
         var i = 0
         while i < children.count { children[i].displayIfNeeded(at: local, depth: depth + 1); i += 1 }
     }
 
-    private func hasAnimationNeedingDisplay() -> Bool {
+    /// `displayIfNeeded(at:)` for this layer alone, at its local time `t`.
+    func displaySelfIfNeeded(atLocalTime t: MediaTime) {
+        let animated = hasAnimationNeedingDisplay()
+        let store = actionState.displayStore
+        var needed = actionState.needsDisplay || animated || store?.dirty != nil || (store?.lastDrawWasAnimated ?? false)
+        if !needed, needsDisplayOnBoundsChange, let store, store.surface != nil,
+           store.drawnBounds.size != PresentationValues(self, at: t).bounds.size {
+            actionState.needsDisplay = true
+            needed = true
+        }
+        if needed { display(atLocalTime: t, animated: animated) }
+    }
+
+    /// True when the next commit must run this layer's display pass even
+    /// if nothing is set in between: a property it draws is animating, or
+    /// its last drawing was of an animation (redrawn once more with the
+    /// model values).
+    var redisplaysEveryCommit: Bool {
+        hasAnimationNeedingDisplay() || (actionState.displayStore?.lastDrawWasAnimated ?? false)
+    }
+
+    func hasAnimationNeedingDisplay() -> Bool {
         let list = animations
         var i = 0
         while i < list.count { if list[i].animation.touchesKeyNeedingDisplay(Self.self) { return true }; i += 1 }
@@ -189,6 +203,7 @@ extension Layer {
 
     private func display(atLocalTime t: MediaTime, animated: Bool) {
         let store = displayStore
+        noteModelChange()                  // the backing store handed over changes
         var full = actionState.needsDisplay || animated || store.lastDrawWasAnimated
         let marked = store.dirty
         actionState.needsDisplay = false

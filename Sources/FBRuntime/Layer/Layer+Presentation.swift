@@ -83,42 +83,11 @@ extension Layer {
         shadowPath = p.shadowPath
     }
 
-    /// Copies every model property of `other` except the tree (superlayer,
-    /// sublayers, mask), the animations, the delegate and the actions.
-    /// A property added to `Layer` must be added here to show in
-    /// presentation copies.
+    /// Copies every model property of `other` (its `properties` and custom
+    /// property values) except the tree (superlayer, sublayers, mask), the
+    /// animations, the delegate and the actions. Runs no action.
     public func copyModelProperties(from other: Layer) {
-        name = other.name
-        geometry = other.geometry
-        contentsScale = other.contentsScale
-        opacity = other.opacity
-        isHidden = other.isHidden
-        backgroundColor = other.backgroundColor
-        cornerRadius = other.cornerRadius
-        maskedCorners = other.maskedCorners
-        masksToBounds = other.masksToBounds
-        borderWidth = other.borderWidth
-        borderColor = other.borderColor
-        contents = other.contents
-        contentsGravity = other.contentsGravity
-        contentsRect = other.contentsRect
-        contentsCenter = other.contentsCenter
-        minificationFilter = other.minificationFilter
-        magnificationFilter = other.magnificationFilter
-        shadowColor = other.shadowColor
-        shadowOpacity = other.shadowOpacity
-        shadowOffset = other.shadowOffset
-        shadowRadius = other.shadowRadius
-        shadowPath = other.shadowPath
-        allowsGroupOpacity = other.allowsGroupOpacity
-        isDoubleSided = other.isDoubleSided
-        allowsEdgeAntialiasing = other.allowsEdgeAntialiasing
-        edgeAntialiasingMask = other.edgeAntialiasingMask
-        isOpaque = other.isOpaque
-        compositingOperator = other.compositingOperator
-        beginTime = other.beginTime
-        speed = other.speed
-        timeOffset = other.timeOffset
+        properties = other.properties
         actionState.customValues = other.actionState.customValues
     }
 }

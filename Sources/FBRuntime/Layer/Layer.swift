@@ -35,7 +35,7 @@ public enum LayerTreeError: Error, Equatable, CustomStringConvertible {
 /// caller's thread.
 open class Layer {
     /// A name for messages and debugging.
-    public var name: String
+    public var name: String { get { properties.name } set { properties.name = newValue } }
 
     /// Whether `point` (in the layer's bounds space, points) is inside the
     /// layer for hit testing (`hitTest(_:at:)`): by default inside
@@ -50,7 +50,10 @@ open class Layer {
 
     /// The layer's geometry properties as one value (the accessors below
     /// read and write it; the compositor and hit testing use it whole).
-    public var geometry = LayerGeometry() { willSet { willChangeGeometry(to: newValue) } didSet { didChangeValues() } }
+    public var geometry: LayerGeometry {
+        get { properties.geometry }
+        set { willChangeGeometry(to: newValue); properties.geometry = newValue; didChangeValues() }
+    }
 
     /// The layer's own coordinate space: `origin` is the point of that space
     /// shown at the top-left corner (scrolling), `size` its extent, points.
@@ -82,76 +85,123 @@ open class Layer {
     /// Pixels per point of the layer's contents image (CA's
     /// `contentsScale`, default 1). Geometry is in points and ignores it;
     /// it tells the contents and drawing code how finely to rasterise.
-    public var contentsScale: Double = 1
+    public var contentsScale: Double { get { properties.contentsScale } set { properties.contentsScale = newValue } }
 
     /// Multiplied into the layer image, 0…1 (clamped when drawn; NaN → 0).
-    public var opacity: Double = 1 { willSet { willChangeValue(forKey: .opacity) } didSet { didChangeValues() } }
+    public var opacity: Double {
+        get { properties.opacity }
+        set { willChangeValue(forKey: .opacity); properties.opacity = newValue; didChangeValues() }
+    }
     /// Not drawn (nor hit), with its sublayers. In a displayed tree a
     /// change fades by default (see `Layer+Transition.swift`).
-    public var isHidden = false {
-        willSet { willChangeSubtree(forKey: .hidden, changes: newValue != isHidden) } didSet { didChangeSubtree() }
+    public var isHidden: Bool {
+        get { properties.isHidden }
+        set { willChangeSubtree(forKey: .hidden, changes: newValue != isHidden); properties.isHidden = newValue; didChangeSubtree() }
     }
     /// Filled inside the bounds, rounded by `cornerRadius`.
-    public var backgroundColor: Color? { willSet { willChangeValue(forKey: .backgroundColor) } didSet { didChangeValues() } }
+    public var backgroundColor: Color? {
+        get { properties.backgroundColor }
+        set { willChangeValue(forKey: .backgroundColor); properties.backgroundColor = newValue; didChangeValues() }
+    }
 
     // MARK: The layer image (see `Compositor` for how these combine)
 
     /// Radius of the rounded corners of the background, the border and —
     /// with `masksToBounds` — the clip, points. Clamped so neighbouring
     /// corners fit (CSS's rule); ≤ 0 or NaN means square corners.
-    public var cornerRadius: Double = 0 { willSet { willChangeValue(forKey: .cornerRadius) } didSet { didChangeValues() } }
+    public var cornerRadius: Double {
+        get { properties.cornerRadius }
+        set { willChangeValue(forKey: .cornerRadius); properties.cornerRadius = newValue; didChangeValues() }
+    }
     /// The corners `cornerRadius` rounds; `nil` means all four.
-    public var maskedCorners: CornerMask?
+    public var maskedCorners: CornerMask? { get { properties.maskedCorners } set { properties.maskedCorners = newValue } }
     /// Clips contents and sublayers (and the shadow) to the bounds, rounded
     /// by `cornerRadius`.
-    public var masksToBounds = false
+    public var masksToBounds: Bool { get { properties.masksToBounds } set { properties.masksToBounds = newValue } }
     /// Width of the border, points, drawn inside the bounds above the
     /// contents and the sublayers, following `cornerRadius`. ≤ 0 or NaN: none.
-    public var borderWidth: Double = 0 { willSet { willChangeValue(forKey: .borderWidth) } didSet { didChangeValues() } }
+    public var borderWidth: Double {
+        get { properties.borderWidth }
+        set { willChangeValue(forKey: .borderWidth); properties.borderWidth = newValue; didChangeValues() }
+    }
     /// CA's default is opaque black.
-    public var borderColor: Color = .black { willSet { willChangeValue(forKey: .borderColor) } didSet { didChangeValues() } }
+    public var borderColor: Color {
+        get { properties.borderColor }
+        set { willChangeValue(forKey: .borderColor); properties.borderColor = newValue; didChangeValues() }
+    }
     /// The image drawn above the background, placed by `contentsGravity`.
     /// In a displayed tree a change fades by default (see
     /// `Layer+Transition.swift`).
     public var contents: LayerContents? {
-        willSet { willChangeSubtree(forKey: .contents, changes: newValue !== contents) } didSet { didChangeSubtree() }
+        get { properties.contents }
+        set { willChangeSubtree(forKey: .contents, changes: newValue !== contents); properties.contents = newValue; didChangeSubtree() }
     }
-    public var contentsGravity: ContentsGravity = .resize
+    public var contentsGravity: ContentsGravity { get { properties.contentsGravity } set { properties.contentsGravity = newValue } }
     /// The part of the contents image shown, unit coordinates of the image
     /// (default the whole image).
-    public var contentsRect = Rect(x: 0, y: 0, width: 1, height: 1) { willSet { willChangeValue(forKey: .contentsRect) } didSet { didChangeValues() } }
+    public var contentsRect: Rect {
+        get { properties.contentsRect }
+        set { willChangeValue(forKey: .contentsRect); properties.contentsRect = newValue; didChangeValues() }
+    }
     /// The stretchable centre of the shown part, unit coordinates of it:
     /// with `.resize` the image is drawn nine-part (corners keep their size
     /// in points). The default (0, 0, 1, 1) stretches everything.
-    public var contentsCenter = Rect(x: 0, y: 0, width: 1, height: 1) { willSet { willChangeValue(forKey: .contentsCenter) } didSet { didChangeValues() } }
+    public var contentsCenter: Rect {
+        get { properties.contentsCenter }
+        set { willChangeValue(forKey: .contentsCenter); properties.contentsCenter = newValue; didChangeValues() }
+    }
     /// Filter used when the contents are drawn smaller than their pixels.
-    public var minificationFilter: ContentsFilter = .linear
+    public var minificationFilter: ContentsFilter { get { properties.minificationFilter } set { properties.minificationFilter = newValue } }
     /// Filter used when the contents are drawn larger than their pixels.
-    public var magnificationFilter: ContentsFilter = .linear
+    public var magnificationFilter: ContentsFilter { get { properties.magnificationFilter } set { properties.magnificationFilter = newValue } }
     /// CA's default is opaque black.
-    public var shadowColor: Color = .black { willSet { willChangeValue(forKey: .shadowColor) } didSet { didChangeValues() } }
+    public var shadowColor: Color {
+        get { properties.shadowColor }
+        set { willChangeValue(forKey: .shadowColor); properties.shadowColor = newValue; didChangeValues() }
+    }
     /// 0 (CA's default) draws no shadow.
-    public var shadowOpacity: Double = 0 { willSet { willChangeValue(forKey: .shadowOpacity) } didSet { didChangeValues() } }
+    public var shadowOpacity: Double {
+        get { properties.shadowOpacity }
+        set { willChangeValue(forKey: .shadowOpacity); properties.shadowOpacity = newValue; didChangeValues() }
+    }
     /// In the layer's space, points. CA's default (0, −3) is kept literally:
     /// in FBRuntime's y-down spaces it moves the shadow *up*, as on iOS
     /// (on macOS, y-up, the same value moves it down).
-    public var shadowOffset = Size(width: 0, height: -3) { willSet { willChangeValue(forKey: .shadowOffset) } didSet { didChangeValues() } }
+    public var shadowOffset: Size {
+        get { properties.shadowOffset }
+        set { willChangeValue(forKey: .shadowOffset); properties.shadowOffset = newValue; didChangeValues() }
+    }
     /// Blur radius, points (σ = radius / 2, the CSS rule; see `BlurPlan`).
-    public var shadowRadius: Double = 3 { willSet { willChangeValue(forKey: .shadowRadius) } didSet { didChangeValues() } }
+    public var shadowRadius: Double {
+        get { properties.shadowRadius }
+        set { willChangeValue(forKey: .shadowRadius); properties.shadowRadius = newValue; didChangeValues() }
+    }
     /// The shape casting the shadow, in the layer's bounds space. `nil`: the
     /// alpha of the layer image casts it, which costs an offscreen pass
     /// every frame; a path is rasterised and blurred once and cached.
-    public var shadowPath: Path? { willSet { willChangeValue(forKey: .shadowPath) } didSet { didChangeValues() } }
+    public var shadowPath: Path? {
+        get { properties.shadowPath }
+        set { willChangeValue(forKey: .shadowPath); properties.shadowPath = newValue; didChangeValues() }
+    }
     /// A layer whose alpha (with its sublayers) masks this layer's image and
     /// shadow. It is laid out in this layer's bounds space and has no
     /// superlayer; this layer's `sublayerTransform` does not apply to it.
-    public var mask: Layer?
+    public var mask: Layer? {
+        didSet {
+            if let oldValue, oldValue !== mask, oldValue.maskOwner === self { oldValue.maskOwner = nil }
+            mask?.maskOwner = self
+            noteModelChange()
+        }
+    }
+    /// The layer whose `mask` this layer is (not retained; cleared when
+    /// that layer lets go of it).
+    final unowned(unsafe) var maskOwner: Layer?
     /// With `opacity < 1`, render the layer image (sublayers included) once
     /// and fade the result, so overlapping sublayers do not show through
     /// each other. `false` multiplies the opacity into every part instead.
-    public var allowsGroupOpacity = true
+    public var allowsGroupOpacity: Bool { get { properties.allowsGroupOpacity } set { properties.allowsGroupOpacity = newValue } }
     /// `false` hides the layer when its back faces the viewer.
-    public var isDoubleSided = true
+    public var isDoubleSided: Bool { get { properties.isDoubleSided } set { properties.isDoubleSided = newValue } }
     /// Whether the edges of the layer named by `edgeAntialiasingMask` are
     /// anti-aliased where the layer is not aligned to the pixel grid
     /// (rotated, scaled to fractional edges, in perspective). `false` (the
@@ -161,11 +211,11 @@ open class Layer {
     /// analog). Applies to the straight edges of the background, border,
     /// contents filling the bounds, and the `masksToBounds` clip; rounded
     /// corners are always anti-aliased.
-    public var allowsEdgeAntialiasing = Layer.defaultAllowsEdgeAntialiasing
+    public var allowsEdgeAntialiasing: Bool { get { properties.allowsEdgeAntialiasing } set { properties.allowsEdgeAntialiasing = newValue } }
     /// Which edges `allowsEdgeAntialiasing` smooths (CAEdgeAntialiasingMask),
     /// default all four. Clear the edges that abut other layers so no seam
     /// shows between them.
-    public var edgeAntialiasingMask: EdgeAntialiasingMask = .all
+    public var edgeAntialiasingMask: EdgeAntialiasingMask { get { properties.edgeAntialiasingMask } set { properties.edgeAntialiasingMask = newValue } }
     /// The initial `allowsEdgeAntialiasing` of new layers (false, as CA
     /// reads it from `UIViewEdgeAntialiasing` when an app does not set it).
     /// Set it once at start-up, before building layers.
@@ -174,20 +224,20 @@ open class Layer {
     /// lies under it is not drawn (occlusion culling) and its whole-pixel
     /// background is copied, not blended. A wrong `true` shows stale
     /// pixels where the layer is not opaque, as in CA.
-    public var isOpaque = false
+    public var isOpaque: Bool { get { properties.isOpaque } set { properties.isOpaque = newValue } }
     /// Render the layer image (background, contents, sublayers, border)
     /// once into a bitmap in the layer's own space and reuse it while
     /// nothing in the subtree changes; moving or transforming the layer
     /// only re-composites the bitmap (resampled unless the map is a
     /// whole-pixel translation). Shadow, mask and opacity apply to the
     /// bitmap, so the opacity acts as group opacity. See `Compositor`.
-    public var shouldRasterize = false
+    public var shouldRasterize: Bool { get { properties.shouldRasterize } set { properties.shouldRasterize = newValue } }
     /// Bitmap pixels per layer pixel (`contentsScale × Compositor.scale`
     /// pixels per point) of a rasterized layer; ≤ 0 or NaN counts as 1.
-    public var rasterizationScale: Double = 1
+    public var rasterizationScale: Double { get { properties.rasterizationScale } set { properties.rasterizationScale = newValue } }
     /// How the layer image combines with what is below it (the analog of
     /// CA's `compositingFilter`), default source-over.
-    public var compositingOperator: BlendOperator = .srcOver
+    public var compositingOperator: BlendOperator { get { properties.compositingOperator } set { properties.compositingOperator = newValue } }
 
     /// Renderer state kept between frames (the shadow cache). Belongs to
     /// the compositor; moves to the render tree with the commit snapshots.
@@ -213,7 +263,7 @@ open class Layer {
     /// own image — the frosted-glass backdrop (CA's `backgroundFilters`
     /// with a blur). Points (σ = radius / 2, like `shadowRadius`); 0 (the
     /// default) draws no backdrop. Animatable as `.custom("backgroundBlurRadius")`.
-    public var backgroundBlurRadius: Double = 0
+    public var backgroundBlurRadius: Double { get { properties.backgroundBlurRadius } set { properties.backgroundBlurRadius = newValue } }
 
     /// True for layer classes that draw content of their own between the
     /// contents image and the sublayers, every frame, through the layer's
@@ -302,14 +352,14 @@ open class Layer {
     var replicator: ReplicatorLayer? { nil }
 
     /// The sublayers, back to front.
-    public private(set) var sublayers: [Layer] = []
+    public private(set) var sublayers: [Layer] = [] { didSet { noteModelChange() } }
     /// The layer this one is a sublayer of. Not retained: the superlayer
     /// owns its sublayers, and clears this pointer when it lets go of them.
     public private(set) unowned(unsafe) var superlayer: Layer?
 
     /// Animations attached to this layer, in the order they were added.
     public final internal(set) var animations: [(key: String, animation: Animation)] = [] {
-        didSet { animationsVersion &+= 1; animationsDidChange(from: oldValue) }
+        didSet { animationsVersion &+= 1; animationsDidChange(from: oldValue); noteModelChange() }
     }
     /// Bumped by every change of `animations` (caches of presentation
     /// values key on it).
@@ -319,7 +369,13 @@ open class Layer {
     /// layer's animations (`Layer+Actions.swift`).
     final var actionState = LayerActionState()
 
-    public init(name: String = "layer") { self.name = name }
+    public init(name: String = "layer") { properties = LayerProperties(name: name) }
+
+    /// Every model property of the layer as one value (see
+    /// `LayerProperties`): the public accessors read and write it; a
+    /// commit hands it to the render tree whole and a presentation copy
+    /// starts from it. Setting it directly runs no action.
+    final var properties: LayerProperties { didSet { noteModelChange() } }
 
     // MARK: Overridable hooks (their machinery is in the extensions)
 
@@ -374,6 +430,7 @@ open class Layer {
     }
 
     deinit {
+        if let mask, mask.maskOwner === self { mask.maskOwner = nil }
         // A render-tree twin's former sublayer may have another superlayer
         // by now (its old parent was not in a later update).
         for sublayer in sublayers where sublayer.superlayer === self { sublayer.superlayer = nil }
@@ -386,7 +443,9 @@ open class Layer {
     /// Appends `layer` as the frontmost sublayer, removing it from its old
     /// superlayer (possibly in another tree) first.
     /// - Throws: `LayerTreeError.wouldCreateCycle` if `layer` is this layer
-    ///   or one of its ancestors; the tree is unchanged then.
+    ///   or one of its ancestors (the layers above, through superlayers and
+    ///   the layers whose `mask` a layer on the way is); the tree is
+    ///   unchanged then.
     public func addSublayer(_ layer: Layer) throws(LayerTreeError) {
         try insertSublayer(layer, at: sublayers.count - (layer.superlayer === self ? 1 : 0))
     }
@@ -396,7 +455,7 @@ open class Layer {
         var ancestor: Layer? = self
         while let a = ancestor {
             if a === layer { throw .wouldCreateCycle(layer: layer.name, into: name) }
-            ancestor = a.superlayer
+            ancestor = a.superlayer ?? a.maskOwner     // a mask's layer is above it too
         }
         let count = sublayers.count - (layer.superlayer === self ? 1 : 0)
         guard index >= 0 && index <= count else { throw .indexOutOfRange(index, count: count) }
@@ -439,13 +498,13 @@ open class Layer {
     // MARK: Timing (CALayer adopts CAMediaTiming)
 
     /// When the layer's timeline starts, in its superlayer's time.
-    public var beginTime: MediaTime = 0
+    public var beginTime: MediaTime { get { properties.beginTime } set { properties.beginTime = newValue } }
     /// How fast the layer's time runs against its superlayer's (0 pauses
     /// every animation in the subtree; NaN counts as 1).
-    public var speed: Double = 1
+    public var speed: Double { get { properties.speed } set { properties.speed = newValue } }
     /// Added to the layer's local time (with `speed` 0: where the subtree's
     /// animations stand — scrubbing).
-    public var timeOffset: Double = 0
+    public var timeOffset: Double { get { properties.timeOffset } set { properties.timeOffset = newValue } }
 
     /// This layer's local time for its superlayer's time `t`:
     /// `(t − beginTime) · speed + timeOffset` (CAMediaTiming's active local

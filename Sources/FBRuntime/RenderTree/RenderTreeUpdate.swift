@@ -11,6 +11,10 @@ struct LayerHandOffState {
     /// thread, and the `serial` of the backing store it copies.
     var handedContents: LayerContents?
     var handedSerial: UInt64 = 0
+    /// In `ChangedLayers.list`: changed since its last capture.
+    var isChanged = false
+    /// The number of the capture that took it last.
+    var capturedIn: UInt64 = 0
     init() {}
 }
 
@@ -27,20 +31,23 @@ struct LayerHandOffState {
 /// text caches, rasterize bitmaps — keeps working. The render thread reads
 /// and renders only twins; the app thread only model layers.
 ///
-/// **Capture** (`init(capturing:at:)`, app thread): first the display pass
-/// (`displayIfNeeded(at:)`: app `draw(in:)` code runs here, not on the render
-/// thread), then a walk of the whole tree making, for every layer, a
-/// detached copy of its model properties (the subclass's included), its
-/// animations as they are, custom property values, contents reference and
-/// the twins of its sublayers and mask.
+/// **Capture** (`init(capturing:at:)`, app thread) takes only what changed
+/// since the last commit: the layers in `ChangedLayers` (any model
+/// property, custom value, animation, sublayer list, mask or backing store
+/// set since) that are in the tree. First the display pass of those that
+/// need it (`draw(in:)` app code runs here, not on the render thread), then
+/// for each a detached copy of its model properties (`LayerProperties`
+/// and the subclass's), its animations as they are, custom property
+/// values, contents reference and the twins of its sublayers and mask. A
+/// sublayer or mask without a twin yet is new to the render tree: it is
+/// captured with its whole subtree. The first capture of a tree takes
+/// every layer.
 ///
-/// - Complexity: the walk is over every layer at every commit (no dirty
-///   tracking yet): O(layers) time and one copy allocated per layer, on the
-///   app thread; applying it costs O(layers) on the render thread, at most
-///   once per frame (several queued updates are applied in order). For the
-///   trees this runtime targets (hundreds of layers) that is well under a
-///   millisecond; a larger tree would want dirty marks from the property
-///   hooks and tree edits.
+/// - Complexity: O(changed layers × their depth + new layers) time and one
+///   copy allocated per captured layer, on the app thread; applying it
+///   costs the same on the render thread, at most once per frame (several
+///   queued updates are applied in order). A 10,000-row tree with one row
+///   changed captures that row.
 ///
 /// **Contents.** A `contents` image is shared, not copied: change an image
 /// the render tree may show only by setting a new one (editing its pixels
@@ -100,20 +107,79 @@ public final class RenderTreeUpdate {
     /// Layers captured.
     public var layerCount: Int { entries.count }
 
-    /// Captures `root`'s tree (app thread), after running its display pass
-    /// at `time` (global media time, seconds).
-    public init(capturing root: Layer, at time: MediaTime) {
-        root.displayIfNeeded(at: time)
-        self.root = RenderTreeUpdate.twin(of: root)
+    /// Captures what changed in `root`'s tree since the last commit (app
+    /// thread), after running the display pass of the layers that need it,
+    /// at `time` (global media time, seconds). The first capture of a tree
+    /// (its root has no twin yet) takes all of it.
+    public convenience init(capturing root: Layer, at time: MediaTime) {
+        self.init(capturing: root, at: time, everything: false)
+    }
+
+    /// With `everything`, every layer of the tree is captured (and the
+    /// whole tree's display pass runs), changed or not: a render loop's
+    /// first update, and the tests' reference for the partial ones.
+    init(capturing root: Layer, at time: MediaTime, everything: Bool) {
         commitTime = time
-        isComplete = true
-        capture(root, depth: 0)
+        let whole = everything || root.handOff.twin == nil
+        self.root = RenderTreeUpdate.twin(of: root)
+        isComplete = whole
+        RenderTreeUpdate.captureCount &+= 1
+        captureNumber = RenderTreeUpdate.captureCount
+        if whole {
+            root.displayIfNeeded(at: time)
+            capture(root, depth: 0)
+            var rest = ChangedLayers.takeAll()
+            let number = captureNumber
+            rest.removeAll { $0.handOff.capturedIn == number }
+            keepChanged(&rest)
+        } else {
+            captureChanges(under: root, at: time)
+        }
         retired = RenderTreeUpdate.retiringLock.withLock {
             let r = RenderTreeUpdate.retiring
             RenderTreeUpdate.retiring = []
             return r
         }
     }
+
+    /// Captures the changed layers under `root` (see `ChangedLayers`): each
+    /// one's own state and sublayer list; sublayers and masks that have no
+    /// twin yet with their whole subtree.
+    private func captureChanges(under root: Layer, at time: MediaTime) {
+        var changed = ChangedLayers.takeAll()
+        var others: [Layer] = []
+        var mine: [(layer: Layer, depth: Int)] = []
+        for layer in changed {
+            if let depth = layer.depth(below: root) { mine.append((layer, depth)) } else { others.append(layer) }
+        }
+        changed.removeAll()
+        // The display pass first: it changes what is captured (contents).
+        for (layer, _) in mine { layer.displaySelfIfNeeded(atLocalTime: layer.convertTime(time, from: nil)) }
+        for (layer, depth) in mine where layer.handOff.capturedIn != captureNumber {
+            if depth < Compositor.maximumDepth { captureOne(layer, depth: depth) } else { layer.handOff.isChanged = false }
+        }
+        keepChanged(&others)
+    }
+
+    /// The layers of `list` go back to `ChangedLayers`, except those only
+    /// the list still holds (released by the app while out of the tree):
+    /// they are let go here.
+    private func keepChanged(_ kept: inout [Layer]) {
+        var i = 0
+        while i < kept.count {
+            if isKnownUniquelyReferenced(&kept[i]) {
+                kept[i].handOff.isChanged = false
+                kept.remove(at: i)
+            } else {
+                i += 1
+            }
+        }
+        ChangedLayers.putBack(kept)
+    }
+
+    /// Numbers the captures, so a layer met twice in one is captured once.
+    nonisolated(unsafe) private static var captureCount: UInt64 = 0
+    private var captureNumber: UInt64 = 0
 
     private init(root: Layer, commitTime: MediaTime, entries: [Entry], commitCount: Int, isComplete: Bool,
                  retired: [Layer]) {
@@ -128,8 +194,36 @@ public final class RenderTreeUpdate {
         return t
     }
 
+    /// Captures `layer` and its whole subtree.
     private func capture(_ layer: Layer, depth: Int) {
         guard depth < Compositor.maximumDepth else { return }
+        captureState(of: layer)
+        if let mask = layer.mask { capture(mask, depth: depth + 1) }
+        for s in layer.sublayers { capture(s, depth: depth + 1) }
+    }
+
+    /// Captures `layer` (a changed one) alone; a sublayer or mask met
+    /// without a twin is new to the render tree and captured whole, after
+    /// its own display pass.
+    private func captureOne(_ layer: Layer, depth: Int) {
+        let time = layer.convertTime(commitTime, from: nil)
+        if let mask = layer.mask, mask.handOff.twin == nil {
+            mask.displayIfNeeded(at: time, depth: depth + 1)
+            capture(mask, depth: depth + 1)
+        }
+        for s in layer.sublayers where s.handOff.twin == nil {
+            s.displayIfNeeded(at: time, depth: depth + 1)
+            capture(s, depth: depth + 1)
+        }
+        captureState(of: layer)
+    }
+
+    /// One entry: the layer's model state, animations, sublayer twins and
+    /// mask twin. A layer whose display pass must run at every commit
+    /// (`redisplaysEveryCommit`) stays changed for the next one.
+    private func captureState(of layer: Layer) {
+        guard layer.handOff.capturedIn != captureNumber else { return }
+        layer.handOff.capturedIn = captureNumber
         let twin = RenderTreeUpdate.twin(of: layer)
         let state = layer.makePresentationCopy()
         state.contents = RenderTreeUpdate.handedContents(of: layer)
@@ -138,8 +232,8 @@ public final class RenderTreeUpdate {
         for s in layer.sublayers { subs.append(RenderTreeUpdate.twin(of: s)) }
         let maskTwin = layer.mask.map { RenderTreeUpdate.twin(of: $0) }
         entries.append(Entry(twin: twin, state: state, animations: layer.animations, sublayers: subs, mask: maskTwin))
-        if let mask = layer.mask { capture(mask, depth: depth + 1) }
-        for s in layer.sublayers { capture(s, depth: depth + 1) }
+        layer.handOff.isChanged = false
+        if layer.redisplaysEveryCommit { layer.noteModelChange() }
     }
 
     /// The contents to hand over: the layer's own, except a backing store

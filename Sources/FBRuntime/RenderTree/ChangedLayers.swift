@@ -1,0 +1,62 @@
+/// The model layers changed since a commit last captured them: what the
+/// next `RenderTreeUpdate` carries (Core Animation's transaction keeps the
+/// same list of layers it touched).
+///
+/// A layer joins the list the first time one of its model properties, its
+/// custom values, animations, sublayers, mask or backing store change
+/// after it has a render-tree twin (`noteModelChange()`); a layer without
+/// a twin is captured whole when it gets one, so it needs no entry. A
+/// capture takes the entries under its root, leaves the others (a layer
+/// changed while out of the tree is captured when it comes back) and drops
+/// those nothing else holds any more.
+///
+/// Threading: model layers belong to the app thread (or a thread holding
+/// `Transaction.lock()`); the lock guards the list itself, because a layer
+/// may be released, and its twin retired, on another thread.
+enum ChangedLayers {
+    nonisolated(unsafe) static var list: [Layer] = []
+    static let lock = Lock()
+
+    /// Moves the whole list out (app thread, at capture).
+    static func takeAll() -> [Layer] {
+        lock.withLock {
+            let taken = list
+            list = []
+            return taken
+        }
+    }
+
+    /// Puts back layers a capture did not take.
+    static func putBack(_ layers: [Layer]) {
+        guard !layers.isEmpty else { return }
+        lock.withLock { list.append(contentsOf: layers) }
+    }
+}
+
+extension Layer {
+    /// Notes that the layer's model state changed, for the next commit
+    /// (see `ChangedLayers`). Cheap after the first change: one flag.
+    final func noteModelChange() {
+        guard !handOff.isChanged, handOff.twin != nil else { return }
+        handOff.isChanged = true
+        ChangedLayers.lock.withLock { ChangedLayers.list.append(self) }
+    }
+}
+
+extension Layer {
+    /// How deep the layer is below `root` (0: it is `root`), going up
+    /// through superlayers and mask owners; `nil` when it is not in
+    /// `root`'s tree, or not within `Compositor.maximumDepth` of it (which
+    /// also ends the walk in a loop made through masks: a layer's mask
+    /// with the layer among its sublayers).
+    final func depth(below root: Layer) -> Int? {
+        var layer = self
+        var depth = 0
+        while layer !== root {
+            guard depth < Compositor.maximumDepth else { return nil }
+            if let s = layer.superlayer { layer = s } else if let o = layer.maskOwner { layer = o } else { return nil }
+            depth += 1
+        }
+        return depth
+    }
+}
