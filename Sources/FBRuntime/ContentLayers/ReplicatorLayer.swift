@@ -23,8 +23,11 @@ import Raster
 /// `instanceGreenOffset`, `instanceBlueOffset`, `instanceAlphaOffset`,
 /// `instanceDelay`.
 open class ReplicatorLayer: Layer {
+    // `final`: with an observer, the open class's getter clashed with the
+    // dead-method stub Embedded Swift emits for it in another module
+    // (duplicate symbol at the aarch64 link).
     /// Copies drawn, the original included. Default 1.
-    public var instanceCount = 1 { didSet { noteModelChange() } }
+    public final var instanceCount = 1 { didSet { noteModelChange() } }
     /// Seconds each instance lags the previous one.
     public var instanceDelay: Double = 0 { willSet { willChangeValue(forKey: .custom("instanceDelay")) } didSet { didChangeValues() } }
     /// Applied to instance k − 1 to make instance k, about the centre of the
