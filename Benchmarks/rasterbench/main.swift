@@ -191,6 +191,33 @@ do {
         let peer = measure(name + ", 1024²") { pixman_image_composite32(PIXMAN_OP_OVER, pImage, nil, pTarget, 0, 0, 0, 0, 0, 0, Int32(n), Int32(n)) }
         add(name + ", 1024²", ours: ours, peer: "pixman", peer, target: 1.0)
     }
+
+    // Informational rows for the other sampler loops: nearest under a
+    // rotation, and bilinear under a perspective map (the image as a card
+    // turned about its left edge: the right edge 70 % as tall), per-pixel
+    // division on both sides (pixman's general projective fetcher).
+    let rotated = AffineTransform.translation(x: -512, y: -512)
+        .concatenating(.rotation(radians: Double.pi / 6)).concatenating(.translation(x: 512, y: 512))
+    let d = Double(n)
+    let card = ProjectiveTransform(.scale(x: 1 / d, y: 1 / d))
+        .concatenating(ProjectiveTransform.unitSquare(to: (0, 0), (d, 0.15 * d), (d, 0.85 * d), (0, d))!)
+    let samplerCases: [(String, ImagePaint, ImageFilter, ProjectiveTransform)] = [
+        ("nearest image, rotated 30°", ImagePaint(image: image.view, transform: rotated, filter: .nearest), .nearest,
+         ProjectiveTransform(rotated)),
+        ("bilinear image, perspective", ImagePaint(image: image.view, projective: card, filter: .bilinear), .bilinear, card),
+    ]
+    for (name, paint, filter, transform) in samplerCases {
+        let ours = measure(name + ", 1024²") { targetCanvas.fill(area, paint: paint) }
+        let inv = transform.inverted()!
+        var f = pixman_f_transform_t()
+        f.m = ((inv.m00, inv.m01, inv.m02), (inv.m10, inv.m11, inv.m12), (inv.m20, inv.m21, inv.m22))
+        var t = pixman_transform_t()
+        _ = pixman_transform_from_pixman_f_transform(&t, &f)
+        _ = pixman_image_set_transform(pImage, &t)
+        _ = pixman_image_set_filter(pImage, filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
+        let peer = measure(name + ", 1024²") { pixman_image_composite32(PIXMAN_OP_OVER, pImage, nil, pTarget, 0, 0, 0, 0, 0, 0, Int32(n), Int32(n)) }
+        add(name + ", 1024²", ours: ours, peer: "pixman", peer, target: nil)
+    }
 }
 
 // Anti-aliased paths, solid colour source-over into ARGB8888, against cairo
