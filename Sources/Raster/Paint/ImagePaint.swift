@@ -244,9 +244,9 @@ public struct ImagePaint: Paint {
         case .projective(let inv):
             switch filter {
             case .nearest:
-                ImageSampler.projectiveRow(level0, filter: .nearest, edge: edge, inverse: inv, x: x, y: y, scale: 1, count: count, into: span)
+                ImageSampler.projectiveRow(level0, filter: .nearest, edge: edge, inverse: inv, x: x, y: y, scale: 1, count: count, into: span, family: family)
             case .bilinear:
-                ImageSampler.projectiveRow(level0, filter: .bilinear, edge: edge, inverse: inv, x: x, y: y, scale: 1, count: count, into: span)
+                ImageSampler.projectiveRow(level0, filter: .bilinear, edge: edge, inverse: inv, x: x, y: y, scale: 1, count: count, into: span, family: family)
             case .trilinear:
                 switch edge {
                 case .transparent: shadeProjectiveTrilinear(TransparentEdge.self, inv, x, y, count, span)
