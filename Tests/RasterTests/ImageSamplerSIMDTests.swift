@@ -1,9 +1,9 @@
 import XCTest
-import Raster
+@testable import Raster
 import TestSupport
 
-/// The SIMD row samplers (`ImageSampler.affineRow` with `.simd`) against
-/// their scalar references (`.reference`), bit for bit:
+/// The SIMD row samplers (`ImageSampler.affineRow` and `projectiveRow` with
+/// `.simd`) against their scalar references (`.reference`), bit for bit:
 /// seeded random images, regions, transforms, filters, edges and spans,
 /// far-out and non-finite positions among them, on images whose last texel
 /// touches a guard page so that no lane may read past the image.
@@ -131,6 +131,128 @@ final class ImageSamplerSIMDTests: XCTestCase {
             }
             if let d = firstDifference(a, b) {
                 XCTFail("trial \(trial) \(filter) \(edge) region \(x0),\(y0) – \(x1),\(y1) start \(start) step \(step): \(d)")
+                return
+            }
+        }
+    }
+
+    /// Random perspective maps (unit square to a random quadrilateral,
+    /// scaled to the image), some with rows crossing the horizon (W ≤ 0)
+    /// and some with rows far out, at mip scales, both filters and edges.
+    func testProjectiveRowsEqualReference() {
+        var rng = SplitMix64(seed: 0x9E7)
+        var tried = 0
+        for trial in 0..<3000 {
+            let s = Source(&rng)
+            func corner() -> (x: Double, y: Double) { (rng.unit() * 160 - 30, rng.unit() * 160 - 30) }
+            guard let quad = ProjectiveTransform.unitSquare(to: corner(), corner(), corner(), corner()),
+                  let inverse = ProjectiveTransform(.scale(x: 1 / Double(s.width), y: 1 / Double(s.height)))
+                    .concatenating(quad).inverted() else { continue }
+            tried += 1
+            let filter: ImageSampler.Filter = trial % 3 == 0 ? .nearest : .bilinear
+            let edge: ImageEdge = trial % 2 == 0 ? .transparent : .clamp
+            let x = rng.below(4) == 0 ? rng.below(20000) - 10000 : rng.below(180) - 40
+            let y = rng.below(180) - 40
+            let scale = [1.0, 1.0, 0.5, 0.25][rng.below(4)]
+            let count = [1, 3, 8, 9, 16, 23][rng.below(6)] + (rng.below(2) == 0 ? rng.below(200) : 0)
+            let (a, b) = rows(count) { dst, family in
+                ImageSampler.projectiveRow(s.source, filter: filter, edge: edge, inverse: inverse, x: x, y: y, scale: scale,
+                                           count: count, into: dst, family: family)
+            }
+            if let d = firstDifference(a, b) {
+                XCTFail("trial \(trial) \(filter) \(edge) \(s.width)×\(s.height) inverse \(inverse) row \(y) from \(x) scale \(scale): \(d)")
+                return
+            }
+        }
+        XCTAssertGreaterThan(tried, 2500)
+    }
+
+    /// `fixed16` is `Fixed16(x).raw` lane for lane: random values across
+    /// the safe box, exact halves of a 16.16 step on both sides of 0 (ties
+    /// go away from zero), zeros of both signs, NaN (0), NaN with a payload
+    /// (which arithmetic carries into the low bits a bare bit cast reads).
+    func testFixed16LanesEqualFixed16() {
+        var rng = SplitMix64(seed: 0xF16)
+        func check(_ x: SIMD4<Double>) -> Bool {
+            let lanes = ImageSampler.fixed16(x)
+            for i in 0..<4 where lanes[i] != Fixed16(x[i]).raw {
+                XCTFail("fixed16(\(x[i])) = \(lanes[i]), Fixed16 gives \(Fixed16(x[i]).raw)")
+                return false
+            }
+            return true
+        }
+        let payloadNaN = Double(bitPattern: 0x7FF8_0000_1234_5678), negativePayloadNaN = Double(bitPattern: 0xFFF8_0000_0000_0FF0)
+        guard check(SIMD4(0, -0.0, .nan, -.nan)), check(SIMD4(payloadNaN, negativePayloadNaN, 1, -1)), check(SIMD4(-8192, 24576, 0.5 / 65536, -0.5 / 65536)),
+              check(SIMD4(1.5 / 65536, -1.5 / 65536, 2.5 / 65536, -2.5 / 65536)) else { return }
+        for _ in 0..<20_000 {
+            var x = SIMD4<Double>()
+            for i in 0..<4 {
+                switch rng.below(3) {
+                case 0: x[i] = rng.unit() * 32768 - 8192
+                case 1: x[i] = (Double(rng.below(1 << 24)) - Double(1 << 23) + 0.5) / 65536       // a tie
+                default: x[i] = (Double(rng.below(1 << 26)) - Double(1 << 25)) / 262_144          // quarters
+                }
+            }
+            if !check(x) { return }
+        }
+    }
+
+    /// Maps that put every position 2⁻¹⁷ texel below a multiple of 1/256
+    /// (`W` = 1, the bilinear shift added back into the offset), so that at
+    /// negative positions `x·2¹⁶` is halfway between two 16.16 values
+    /// whose weight or texel differ: the SIMD row must break the tie away
+    /// from zero as `Fixed16` does. (At positive positions a tie moves only
+    /// bits 0–7 of the 16.16 value, which no sampler reads.)
+    func testProjectiveRoundingTiesEqualReference() {
+        var rng = SplitMix64(seed: 0x71E5)
+        var ties = 0
+        for trial in 0..<1500 {
+            let s = Source(&rng)
+            let filter: ImageSampler.Filter = trial % 2 == 0 ? .nearest : .bilinear
+            let edge: ImageEdge = trial % 3 == 0 ? .clamp : .transparent
+            let shift = filter == .bilinear ? ImageSampler.bilinearShift : 0
+            func slope() -> Double { Double(rng.below(257) - 128) / 128 }
+            func offset() -> Double { Double(rng.below(4096) - 3072) / 256 - 1.0 / 131_072 + shift }
+            let m = ProjectiveTransform(m00: slope(), m01: slope(), m02: offset(),
+                                        m10: slope(), m11: slope(), m12: offset(),
+                                        m20: 0, m21: 0, m22: 1)
+            let x = rng.below(60) - 30, y = rng.below(60) - 30, count = 1 + rng.below(70)
+            let (a, b) = rows(count) { dst, family in
+                ImageSampler.projectiveRow(s.source, filter: filter, edge: edge, inverse: m, x: x, y: y, scale: 1,
+                                           count: count, into: dst, family: family)
+            }
+            if let d = firstDifference(a, b) {
+                XCTFail("trial \(trial) \(filter) \(edge) map \(m) row \(y) from \(x): \(d)")
+                return
+            }
+            // How many positions were ties (the test is only as good as this).
+            let px = Double(x) + 0.5, py = Double(y) + 0.5
+            let u = m.m00 * px + m.m01 * py + m.m02 - shift
+            if u < 0, (u * 65536 + 0.5).truncatingRemainder(dividingBy: 256) == 0 { ties += 1 }
+        }
+        XCTAssertGreaterThan(ties, 300)
+    }
+
+    /// Maps with non-finite or enormous entries and maps looking from
+    /// behind: every lane must still give what the reference gives (0
+    /// behind the eye, texel (0, 0)'s neighbourhood for NaN positions).
+    func testProjectiveRowsWithBadMapsEqualReference() {
+        var rng = SplitMix64(seed: 0xBAD)
+        let specials = [Double.nan, .infinity, -.infinity, 1e300, -1e300, 1e-300, 0, -0.0]
+        for trial in 0..<800 {
+            let s = Source(&rng)
+            func entry() -> Double { rng.below(3) == 0 ? specials[rng.below(specials.count)] : rng.unit() * 4 - 2 }
+            let m = ProjectiveTransform(m00: entry(), m01: entry(), m02: entry(), m10: entry(), m11: entry(), m12: entry(),
+                                        m20: entry() * 0.01, m21: entry() * 0.01, m22: entry())
+            let filter: ImageSampler.Filter = trial % 2 == 0 ? .nearest : .bilinear
+            let edge: ImageEdge = trial % 3 == 0 ? .transparent : .clamp
+            let x = rng.below(400) - 200, y = rng.below(400) - 200, count = 1 + rng.below(40)
+            let (a, b) = rows(count) { dst, family in
+                ImageSampler.projectiveRow(s.source, filter: filter, edge: edge, inverse: m, x: x, y: y, scale: 1,
+                                           count: count, into: dst, family: family)
+            }
+            if let d = firstDifference(a, b) {
+                XCTFail("trial \(trial) \(filter) \(edge) map \(m) row \(y) from \(x): \(d)")
                 return
             }
         }

@@ -268,15 +268,22 @@ public enum ImageSampler {
     /// `(X, Y, W)`, the image point is `(X/W, Y/W)` times `scale` (for mip
     /// levels), divided per pixel (perspective-correct). `W ≤ 0` is behind
     /// the eye: transparent. `family` picks the row loop once per call, as
-    /// for `affineRow`.
+    /// for `affineRow`; both write the same bits.
     /// - Complexity: O(count), no allocation.
     public static func projectiveRow(_ src: SampleSource, filter: Filter, edge: ImageEdge, inverse m: ProjectiveTransform,
                                      x: Int, y: Int, scale: Double, count: Int, into dst: UnsafeMutablePointer<UInt32>,
                                      family: KernelFamily) {
-        // Both families run the reference loop for now.
-        switch edge {
-        case .transparent: projectiveRowReference(TransparentEdge.self, filter == .bilinear, src, m, x, y, scale, count, dst)
-        case .clamp: projectiveRowReference(ClampEdge.self, filter == .bilinear, src, m, x, y, scale, count, dst)
+        switch (edge, family) {
+        case (.transparent, .reference): projectiveRowReference(TransparentEdge.self, filter == .bilinear, src, m, x, y, scale, count, dst)
+        case (.clamp, .reference): projectiveRowReference(ClampEdge.self, filter == .bilinear, src, m, x, y, scale, count, dst)
+        case (_, .simd):
+            withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: 16) { buffer in
+                let scratch = buffer.baseAddress!
+                switch edge {
+                case .transparent: projectiveRow(TransparentEdge.self, bilinear: filter == .bilinear, src, m, x, y, scale, count, dst, scratch)
+                case .clamp: projectiveRow(ClampEdge.self, bilinear: filter == .bilinear, src, m, x, y, scale, count, dst, scratch)
+                }
+            }
         }
     }
 
@@ -288,8 +295,9 @@ public enum ImageSampler {
         return (m.m00 * px + m.m01 * py + m.m02, m.m10 * px + m.m11 * py + m.m12, m.m20 * px + m.m21 * py + m.m22)
     }
 
-    /// The reference projective row, one pixel at a time. Out of line so
-    /// the aarch64 code report shows it apart.
+    /// The reference projective row, one pixel at a time: the oracle of
+    /// the SIMD row, whose lanes repeat this arithmetic operation for
+    /// operation. Out of line so the aarch64 code report shows it apart.
     @inline(never)
     static func projectiveRowReference<E: EdgeRule>(_: E.Type, _ isBilinear: Bool, _ src: SampleSource, _ m: ProjectiveTransform,
                                                     _ x: Int, _ y: Int, _ scale: Double, _ count: Int,
