@@ -94,6 +94,17 @@ func renderPaints(_ family: KernelFamily) -> UInt64 {
         let m = ProjectiveTransform(.scale(x: 1.0 / 45, y: 1.0 / 38)).concatenating(quad)
         canvas.fill(IntRect(x: 140, y: 70, width: 71, height: 63), paint: ImagePaint(image: image.view, projective: m, filter: .bilinear))
     }
+    // Nearest under a rotation; a clamped edge far from the image (long
+    // runs of 8-lane edge chunks); a perspective map, nearest and clamped.
+    let turned = center.concatenating(.rotation(radians: 2.2)).concatenating(.translation(x: 50, y: 30))
+    canvas.fill(IntRect(x: 0, y: 0, width: 100, height: 60), paint: ImagePaint(image: image.view, transform: turned, filter: .nearest), alpha: 200)
+    canvas.fill(IntRect(x: 100, y: 0, width: 103, height: 45),
+                paint: ImagePaint(image: image.view, transform: .scale(x: 0.9, y: 1.1), filter: .bilinear, edge: .clamp), alpha: 160)
+    if let quad = ProjectiveTransform.unitSquare(to: (5, 62), (80, 70), (70, 112), (10, 105)) {
+        let m = ProjectiveTransform(.scale(x: 1.0 / 45, y: 1.0 / 38)).concatenating(quad)
+        canvas.fill(IntRect(x: 0, y: 60, width: 90, height: 57),
+                    paint: ImagePaint(image: image.view, projective: m, filter: .nearest, edge: .clamp), alpha: 120)
+    }
     canvas.clip(to: IntRect(x: 3, y: 3, width: 90, height: 60))
     canvas.fill(IntRect(x: 0, y: 0, width: 100, height: 100),
                 paint: NinePartPaint(image: image.view, contentsCenter: PaintRect(x: 0.3, y: 0.3, width: 0.4, height: 0.4),
