@@ -36,10 +36,10 @@ extension ImageSampler {
             let u0 = Fixed16(plan.sx + Double(plan.lo) * step.x).raw, v0 = Fixed16(plan.sy + Double(plan.lo) * step.y).raw
             let du = Fixed16(step.x).raw, dv = Fixed16(step.y).raw
             let n = plan.hi &- plan.lo, d = dst + plan.lo
-            withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: 16) { scratch in
-                if isBilinear {
-                    bilinearRowSIMD(E.self, src, u0, v0, du, dv, n, d, scratch.baseAddress!)
-                } else {
+            if isBilinear {
+                bilinearRowSIMD(E.self, src, u0, v0, du, dv, n, d)
+            } else {
+                withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: 16) { scratch in
                     nearestRowSIMD(E.self, src, u0, v0, du, dv, n, d, scratch.baseAddress!)
                 }
             }
@@ -72,8 +72,7 @@ extension ImageSampler {
     /// reference sampler pixel by pixel (~10 ns each); now they are a fill.
     @inline(never)
     static func bilinearRowSIMD<E: EdgeRule>(_: E.Type, _ src: SampleSource, _ u0: Int32, _ v0: Int32,
-                                             _ du: Int32, _ dv: Int32, _ n: Int, _ dst: UnsafeMutablePointer<UInt32>,
-                                             _ scratch: UnsafeMutableRawPointer) {
+                                             _ du: Int32, _ dv: Int32, _ n: Int, _ dst: UnsafeMutablePointer<UInt32>) {
         var lo = 0, hi = n
         if E.isTransparent {
             // Some tap inside: ⌊s⌋ in x0−1 … x1−1.
@@ -86,13 +85,13 @@ extension ImageSampler {
         linearInterval(Int64(v0), Int64(dv), Int64(src.y0) << 16, (Int64(src.y1) - 2) << 16 | 0xFFFF, &a, &b)
         if a >= b { a = hi; b = hi }
         dst.update(repeating: 0, count: lo)
-        sampleRun8(E.self, bilinear: true, src, u0, v0, du, dv, lo, a, dst, scratch)
+        sampleRun8(E.self, bilinear: true, src, u0, v0, du, dv, lo, a, dst)
         var rest = a
         if a < b {
             let u = u0 &+ Int32(truncatingIfNeeded: a) &* du, v = v0 &+ Int32(truncatingIfNeeded: a) &* dv
             rest = a &+ bilinearInside(src, u, v, du, dv, b &- a, dst + a)
         }
-        sampleRun8(E.self, bilinear: true, src, u0, v0, du, dv, rest, hi, dst, scratch)
+        sampleRun8(E.self, bilinear: true, src, u0, v0, du, dv, rest, hi, dst)
         (dst + hi).update(repeating: 0, count: n &- hi)
     }
 
@@ -117,8 +116,8 @@ extension ImageSampler {
             dst.update(repeating: 0, count: a)
             (dst + b).update(repeating: 0, count: n &- b)
         } else {
-            sampleRun8(E.self, bilinear: false, src, u0, v0, du, dv, 0, a, dst, scratch)
-            sampleRun8(E.self, bilinear: false, src, u0, v0, du, dv, b, n, dst, scratch)
+            sampleRun8(E.self, bilinear: false, src, u0, v0, du, dv, 0, a, dst)
+            sampleRun8(E.self, bilinear: false, src, u0, v0, du, dv, b, n, dst)
         }
         guard a < b else { return }
         let ramp = Positions8(0, 1, 2, 3, 4, 5, 6, 7)
@@ -327,10 +326,11 @@ extension ImageSampler {
 
     // MARK: Samples at any position, 8 lanes
 
-    /// Bytes of the gather block each SIMD row allocates once on the stack
-    /// for `bilinear8` and `nearest8`: four vectors of 8 texel offsets
-    /// (bytes 0 ..< 128), then the four vectors of taps gathered from them
-    /// (128 ..< 256).
+    /// Bytes of the stack block `bilinear8` and `nearest8` gather through:
+    /// four vectors of 8 texel offsets (bytes 0 ..< 128), then the four
+    /// vectors of taps gathered from them (128 ..< 256). Allocated once per
+    /// projective or nearest row, and per long edge run of a bilinear row
+    /// (most bilinear rows have none).
     static var scratchBytes: Int { 256 }
 
     /// Runs of fewer pixels than this are sampled one by one (see
@@ -357,7 +357,7 @@ extension ImageSampler {
     @inline(__always)
     static func sampleRun8<E: EdgeRule>(_: E.Type, bilinear isBilinear: Bool, _ src: SampleSource,
                                         _ u0: Int32, _ v0: Int32, _ du: Int32, _ dv: Int32, _ from: Int, _ to: Int,
-                                        _ dst: UnsafeMutablePointer<UInt32>, _ scratch: UnsafeMutableRawPointer) {
+                                        _ dst: UnsafeMutablePointer<UInt32>) {
         guard from < to else { return }
         if to &- from < shortRun {
             var k = from
@@ -373,12 +373,15 @@ extension ImageSampler {
         var u = Positions8(repeating: u0 &+ k0 &* du) &+ ramp &* du
         var v = Positions8(repeating: v0 &+ k0 &* dv) &+ ramp &* dv
         let du8 = Positions8(repeating: du &* 8), dv8 = Positions8(repeating: dv &* 8)
-        var k = from
-        while k < to {
-            let out = isBilinear ? bilinear8(transparent: E.isTransparent, src, u, v, scratch)
-                                 : nearest8(transparent: E.isTransparent, src, u, v, scratch)
-            if k &+ 8 <= to { store8(out, dst + k) } else { storePartial8(out, dst + k, to &- k) }
-            u &+= du8; v &+= dv8; k &+= 8
+        withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: 16) { buffer in
+            let scratch = buffer.baseAddress!
+            var k = from
+            while k < to {
+                let out = isBilinear ? bilinear8(transparent: E.isTransparent, src, u, v, scratch)
+                                     : nearest8(transparent: E.isTransparent, src, u, v, scratch)
+                if k &+ 8 <= to { store8(out, dst + k) } else { storePartial8(out, dst + k, to &- k) }
+                u &+= du8; v &+= dv8; k &+= 8
+            }
         }
     }
 
