@@ -206,6 +206,68 @@ if wanted("content") {
     report("animation kinds: heap allocations per frame", kinds.allocationsMean, "", target: 0)
 }
 
+// A list of N rows (issue 19): one row changes per frame. The commit (the
+// app thread's capture of the change) and the frame (the render side
+// applying it and drawing) should cost what the change costs, not what
+// the list holds: the same scene at 1,000 and 10,000 layers.
+if wanted("list") {
+    var results: [(n: Int, commit: Double, frame: Double, carried: Double)] = []
+    for n in [1_000, 10_000] {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        root.anchorPoint = .zero
+        root.backgroundColor = Color(rgb: 0x101418)
+        let list = Layer(name: "list")
+        list.bounds = Rect(x: 0, y: 400, width: Double(width), height: Double(height))   // scrolled 10 rows down
+        list.anchorPoint = .zero
+        list.masksToBounds = true
+        try! root.addSublayer(list)
+        var rows: [Layer] = []
+        for i in 0..<n {
+            let row = Layer(name: "row")
+            row.bounds = Rect(x: 0, y: 0, width: Double(width), height: 38)
+            row.anchorPoint = .zero
+            row.position = Point(x: 0, y: Double(i) * 40)
+            row.backgroundColor = Color(rgb: i % 2 == 0 ? 0x30343A : 0x2A2E33)
+            try! list.addSublayer(row)
+            rows.append(row)
+        }
+        let compositor = Compositor()
+        var t = startTime
+        let first = RenderTreeUpdate(capturing: root, at: t)
+        first.apply()
+        let renderRoot = first.root
+        compositor.render(renderRoot, at: t, into: frame.view)
+        var commits: [Double] = [], frames: [Double] = []
+        var carried = 0
+        for i in 0..<(warmUpFrames + measuredFrames) {
+            t += frameInterval
+            let row = rows[10 + i % 20]            // a visible row
+            row.backgroundColor = Color(rgb: UInt32(0x406080 + (i % 64) * 0x010203))
+            let t0 = fbr_monotonic_ns()
+            let update = RenderTreeUpdate(capturing: root, at: t)
+            let t1 = fbr_monotonic_ns()
+            update.apply()
+            compositor.render(renderRoot, at: t, into: frame.view)
+            let t2 = fbr_monotonic_ns()
+            if i >= warmUpFrames {
+                commits.append(Double(t1 - t0) / 1e6)
+                frames.append(Double(t2 - t1) / 1e6)
+                carried += update.layerCount
+            }
+        }
+        let c = percentile(commits.sorted(), 0.5), f = percentile(frames.sorted(), 0.5)
+        results.append((n, c, f, Double(carried) / Double(measuredFrames)))
+        report("list of \(n) rows, one changing: commit (app thread) ms p50", c, "ms", digits: 4)
+        report("list of \(n) rows, one changing: layers a commit carries", Double(carried) / Double(measuredFrames), "", digits: 1)
+        report("list of \(n) rows, one changing: frame (apply + render) ms p50", f, "ms", digits: 3)
+    }
+    if results.count == 2 {
+        report("list: commit cost 10,000 / 1,000 rows (1: proportional to the change)", results[1].commit / results[0].commit, "×")
+        report("list: frame cost 10,000 / 1,000 rows (1: proportional to the change)", results[1].frame / results[0].frame, "×")
+    }
+}
+
 // MARK: JSON
 var json = "{\n  \"width\": \(width),\n  \"height\": \(height),\n  \"layers\": \(moving.layerCount),\n"
 json += "  \"warm_up_frames\": \(warmUpFrames),\n  \"measured_frames\": \(measuredFrames),\n"

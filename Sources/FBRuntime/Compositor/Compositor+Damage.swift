@@ -35,7 +35,8 @@ extension Compositor {
             tracker.endSubtree(of: i)
             return
         }
-        guard !isCulledBackFace(r, parent: parent) else { return }
+        // A culled layer is no unit: the draw never meets it (counted here).
+        guard !isCulledBackFace(r, parent: parent) else { statistics.layersCulled += 1; return }
         warnIfHuge(r)
         // A subtree wholly off the clip (scrolled away, moved off screen) is
         // one placeholder unit, without a signature or units below it: the
@@ -96,6 +97,7 @@ extension Compositor {
         let i = tracker.append(layer, signature: signature.value, extent: extent, opaqueRect: opaque,
                                baseSignature: base, trim: trim, partialDamage: partial)
         noteSurveyed(r, unit: i)
+        tracker.setPlaysSublayers(i)
         if !layer.sublayers.isEmpty && depth + 1 < Compositor.maximumDepth {
             var childClip = clip
             if let pixelClip { childClip = childClip.intersection(pixelClip) }

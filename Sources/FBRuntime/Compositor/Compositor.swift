@@ -463,9 +463,33 @@ public final class Compositor {
             drawReplicas(r, replicator.replication(at: r.localTime), opacity: opacity, canvas: canvas, depth: depth)
             return
         }
+        if canvas.target.base == frameTarget, depth + 1 < Compositor.maximumDepth, let i = tracker.unitIndex(of: r.layer),
+           tracker.units[i].playsSublayers {
+            drawSublayerUnits(of: i, r, opacity: opacity, canvas: canvas, depth: depth)
+            return
+        }
         let placement = r.sublayerPlacement
         forEachSublayerInDrawingOrder(r.layer) { sublayer in
             draw(sublayer, parent: placement, opacity: opacity, canvas: canvas, depth: depth + 1)
+        }
+    }
+
+    /// The sublayers of unit `i` (`r`, drawn straight into the target):
+    /// the units of its subtree that the survey recorded next, in drawing
+    /// order, each followed by its own subtree's. They are played from
+    /// there, whole subtrees outside this damage rectangle or hidden
+    /// skipped by their extent, without walking the sublayer list.
+    func drawSublayerUnits(of i: Int, _ r: ResolvedLayer, opacity: Double, canvas: Canvas, depth: Int) {
+        let placement = r.sublayerPlacement
+        let end = tracker.units[i].subtreeEnd
+        let clip = canvas.clip
+        var j = i + 1
+        while j < end {
+            let next = tracker.units[j].subtreeEnd
+            if !tracker.units[j].occluded && !tracker.units[j].subtreeExtent.intersection(clip).isEmpty {
+                draw(tracker.unitLayers[j], parent: placement, opacity: opacity, canvas: canvas, depth: depth + 1)
+            }
+            j = next
         }
     }
 

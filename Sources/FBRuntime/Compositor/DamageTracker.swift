@@ -108,6 +108,10 @@ struct DrawnUnit {
     var subtreeEnd: Int
     /// Hidden under an opaque unit drawn above its whole subtree.
     var occluded = false
+    /// Its sublayers are the units of its subtree (a layer drawn straight
+    /// into the target, not offscreen as one image): the draw plays them
+    /// from the unit list (`Compositor.drawSublayerUnits`).
+    var playsSublayers = false
     /// Bookkeeping of the comparison with the next frame.
     var matched = false
 }
@@ -123,6 +127,9 @@ struct DrawnUnit {
 /// address is compared by value and still correct.
 final class DamageTracker {
     private(set) var units: [DrawnUnit] = []
+    /// The layer of each unit of this frame, by unit index (the draw plays
+    /// the units of a straight layer's subtree from here).
+    private(set) var unitLayers: [Layer] = []
     private var previous: [DrawnUnit] = []
     private var index: [ObjectIdentifier: Int] = [:]
     private var previousIndex: [ObjectIdentifier: Int] = [:]
@@ -161,6 +168,7 @@ final class DamageTracker {
         swap(&units, &previous)
         swap(&index, &previousIndex)
         units.removeAll(keepingCapacity: true)
+        unitLayers.removeAll(keepingCapacity: true)
         index.removeAll(keepingCapacity: true)
         occlusion.removeAll()
         damage.removeAll()
@@ -181,10 +189,14 @@ final class DamageTracker {
         units.append(DrawnUnit(layer: ObjectIdentifier(layer), signature: signature, extent: extent,
                                opaqueRect: opaqueRect, baseSignature: baseSignature ?? signature, trim: trim,
                                partialDamage: partialDamage, subtreeExtent: extent, subtreeEnd: i + 1))
+        unitLayers.append(layer)
         index[ObjectIdentifier(layer)] = i
         occlusion.add(opaqueRect, position: i)
         return i
     }
+
+    /// Marks unit `i` as one whose sublayers are units (`playsSublayers`).
+    func setPlaysSublayers(_ i: Int) { units[i].playsSublayers = true }
 
     func endSubtree(of i: Int) {
         var box = units[i].extent

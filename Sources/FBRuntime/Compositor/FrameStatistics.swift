@@ -6,7 +6,8 @@ public struct FrameStatistics: Equatable, Sendable {
     /// rectangle they reach; layers outside the damage are not drawn.
     public var layersDrawn = 0
     /// Layers skipped because their back faces the viewer
-    /// (`isDoubleSided == false`).
+    /// (`isDoubleSided == false`): once per frame for a layer drawn into
+    /// the target, once per pass for one inside an offscreen pass.
     public var layersCulled = 0
     /// Pixels a draw visited, in the target and in offscreen surfaces
     /// (the clear counts the damaged pixels no opaque layer covers).

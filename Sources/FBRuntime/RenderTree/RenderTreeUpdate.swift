@@ -92,8 +92,9 @@ public final class RenderTreeUpdate {
     /// Called by a model layer's deinit (any thread): the twin goes to the
     /// render thread with the next update.
     static func retire(_ twin: Layer) { retiringLock.withLock { retiring.append(twin) } }
-    /// The twin of the captured root: the root of the render tree.
-    let root: Layer
+    /// The twin of the captured root: the root of the render tree (render
+    /// thread state once applied).
+    public let root: Layer
     /// The commit time, global media time (seconds).
     public let commitTime: MediaTime
     /// How many commits this update carries (more than one once the queue
@@ -277,10 +278,11 @@ public final class RenderTreeUpdate {
                                 commitCount: count, isComplete: isComplete, retired: retired + newer.retired)
     }
 
-    /// Brings the twins to this update's state (render thread).
+    /// Brings the twins to this update's state (render thread; `RenderLoop`
+    /// does it at the start of a frame, and so can a loop of one's own).
     /// Allocation-free when the tree's shape is unchanged, besides what
     /// the copied properties' own setters do.
-    func apply() {
+    public func apply() {
         var i = 0
         while i < entries.count {
             let e = entries[i]
