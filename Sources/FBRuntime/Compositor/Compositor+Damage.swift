@@ -39,14 +39,13 @@ extension Compositor {
         guard !isCulledBackFace(r, parent: parent) else { statistics.layersCulled += 1; return }
         warnIfHuge(r)
         // A subtree wholly off the clip (scrolled away, moved off screen) is
-        // one placeholder unit, without a signature or units below it: the
-        // draw skips it by its empty extent, and when it comes into view its
-        // extent changes, which damages where it lands. The cheap test on
-        // the layer's own bounds first; the walk of the subtree only then.
+        // no unit at all: the draw plays units, so it is not met; when it
+        // comes into view it appears as a unit, which damages where it
+        // lands, and a unit that leaves damages where it was. The cheap
+        // test on the layer's own bounds first; the walk of the subtree
+        // only then.
         if !layer.drawsInTiles, projectedBox(r.bounds, r.toTarget).enclosingIntRect.insetBy(-1).intersection(clip).isEmpty,
            subtreeBounds(r, depth: depth).enclosingIntRect.insetBy(-1).intersection(clip).isEmpty {
-            let i = tracker.append(layer, signature: Compositor.offClipSignature, extent: .zero, opaqueRect: .zero)
-            tracker.endSubtree(of: i)
             return
         }
         if layer.drawsInTiles { surveyTiles(r, clip: clip) }   // Compositor+Tiles.swift
@@ -115,9 +114,6 @@ extension Compositor {
         while unitResolved.count < i { unitResolved.append(nil) }
         if unitResolved.count == i { unitResolved.append(r) } else { unitResolved[i] = r }
     }
-
-    /// The signature of a subtree wholly off the clip (see `survey`).
-    static let offClipSignature: UInt64 = 0x0FF_C11B
 
     /// Folds the sublayers and mask of `r`, recursively, into `signature`:
     /// their values and maps, and which of them are drawn, in tree order.
