@@ -83,6 +83,16 @@ open class GradientLayer: Layer {
         }
     }
 
+    open override func setStoredValue(_ value: AnimatableValue, forKey name: String) {
+        switch (name, value) {
+        case let ("colors", .colors(v)): colors = v
+        case let ("locations", .scalars(v)): locations = v
+        case let ("startPoint", .point(v)): startPoint = v
+        case let ("endPoint", .point(v)): endPoint = v
+        default: super.setStoredValue(value, forKey: name)
+        }
+    }
+
     override var drawsOwnContent: Bool { true }
 
     static let animatableKeys = ["colors", "locations", "startPoint", "endPoint"]

@@ -87,6 +87,19 @@ open class ReplicatorLayer: Layer {
         }
     }
 
+    open override func setStoredValue(_ value: AnimatableValue, forKey name: String) {
+        switch (name, value) {
+        case let ("instanceTransform", .transform(v)): instanceTransform = v
+        case let ("instanceColor", .color(v)): instanceColor = v
+        case let ("instanceRedOffset", .scalar(v)): instanceRedOffset = v
+        case let ("instanceGreenOffset", .scalar(v)): instanceGreenOffset = v
+        case let ("instanceBlueOffset", .scalar(v)): instanceBlueOffset = v
+        case let ("instanceAlphaOffset", .scalar(v)): instanceAlphaOffset = v
+        case let ("instanceDelay", .scalar(v)): instanceDelay = v
+        default: super.setStoredValue(value, forKey: name)
+        }
+    }
+
     override var replicator: ReplicatorLayer? { self }
 
     static let signatureKeys = ["instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset",

@@ -103,6 +103,21 @@ open class ShapeLayer: Layer {
         }
     }
 
+    open override func setStoredValue(_ value: AnimatableValue, forKey name: String) {
+        switch (name, value) {
+        case let ("path", .path(v)): path = v
+        case let ("fillColor", .color(v)): fillColor = v
+        case let ("strokeColor", .color(v)): strokeColor = v
+        case let ("lineWidth", .scalar(v)): lineWidth = v
+        case let ("miterLimit", .scalar(v)): miterLimit = v
+        case let ("lineDashPhase", .scalar(v)): lineDashPhase = v
+        case let ("lineDashPattern", .scalars(v)): lineDashPattern = v
+        case let ("strokeStart", .scalar(v)): strokeStart = v
+        case let ("strokeEnd", .scalar(v)): strokeEnd = v
+        default: super.setStoredValue(value, forKey: name)
+        }
+    }
+
     override var drawsOwnContent: Bool { true }
 
     override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {

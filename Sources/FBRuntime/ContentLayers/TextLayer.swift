@@ -130,6 +130,14 @@ open class TextLayer: Layer {
         }
     }
 
+    open override func setStoredValue(_ value: AnimatableValue, forKey name: String) {
+        switch (name, value) {
+        case let ("fontSize", .scalar(v)): fontSize = v
+        case let ("foregroundColor", .color(v)): foregroundColor = v
+        default: super.setStoredValue(value, forKey: name)
+        }
+    }
+
     /// The layout of the model values (no animation applied) in the
     /// current bounds, for measuring. Not cached. It shapes with the
     /// fonts (each shaping call under its font's lock, so this may run

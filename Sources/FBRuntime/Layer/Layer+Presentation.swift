@@ -8,7 +8,9 @@ extension Layer {
     /// Presentation layers are snapshots: they have no animations, run no
     /// actions and do not change when the model does. Asked of a
     /// presentation layer, this returns it unchanged. Subclass properties
-    /// are copied by overriding `makePresentationCopy()`.
+    /// are copied by overriding `makePresentationCopy()`, and their
+    /// animated ones show the presented value (`setStoredValue(_:forKey:)`):
+    /// the typed properties of a presentation layer are what is on screen.
     ///
     /// Lifetime (no `weak` in Embedded Swift, and a superlayer does not
     /// retain itself from below): the model root keeps its latest
@@ -44,6 +46,8 @@ extension Layer {
         copy.actionState.model = self
         copy.setPresentationValues(PresentationValues(self, at: local))
         copy.actionState.customValues = customPresentationValues(atLocalTime: local)
+        // Typed subclass properties show what is on screen too.
+        for (key, value) in copy.actionState.customValues { copy.setStoredValue(value, forKey: key) }
         if self === target { found = copy }
         guard depth < Compositor.maximumDepth else { return copy }   // documented clamp, as in drawing
         if let mask { copy.mask = mask.presentationCopy(atParentTime: local, target: target, found: &found, depth: depth + 1) }

@@ -258,6 +258,17 @@ open class Layer {
         name == "backgroundBlurRadius" ? .scalar(backgroundBlurRadius) : nil
     }
 
+    /// Sets the stored Swift property behind the key path name `name` (the
+    /// inverse of `storedValue(forKey:)`) when `value` is of its kind;
+    /// anything else is ignored. Presentation copies use it, so the typed
+    /// properties of a presentation layer show the presented values
+    /// (`(layer.presentation() as! ShapeLayer).strokeEnd` mid-animation is
+    /// the stroke end on screen), as in Core Animation. Subclasses with
+    /// animatable stored properties override it (falling back to `super`).
+    open func setStoredValue(_ value: AnimatableValue, forKey name: String) {
+        if name == "backgroundBlurRadius", case let .scalar(v) = value { backgroundBlurRadius = v }
+    }
+
     /// A Gaussian blur of what is behind the layer, within its bounds
     /// (rounded by `cornerRadius`, cut by `mask`), drawn below the layer's
     /// own image — the frosted-glass backdrop (CA's `backgroundFilters`
