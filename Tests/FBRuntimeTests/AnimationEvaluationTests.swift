@@ -14,12 +14,7 @@ final class AnimationEvaluationTests: XCTestCase {
     }
 
     func box(_ name: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ rgb: UInt32) -> Layer {
-        let l = Layer(name: name)
-        l.bounds = Rect(x: 0, y: 0, width: w, height: h)
-        l.anchorPoint = .zero
-        l.position = Point(x: x, y: y)
-        l.backgroundColor = Color(rgb: rgb)
-        return l
+        solidLayer(name, x, y, w, h, rgb)
     }
 
     /// A linear 0…1 s slide of `layer` by `dx` points, for ever.

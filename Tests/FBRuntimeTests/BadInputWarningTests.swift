@@ -18,12 +18,7 @@ final class BadInputWarningTests: XCTestCase {
     override func tearDown() { Diagnostics.sink = nil; Diagnostics.reset() }
 
     private func layer(_ name: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ rgb: UInt32? = nil) -> Layer {
-        let l = Layer(name: name)
-        l.bounds = Rect(x: 0, y: 0, width: w, height: h)
-        l.anchorPoint = .zero
-        l.position = Point(x: x, y: y)
-        if let rgb { l.backgroundColor = Color(rgb: rgb) }
-        return l
+        solidLayer(name, x, y, w, h, rgb)
     }
 
     private func warnings(naming name: String) -> [String] { warnings.filter { $0.contains("\"\(name)\"") } }

@@ -13,12 +13,7 @@ final class CompositorImageTests: XCTestCase {
     // MARK: Helpers
 
     func layer(_ name: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double, color: UInt32? = nil) -> Layer {
-        let l = Layer(name: name)
-        l.bounds = Rect(x: 0, y: 0, width: w, height: h)
-        l.anchorPoint = .zero
-        l.position = Point(x: x, y: y)
-        if let color { l.backgroundColor = Color(rgb: color) }
-        return l
+        solidLayer(name, x, y, w, h, color)
     }
 
     func root(_ w: Double, _ h: Double, color: UInt32 = 0x202830) -> Layer { layer("root", 0, 0, w, h, color: color) }

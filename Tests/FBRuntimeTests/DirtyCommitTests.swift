@@ -7,23 +7,7 @@ import XCTest
 /// checked twin by twin, every stored property compared through `Mirror`,
 /// after random edits that touch every model property of every layer class.
 final class DirtyCommitTests: XCTestCase {
-    /// splitmix64.
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func double() -> Double { Double(next() >> 11) / Double(1 << 53) }
-        mutating func bool() -> Bool { next() & 1 == 0 }
-        mutating func color() -> Color { Color(red: double(), green: double(), blue: double(), alpha: double()) }
-        mutating func point() -> Point { Point(x: double() * 100, y: double() * 100) }
-        mutating func rect() -> Rect { Rect(x: double() * 10, y: double() * 10, width: double() * 80, height: double() * 60) }
-    }
+    typealias Rng = DamageTests.SeededRandom
 
     // MARK: Cost
 
@@ -386,4 +370,12 @@ final class DirtyCommitTests: XCTestCase {
         let never = everSeen.subtracting(changedKeys).filter { !$0.hasPrefix("customValues") }
         XCTAssertTrue(never.isEmpty, "model properties no edit changed (add an edit to mutators): \(never.sorted())")
     }
+}
+
+extension DamageTests.SeededRandom {
+    mutating func double() -> Double { double(0, 1) }
+    mutating func bool() -> Bool { next() & 1 == 0 }
+    mutating func color() -> Color { Color(red: double(), green: double(), blue: double(), alpha: double()) }
+    mutating func point() -> Point { Point(x: double() * 100, y: double() * 100) }
+    mutating func rect() -> Rect { Rect(x: double() * 10, y: double() * 10, width: double() * 80, height: double() * 60) }
 }
