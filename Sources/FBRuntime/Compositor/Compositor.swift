@@ -212,7 +212,7 @@ public final class Compositor {
     var evaluationEpoch: UInt64 = 0
     /// What the survey resolved for each unit of this frame, by unit index
     /// (`nil` for units recorded another way: transitions, rendering
-    /// contexts, placeholders). The draw of every damage rectangle starts
+    /// contexts, replicators). The draw of every damage rectangle starts
     /// from it instead of resolving the unit again.
     var unitResolved: [ResolvedLayer?] = []
     /// Storage kept between frames so a steady scene renders without heap

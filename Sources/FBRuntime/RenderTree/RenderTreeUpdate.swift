@@ -100,9 +100,10 @@ public final class RenderTreeUpdate {
     /// How many commits this update carries (more than one once the queue
     /// coalesced it with later ones).
     public private(set) var commitCount = 1
-    /// True when every layer of the tree is in it (always, while capture
-    /// walks the whole tree): a later complete update then replaces an
-    /// earlier one outright when they are coalesced.
+    /// True when every layer of the tree is in it (the first capture of a
+    /// tree, or one asked for `everything`): a later complete update then
+    /// replaces an earlier one outright when they are coalesced; a partial
+    /// one is merged entry by entry.
     let isComplete: Bool
 
     /// Layers captured.
@@ -149,15 +150,19 @@ public final class RenderTreeUpdate {
     private func captureChanges(under root: Layer, at time: MediaTime) {
         var changed = ChangedLayers.takeAll()
         var others: [Layer] = []
-        var mine: [(layer: Layer, depth: Int)] = []
+        var mine: [(layer: Layer, depth: Int, localTime: MediaTime)] = []
         for layer in changed {
-            if let depth = layer.depth(below: root) { mine.append((layer, depth)) } else { others.append(layer) }
+            if let depth = layer.depth(below: root) {
+                mine.append((layer, depth, layer.convertTime(time, from: nil)))
+            } else {
+                others.append(layer)
+            }
         }
         changed.removeAll()
         // The display pass first: it changes what is captured (contents).
-        for (layer, _) in mine { layer.displaySelfIfNeeded(atLocalTime: layer.convertTime(time, from: nil)) }
-        for (layer, depth) in mine where layer.handOff.capturedIn != captureNumber {
-            if depth < Compositor.maximumDepth { captureOne(layer, depth: depth) } else { layer.handOff.isChanged = false }
+        for (layer, _, local) in mine { layer.displaySelfIfNeeded(atLocalTime: local) }
+        for (layer, depth, local) in mine where layer.handOff.capturedIn != captureNumber {
+            if depth < Compositor.maximumDepth { captureOne(layer, depth: depth, localTime: local) } else { layer.handOff.isChanged = false }
         }
         keepChanged(&others)
     }
@@ -206,14 +211,15 @@ public final class RenderTreeUpdate {
     /// Captures `layer` (a changed one) alone; a sublayer or mask met
     /// without a twin is new to the render tree and captured whole, after
     /// its own display pass.
-    private func captureOne(_ layer: Layer, depth: Int) {
-        let time = layer.convertTime(commitTime, from: nil)
+    /// `localTime` is the layer's local time at the commit (its new
+    /// sublayers' parent time).
+    private func captureOne(_ layer: Layer, depth: Int, localTime: MediaTime) {
         if let mask = layer.mask, mask.handOff.twin == nil {
-            mask.displayIfNeeded(at: time, depth: depth + 1)
+            mask.displayIfNeeded(at: localTime, depth: depth + 1)
             capture(mask, depth: depth + 1)
         }
         for s in layer.sublayers where s.handOff.twin == nil {
-            s.displayIfNeeded(at: time, depth: depth + 1)
+            s.displayIfNeeded(at: localTime, depth: depth + 1)
             capture(s, depth: depth + 1)
         }
         captureState(of: layer)
