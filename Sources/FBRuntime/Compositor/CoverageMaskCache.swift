@@ -121,7 +121,10 @@ public final class CoverageMaskCache: @unchecked Sendable {   // every access ho
 /// So a part whose shape changes every frame (an animated stroke end, a
 /// morph, a fractional slide), or a layer drawn several times a frame (a
 /// replicator's instances), never fills `CoverageMaskCache` with masks used
-/// once. Direct-mapped: a collision only delays a mask.
+/// once. Two-way: a part's entry lives in one of two neighbouring slots,
+/// and a newcomer takes the one used least recently, so two parts that
+/// draw every frame and hash to the same slot do not evict each other for
+/// ever (a part never cached); a third only delays a mask.
 struct ShapeCandidates {
     static let slots = 1024
     private var owners = [Int](repeating: 0, count: ShapeCandidates.slots)
@@ -137,7 +140,10 @@ struct ShapeCandidates {
         hasher.combine(layer)
         hasher.combine(part)
         let owner = hasher.finalize()
-        let slot = Int(UInt(bitPattern: owner) % UInt(ShapeCandidates.slots))
+        let first = Int(UInt(bitPattern: owner) % UInt(ShapeCandidates.slots)) & ~1
+        // The part's own slot of the pair, else the one drawn least recently.
+        let slot = owners[first] == owner ? first : owners[first + 1] == owner ? first + 1
+            : lastFrames[first] <= lastFrames[first + 1] ? first : first + 1
         let k = key.hashValue
         if owners[slot] == owner, keys[slot] == k, lastFrames[slot] &+ 1 >= frame {
             lastFrames[slot] = frame          // the run goes on (or this frame again)
