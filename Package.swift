@@ -31,6 +31,12 @@ let package = Package(
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "FBRuntime", targets: ["FBRuntime"]),
         .library(name: "Input", targets: ["Input"]),
+        // What an app imports: the shell that runs it (display, render loop,
+        // touch, run loop, signals), touch input, image files and loading.
+        .library(name: "AppShell", targets: ["AppShell"]),
+        .library(name: "TouchInput", targets: ["TouchInput"]),
+        .library(name: "ImageIO", targets: ["ImageIO"]),
+        .library(name: "ImageLoading", targets: ["ImageLoading"]),
         .executable(name: "fbdemo", targets: ["fbdemo"]),
         .executable(name: "rastercheck", targets: ["rastercheck"]),
         .executable(name: "kmsprobe", targets: ["kmsprobe"]),
@@ -83,6 +89,13 @@ let package = Package(
         // Decoding images off the app thread (worker pthreads), results
         // delivered on the app's run-loop turns: FBRuntime + ImageIO.
         .target(name: "ImageLoading", dependencies: ["FBRuntime", "ImageIO"], path: "Sources/ImageLoading", swiftSettings: boardSize + releaseSpeed),
+
+        // The app shell: one call runs an app (display choice, render loop,
+        // input and touch routing, the app run loop, signals, restoring the
+        // screen) with the options every app gets. Embedded-ready: apps on
+        // the board link it.
+        .target(name: "AppShell", dependencies: ["FBRuntime", "Raster", "Input", "TouchInput", "ImageIO", "CPosix"],
+                path: "Sources/AppShell", swiftSettings: boardSize),
 
         // The demo scenes (orbit, showcase) and their touch handling, shared
         // by fbdemo and the desktop simulator fbsim.
@@ -156,6 +169,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
         .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "ImageLoading", "TestSupport", "CCairo", "CFreeType", "MallocCounter"], path: "Tests/FBRuntimeTests"),
+        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppShellTests"),
         .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes"], path: "Tests/InputTests"),
     ]
 )

@@ -46,7 +46,7 @@ board_linker_flags() {
     for l in drm input udev png16 jpeg z freetype harfbuzz pthread m; do printf '%s\n' "-l$l"; done
 }
 cross_swiftpm_args() {
-    printf '%s\n' -c release --triple aarch64-none-none-elf --scratch-path "$FBR_ROOT/.build-arm64"
+    printf '%s\n' -c release --triple aarch64-none-none-elf --scratch-path "${CROSS_SCRATCH:-$FBR_ROOT/.build-arm64}"
     local d
     while read -r d; do printf '%s\n' -Xswiftc "$d"; done < <(board_swift_flags)
     while read -r d; do printf '%s\n' -Xcc "$d"; done < <(board_c_flags)

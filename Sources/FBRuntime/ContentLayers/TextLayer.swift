@@ -47,7 +47,14 @@ open class TextLayer: Layer {
     public var string: String = "" { didSet { textVersion &+= 1; noteModelChange() } }
     /// Styled runs, drawn instead of `string` when not `nil`.
     public var attributedString: [TextRun]? { didSet { textVersion &+= 1; noteModelChange() } }
-    public var font: Font? { didSet { textVersion &+= 1; noteModelChange() } }
+    /// The font; a new layer starts with `TextLayer.defaultFont`.
+    public var font: Font? = TextLayer.defaultFont { didSet { textVersion &+= 1; noteModelChange() } }
+    /// The font new text layers start with (`nil`: none, so text draws
+    /// nothing until a font is set). The app shell sets it at start to the
+    /// system's sans-serif font (`App.defaultFontPaths`). Set it on the app
+    /// thread before making text layers; render-tree twins and presentation
+    /// copies take their layer's font, not this one.
+    nonisolated(unsafe) public static var defaultFont: Font?
     /// Points per em. Default 36, as CA.
     public var fontSize: Double = 36 { willSet { willChangeValue(forKey: .custom("fontSize")) } didSet { didChangeValues() } }
     /// Default opaque white, as CA.

@@ -1,0 +1,248 @@
+import CPosix
+import FBRuntime
+import ImageIO
+import Input
+import Raster
+import TouchInput
+
+/// Runs an app: one call picks the display, builds the app's layer tree,
+/// starts the render loop and input, routes touch to the app's handlers and
+/// turns the app's run loop until the app is stopped, then gives the screen
+/// back.
+///
+///     let app = App(name: "hello")
+///     app.run { screen in
+///         let button = Layer()
+///         ...
+///         screen.root.addSublayer(button)
+///         screen.onTap(button) { button.backgroundColor = .white }
+///     }
+///
+/// **The display**, in this order (`--backend`, or the board file's
+/// `backend`, default `auto`): KMS when a DRM card with a connected
+/// connector exists → fbdev when the framebuffer device exists (the
+/// board's `fb-device`, default /dev/fb0) → headless, which renders
+/// `--frames` frames (default 1) of simulated 60 Hz time into PNG files in
+/// `--out` (default out/NAME) and says so. `--headless` asks for it.
+/// The board comes from `--board NAME` or `FBRUNTIME_BOARD`
+/// (board-configs/README.md): mode, rotation, touch device and calibration.
+///
+/// **On a display** the render loop draws on its own thread, paced by the
+/// display's page flips; the app thread (the caller of `run`) waits for
+/// input, a recogniser's or timer's deadline or an animation's end, and
+/// handles what came in one turn of `AppRunLoop.current`, whose commit
+/// hands the changes to the render thread. Touch comes from libinput (the
+/// board's `touch-device`, else udev's seat0; the mouse counts as one
+/// touch). SIGINT and SIGTERM end the run; a VT switch away or a lost DRM
+/// master pause drawing until the display is back (`KMSPresenter`). At the
+/// end the screen is given back: KMS restores the CRTC's previous
+/// framebuffer, fbdev its pan offset.
+///
+/// **Bad input**: an unknown option or a board file that is missing or
+/// wrong prints one line and exits with status 2; a handler that throws
+/// is logged with its name and the app goes on, the last frame on screen.
+public final class App: Sendable {
+    /// The app's name: the prefix of its log lines and the default output
+    /// folder of headless runs.
+    public let name: String
+    /// The options read from the command line.
+    public let options: AppOptions
+    /// The board file selected (`--board`, `FBRUNTIME_BOARD`), if any.
+    public let board: BoardConfig?
+    private let arguments: [String]
+
+    /// Reads the command line (`System.arguments()` unless given): the
+    /// shell's options (`AppOptions`) and, first, the app's own through
+    /// `options` (return true when it took the argument). Exits with
+    /// status 2 and one line on a bad option or board file.
+    public init(name: String, arguments: [String] = System.arguments(),
+                options extra: (String, inout AppOptionReader) -> Bool = { _, _ in false }) {
+        self.name = name
+        self.arguments = arguments
+        let usage: (String) -> Never = { message in
+            fbr_write_stderr("\(name): \(message)\nusage: \(name) [--board NAME] [--backend auto|kms|fbdev] [--headless] "
+                             + "[--frames N] [--size WxH] [--out DIR] [--tap X,Y]...\n")
+            exit(2)
+        }
+        options = AppOptions.parse(arguments, usage: usage, extra: extra)
+        do { board = try BoardConfig.selected(arguments: arguments) } catch {
+            fbr_write_stderr("\(name): \(error.description)\n")
+            exit(2)
+        }
+    }
+
+    /// Runs the app (see the type's description) and exits the process
+    /// with its status: 0, or 1 when the display failed or was not
+    /// restored. `build` makes the app's layers under `screen.root` and
+    /// installs its handlers; it runs once, before the first frame, on the
+    /// calling thread, which is the app thread from then on.
+    public func run(_ build: (Screen) throws(AppError) -> Void) -> Never {
+        if TextLayer.defaultFont == nil { TextLayer.defaultFont = App.loadDefaultFont() }
+        let config = board ?? BoardConfig(name: "auto")
+        let choice = options.headless ? .headless : DisplayBackendChoice.choose(options.backend ?? config.backend, fbDevice: config.fbDevice)
+        var display: AppDisplay?
+        do { display = try AppDisplay.open(choice, board: config) } catch {
+            print("\(name): error: \(error.description)")
+            exit(1)
+        }
+        guard let display else {
+            if !options.headless {
+                print("\(name): no KMS card with a connected display and no \(config.fbDevice): running headless")
+            }
+            exit(runHeadless(build))
+        }
+        exit(runOnDisplay(display, config: config, build))
+    }
+
+    // MARK: Headless
+
+    private func runHeadless(_ build: (Screen) throws(AppError) -> Void) -> Int32 {
+        guard let display = HeadlessDisplay(width: options.width, height: options.height) else {
+            print("\(name): error: cannot allocate a \(options.width)x\(options.height) frame")
+            return 1
+        }
+        let appLoop = AppRunLoop(clock: display.clock)
+        AppRunLoop.current = appLoop
+        let screen = Screen(appName: name, width: Double(display.width), height: Double(display.height))
+        screen.call("build") { () throws(AppError) in try build(screen) }
+        screen.root.isDisplayRoot = true   // from now on, changes animate
+        let compositor = Compositor()
+        let out = options.outDirectory ?? "out/" + name
+        do { try System.makeDirectories(out) } catch {
+            print("\(name): error: \(error.description)")
+            return 1
+        }
+        let frames = options.frames ?? 1
+        let taps = TapScript(options.taps)
+        for frame in 0..<frames {
+            appLoop.runTurn {
+                for event in taps.events(atFrame: frame, time: appLoop.now) { screen.router.handle(event) }
+                screen.advance(to: appLoop.now)
+            }
+            display.renderFrame(screen.root, with: compositor)
+            let path = out + "/frame-" + App.zeroPadded(frame, 4) + ".png"
+            do { try PNG.write(display.framebuffer.view, to: path) } catch {
+                print("\(name): error: \(error.description)")
+                return 1
+            }
+        }
+        print("\(name): headless: wrote \(frames) frame\(frames == 1 ? "" : "s") (\(display.width)x\(display.height)) to \(out)/frame-*.png")
+        return 0
+    }
+
+    // MARK: On a display
+
+    private func runOnDisplay(_ display: AppDisplay, config: BoardConfig, _ build: (Screen) throws(AppError) -> Void) -> Int32 {
+        TerminationSignal.install()
+        print("\(name): \(display.description)")
+        let presenter = display.presenter
+        let screen = Screen(appName: name, width: Double(presenter.width), height: Double(presenter.height))
+        screen.call("build") { () throws(AppError) in try build(screen) }
+        screen.root.isDisplayRoot = true
+        let loop = RenderLoop(root: screen.root, presenter: presenter)
+        if let frames = options.frames { loop.frameLimit = frames }
+        loop.attach(to: AppRunLoop.current)
+        do { try loop.start() } catch {
+            print("\(name): error: \(error.description)")
+            _ = display.close()
+            return 1
+        }
+        loop.commit()
+        let input = AppInput(board: config, panelWidth: display.panelWidth, panelHeight: display.panelHeight, appName: name)
+        while loop.isRunning && !TerminationSignal.isRequested {
+            let now = MonotonicClock().now
+            var timeout: MediaTime = 0.25   // notice SIGINT, the loop's end
+            for t in [screen.nextDeadline, AppRunLoop.current.nextEventTime] {
+                if let t { timeout = min(timeout, max(0, t - now + 0.001)) }
+            }
+            let events = input.wait(milliseconds: Int32(timeout * 1000))
+            AppRunLoop.current.runTurn {
+                for event in events { screen.router.handle(event) }
+                screen.advance(to: MonotonicClock().now)
+            }
+        }
+        loop.stop()
+        var status: Int32 = 0
+        if let error = loop.error {
+            print("\(name): error: \(error.description)")
+            status = 1
+        }
+        print("\(name): \(loop.statistics.summary)")
+        if let problem = display.close() {
+            print("\(name): error: \(problem)")
+            status = 1
+        }
+        if TerminationSignal.isRequested { print("\(name): stopped by SIGINT/SIGTERM") }
+        return status
+    }
+
+    // MARK: Pieces
+
+    /// The fonts tried, in order, for `TextLayer.defaultFont` (Debian's
+    /// DejaVu Sans, from fonts-dejavu-core).
+    nonisolated(unsafe) public static var defaultFontPaths = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"]
+
+    static func loadDefaultFont() -> Font? {
+        for path in defaultFontPaths { if let font = try? Font(path: path) { return font } }
+        return nil
+    }
+
+    static func zeroPadded(_ n: Int, _ width: Int) -> String {
+        var s = String(n)
+        while s.count < width { s = "0" + s }
+        return s
+    }
+}
+
+/// Touch input on a display: libinput events as the runtime's touches
+/// (`TouchEventMapper`: the board's rotation and calibration), or nothing
+/// when no input device can be opened (said once).
+final class AppInput {
+    private let seat: InputSeat?
+    private let mapper: TouchEventMapper
+    private let width: UInt32, height: UInt32
+
+    init(board: BoardConfig, panelWidth: Int, panelHeight: Int, appName: String) {
+        do { seat = try InputSeat.open(touchDevice: board.touchDevice) } catch {
+            print("\(appName): no touch input: \(error.description)")
+            seat = nil
+        }
+        mapper = TouchEventMapper(orientation: DisplayOrientation(board: board, panelWidth: panelWidth, panelHeight: panelHeight))
+        width = UInt32(max(panelWidth, 1))
+        height = UInt32(max(panelHeight, 1))
+    }
+
+    /// Waits up to `milliseconds` for input and returns the touches that
+    /// came (UI points).
+    func wait(milliseconds: Int32) -> [TouchEvent] {
+        guard let seat else {
+            if milliseconds > 0 { MonotonicFrameTime().sleep(untilNanoseconds: System.monotonicNanoseconds() + Int64(milliseconds) * 1_000_000) }
+            return []
+        }
+        var revents: Int16 = 0
+        _ = fbr_poll1(seat.fd, Int16(POLLIN), milliseconds, &revents)
+        var touches: [TouchEvent] = []
+        seat.dispatch(width: width, height: height) { event in
+            if let touch = mapper.touchEvent(event) { touches.append(touch) }
+        }
+        return touches
+    }
+}
+
+/// `--tap X,Y` in a headless run: tap k puts one finger down at the start
+/// of frame 1 + 30k and lifts it at the start of the frame after (a 1/60 s
+/// press), so each tap's animations have half a second before the next.
+struct TapScript {
+    let taps: [Point]
+    static let framesBetweenTaps = 30
+
+    init(_ taps: [Point]) { self.taps = taps }
+
+    /// The touch events due at the start of `frame`, at `time`.
+    func events(atFrame frame: Int, time: MediaTime) -> [TouchEvent] {
+        guard frame >= 1 else { return [] }
+        let k = (frame - 1) / TapScript.framesBetweenTaps, step = (frame - 1) % TapScript.framesBetweenTaps
+        guard k < taps.count, step <= 1 else { return [] }
+        return [TouchEvent(id: Int32(k), phase: step == 0 ? .began : .ended, location: taps[k], timestamp: time)]
+    }
+}

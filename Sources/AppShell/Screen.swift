@@ -1,0 +1,105 @@
+import FBRuntime
+
+/// What a handler reports when it cannot do its job. The shell logs it with
+/// the handler's name and carries on with the frame on screen unchanged by
+/// the failed handler's later lines.
+public struct AppError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The app's view of the display: the root layer it builds its tree under,
+/// the size of the screen in points, and the touch handlers.
+///
+/// Coordinates: the root layer covers the screen, origin top left, in
+/// points (one point is one pixel of the panel, turned by the board's
+/// `rotation`: a portrait app on a landscape panel sees a portrait screen).
+///
+/// Threading: everything here runs on the app thread (the thread that called
+/// `App.run`): the build closure, tap and timer handlers, gesture
+/// recognisers' actions. Each turn of the app's run loop commits what they
+/// changed, together, and implicit animations run from what is on screen.
+public final class Screen {
+    /// The layer that fills the screen; add the app's layers under it.
+    public let root: Layer
+    /// The screen's size in points.
+    public let width: Double, height: Double
+    /// Routes touches (hit-tested against the presentation tree) to gesture
+    /// recognisers; add your own with `router.add(_:to:)`.
+    public let router: TouchRouter
+    /// The app's name, the prefix of its log lines.
+    public let appName: String
+    /// Handler failures so far (each also printed).
+    public private(set) var failures = 0
+
+    private var timers: [Timer] = []
+
+    init(appName: String, width: Double, height: Double) {
+        self.appName = appName
+        self.width = width
+        self.height = height
+        root = Layer(name: "screen")
+        root.bounds = Rect(x: 0, y: 0, width: width, height: height)
+        root.position = Point(x: width / 2, y: height / 2)
+        router = TouchRouter(root: root)
+    }
+
+    /// Calls `action` when `layer` (or a sublayer of it) is tapped: one
+    /// finger down and up within `TapGestureRecognizer.allowableMovement`
+    /// points. `name` names the handler in log lines (default: the layer's
+    /// name). Returns the recogniser, to tune or remove.
+    @discardableResult
+    public func onTap(_ layer: Layer, name: String? = nil,
+                      _ action: @escaping () throws(AppError) -> Void) -> TapGestureRecognizer {
+        let handlerName = name ?? "tap on \(layer.name)"
+        let tap = TapGestureRecognizer { [unowned(unsafe) self] recognizer in
+            guard recognizer.state == .recognized else { return }
+            self.call(handlerName, action)
+        }
+        router.add(tap, to: layer)
+        return tap
+    }
+
+    /// Calls `action` every `interval` seconds (media time) from now on, on
+    /// the app thread, with the current time. `name` names it in log lines.
+    public func every(_ interval: MediaTime, name: String = "timer",
+                      _ action: @escaping (MediaTime) throws(AppError) -> Void) {
+        let interval = interval.isFinite && interval > 0.001 ? interval : 0.001
+        timers.append(Timer(name: name, interval: interval, next: AppRunLoop.current.now + interval, action: action))
+    }
+
+    /// The earliest time a timer or a recogniser needs the app thread.
+    var nextDeadline: MediaTime? {
+        var t = router.nextDeadline
+        for timer in timers where t == nil || timer.next < t! { t = timer.next }
+        return t
+    }
+
+    /// Runs the recognisers' timers and the due timers at `now`.
+    func advance(to now: MediaTime) {
+        router.advance(to: now)
+        for i in timers.indices where timers[i].next <= now {
+            let timer = timers[i]
+            // One call however late, then the next due time after now.
+            var next = timer.next + timer.interval
+            if next <= now { next = now + timer.interval }
+            timers[i].next = next
+            call(timer.name) { () throws(AppError) in try timer.action(now) }
+        }
+    }
+
+    /// Runs a handler; a failure is printed with its name and counted.
+    func call(_ name: String, _ action: () throws(AppError) -> Void) {
+        do { try action() } catch {
+            failures += 1
+            print("\(appName): \(name) failed: \(error.description)")
+        }
+    }
+
+    private struct Timer {
+        let name: String
+        let interval: MediaTime
+        var next: MediaTime
+        let action: (MediaTime) throws(AppError) -> Void
+    }
+}
