@@ -1,13 +1,14 @@
 #!/bin/sh
 # The board side of scripts/deploy, run as root through ssh:
-#   sh -s INCOMING USER NAME < deploy/install-on-board.sh
+#   sh -s INCOMING USER NAME [UNIT] < deploy/install-on-board.sh
 # INCOMING holds the staged tree (opt/fbruntime/bin/NAME, etc/fbruntime/,
-# etc/systemd/system/fbruntime.service). POSIX sh: Debian, Buildroot's
-# busybox and Yocto images alike.
+# etc/systemd/system/UNIT); UNIT defaults to fbruntime.service. POSIX sh:
+# Debian, Buildroot's busybox and Yocto images alike.
 set -eu
 incoming=$1
 user=$2
 name=$3
+unit=${4:-fbruntime.service}
 # The shared libraries: ldd (glibc's) names any that are missing.
 if command -v ldd >/dev/null; then
     missing=$(ldd "$incoming/opt/fbruntime/bin/$name" 2>&1 | grep "not found" || true)
@@ -32,11 +33,20 @@ install -d -m 0755 /opt/fbruntime/bin /etc/fbruntime/boards
 install -m 0755 "$incoming/opt/fbruntime/bin/$name" "/opt/fbruntime/bin/$name"
 install -m 0644 "$incoming"/etc/fbruntime/boards/*.conf /etc/fbruntime/boards/
 install -m 0644 "$incoming/etc/fbruntime/README" /etc/fbruntime/README
-install -m 0644 "$incoming/etc/systemd/system/fbruntime.service" /etc/systemd/system/fbruntime.service
+install -m 0644 "$incoming/etc/systemd/system/$unit" "/etc/systemd/system/$unit"
 rm -rf "$incoming"
 systemctl daemon-reload
-systemctl enable fbruntime.service
-systemctl restart fbruntime.service
+# One program owns the display (DRM master): another FBRuntime unit, one
+# deployed before under another name or installed from an app's .deb, is
+# stopped and disabled.
+for other in /etc/systemd/system/*.service /lib/systemd/system/*.service; do
+    [ -f "$other" ] && [ "${other##*/}" != "$unit" ] || continue
+    grep -q '^ExecStart=/opt/fbruntime/bin/' "$other" || continue
+    echo "deploy: stopping and disabling ${other##*/} (one FBRuntime program runs at a time)"
+    systemctl disable --now "${other##*/}" || true
+done
+systemctl enable "$unit"
+systemctl restart "$unit"
 sleep 2
-systemctl --no-pager status fbruntime.service || true
-systemctl is-active --quiet fbruntime.service
+systemctl --no-pager status "$unit" || true
+systemctl is-active --quiet "$unit"
