@@ -1,8 +1,8 @@
 import FBRuntime
 
 /// What a handler reports when it cannot do its job. The shell logs it with
-/// the handler's name and carries on with the frame on screen unchanged by
-/// the failed handler's later lines.
+/// the handler's name and the app goes on; what the handler changed before
+/// it threw is committed as usual.
 public struct AppError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
@@ -19,6 +19,11 @@ public struct AppError: Error, CustomStringConvertible {
 /// `App.run`): the build closure, tap and timer handlers, gesture
 /// recognisers' actions. Each turn of the app's run loop commits what they
 /// changed, together, and implicit animations run from what is on screen.
+///
+/// Ownership: the screen keeps its handlers (and what their closures
+/// capture) until `removeHandlers(in:)`; capture strongly what a handler
+/// uses (Embedded Swift, the board build, has no `weak`), and remove the
+/// handlers of a page that goes away for good.
 public final class Screen {
     /// The layer that fills the screen; add the app's layers under it.
     public let root: Layer
@@ -58,6 +63,14 @@ public final class Screen {
         }
         router.add(tap, to: layer)
         return tap
+    }
+
+    /// Removes the tap handlers and recognisers attached to `layer` and the
+    /// layers under it, releasing what they captured: call it when a part
+    /// of the UI goes away for good (the screen otherwise keeps handlers as
+    /// long as it lives; a layer out of the tree is simply never hit).
+    public func removeHandlers(in layer: Layer) {
+        router.removeAll(in: layer)
     }
 
     /// Calls `action` every `interval` seconds (media time) from now on, on

@@ -104,6 +104,36 @@ final class AppShellTests: XCTestCase {
         }
     }
 
+    /// A page's handlers go with `removeHandlers(in:)`, and with them what
+    /// they captured; handlers elsewhere stay.
+    func testRemovingAPagesHandlersReleasesThem() {
+        withManualRunLoop { _ in
+            let screen = Screen(appName: "test", width: 200, height: 100)
+            let page = Layer(name: "page"), other = Layer(name: "other")
+            page.frame = Rect(x: 0, y: 0, width: 100, height: 100)
+            other.frame = Rect(x: 100, y: 0, width: 100, height: 100)
+            let button = Layer(name: "button")
+            button.frame = Rect(x: 10, y: 10, width: 50, height: 50)
+            try? page.addSublayer(button)
+            try? screen.root.addSublayer(page)
+            try? screen.root.addSublayer(other)
+            final class Token {}
+            var token: Token? = Token()
+            weak let watched = token
+            var calls = 0
+            screen.onTap(button) { [token] in _ = token; calls += 1 }
+            screen.onTap(other) { calls += 10 }
+            token = nil
+            XCTAssertNotNil(watched, "the handler keeps what it captured")
+            screen.removeHandlers(in: page)
+            XCTAssertNil(watched, "removed with the page's handlers")
+            tap(screen, at: Point(x: 20, y: 20), time: 100)
+            XCTAssertEqual(calls, 0)
+            tap(screen, at: Point(x: 150, y: 20), time: 101)
+            XCTAssertEqual(calls, 10, "the other layer's handler stays")
+        }
+    }
+
     /// `every` fires once per interval, once when late however late, and
     /// names the earliest deadline for the app thread's wait.
     func testTimers() {

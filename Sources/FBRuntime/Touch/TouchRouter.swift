@@ -62,6 +62,24 @@ public final class TouchRouter {
         recognizer.layer = nil
     }
 
+    /// Removes every recognizer attached to `subtree` or a layer under it
+    /// (a page that goes away for good; the router otherwise keeps its
+    /// recognizers, and what their actions capture, as long as it lives).
+    /// Returns how many were removed.
+    @discardableResult
+    public func removeAll(in subtree: Layer) -> Int {
+        var removed = 0
+        recognizers.removeAll { r in
+            var layer = r.layer
+            while let l = layer, l !== subtree { layer = l.superlayer }
+            guard layer != nil else { return false }
+            r.layer = nil
+            removed += 1
+            return true
+        }
+        return removed
+    }
+
     /// The earliest time a recognizer wants `advance(to:)` (a long press
     /// or a tap timeout): the app's poll loop waits at most until then.
     public var nextDeadline: MediaTime? {
