@@ -6,10 +6,10 @@
 # (checked), else the package's only one. Asks SwiftPM (about a second;
 # resolves the package's dependencies the first time).
 app_product() {   # app_product DIR [PRODUCT]
-    local dir="$1" want="${2:-}" json
+    local dir="$1" want="${2:-}" json answer
     json=$(swift package --package-path "$dir" describe --type json 2>/dev/null) \
         || die "swift package describe failed in $dir (is it a Swift package?)"
-    printf '%s' "$json" | python3 -c '
+    answer=$(printf '%s' "$json" | python3 -c '
 import json, sys
 want = sys.argv[1]
 exes = sorted(p["name"] for p in json.load(sys.stdin)["products"] if "executable" in p["type"])
@@ -22,7 +22,8 @@ elif len(exes) == 1:
 else:
     sys.exit("the package has %s executable products (%s): name one with --product"
              % (len(exes) or "no", ", ".join(exes)))
-' "$want" || die "$dir: cannot choose the program (see above)"
+' "$want" 2>&1) || die "$dir: $answer"
+    printf '%s\n' "$answer"
 }
 
 # Cross-builds PRODUCT of the package in DIR for aarch64 (Embedded Swift,
