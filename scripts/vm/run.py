@@ -24,6 +24,12 @@ serial console, one marker per line:
                               X0, Y0 — default 16384, 8192 — press left,
                               move to X1, Y1 — default 24576, 8192 —
                               release) and answer `POINTER-DONE NAME`.
+  READY-FOR-TAP NAME X Y      the guest waits for a tap on the virtio
+                              tablet at X, Y (axes 0…32767): we move the
+                              pointer there, press the left button,
+                              release it 50 ms later and answer
+                              `TAP-DONE NAME` (scripts/vm/run-app: a tap
+                              on an app that has no test hooks).
   VMTEST-DONE                 every test ran; the guest then leaves QEMU
                               (isa-debug-exit on amd64, power-off on arm64).
 QEMU is killed by its PID if the guest has not finished by --timeout.
@@ -218,24 +224,31 @@ def main():
                   if unchecked_dumps[earlier] != actual else
                   f"screendump {name} is the same as {earlier}: the screen did not change between them")
 
-    def pointer_drag(x0=16384, y0=8192, x1=24576, y1=8192):
-        """A left-button drag on the virtio tablet (axes 0…32767)."""
+    def pointer_steps(steps):
+        """Sends each step's events on the virtio tablet (axes 0…32767),
+        50 ms apart; a step is a list of ("move", x, y) and ("button",
+        down) items."""
         nonlocal qmp
         if qmp is None:
             qmp = QMP(qmp_path, deadline)
 
-        def send(*events):
-            qmp.execute("input-send-event", events=list(events))
+        def event(item):
+            if item[0] == "move":
+                return [{"type": "abs", "data": {"axis": "x", "value": item[1]}},
+                        {"type": "abs", "data": {"axis": "y", "value": item[2]}}]
+            return [{"type": "btn", "data": {"down": item[1], "button": "left"}}]
 
-        def axis(name, value):
-            return {"type": "abs", "data": {"axis": name, "value": value}}
-
-        def button(down):
-            return {"type": "btn", "data": {"down": down, "button": "left"}}
-
-        for events in ([axis("x", x0), axis("y", y0)], [button(True)], [axis("x", x1), axis("y", y1)], [button(False)]):
-            send(*events)
+        for step in steps:
+            qmp.execute("input-send-event", events=[e for item in step for e in event(item)])
             time.sleep(0.05)
+
+    def pointer_drag(x0=16384, y0=8192, x1=24576, y1=8192):
+        """A left-button drag on the virtio tablet."""
+        pointer_steps([[("move", x0, y0)], [("button", True)], [("move", x1, y1)], [("button", False)]])
+
+    def pointer_tap(x, y):
+        """A left-button press and release at one place on the tablet."""
+        pointer_steps([[("move", x, y)], [("button", True)], [("button", False)]])
 
     def handle(line):
         nonlocal done, booted
@@ -272,6 +285,17 @@ def main():
             except Exception as e:   # report; the guest's check fails too
                 check(False, f"pointer drag {m.group(1)}: {e}")
             qemu.stdin.write(f"POINTER-DONE {m.group(1)}\n".encode())
+            qemu.stdin.flush()
+        m = re.search(r"READY-FOR-TAP ([A-Za-z0-9_-]+) (\d+) (\d+)", text)
+        if m:
+            x, y = int(m.group(2)), int(m.group(3))
+            try:
+                if x > 32767 or y > 32767:
+                    raise ValueError(f"{x}, {y} is off the tablet's axes (0…32767)")
+                pointer_tap(x, y)
+            except Exception as e:   # report; the guest goes on
+                check(False, f"tap {m.group(1)}: {e}")
+            qemu.stdin.write(f"TAP-DONE {m.group(1)}\n".encode())
             qemu.stdin.flush()
         m = re.search(r"VMTEST-RESULT (\S+) (PASS|FAIL) ?(.*)", text)
         if m:
