@@ -77,9 +77,18 @@ public final class App: Sendable {
     /// installs its handlers; it runs once, before the first frame, on the
     /// calling thread, which is the app thread from then on.
     public func run(_ build: (Screen) throws(AppError) -> Void) -> Never {
+        // Log lines reach a pipe or the journal as they are written.
+        fbr_line_buffer_stdout()
         if TextLayer.defaultFont == nil { TextLayer.defaultFont = App.loadDefaultFont() }
         let config = board ?? BoardConfig(name: "auto")
-        let choice = options.headless ? .headless : DisplayBackendChoice.choose(options.backend ?? config.backend, fbDevice: config.fbDevice)
+        let requested = options.backend ?? config.backend
+        let choice = options.headless ? .headless : DisplayBackendChoice.choose(requested, fbDevice: config.fbDevice)
+        if requested == .auto && !options.headless && choice != .kms {
+            // Say why KMS was passed by when a card is there but closed to us.
+            for card in DisplayBackendChoice.unopenableCards() {
+                print("\(name): \(card.path): cannot open (errno \(card.errno)\(card.errno == EACCES ? ": not in the video group?" : "")); not using KMS")
+            }
+        }
         var display: AppDisplay?
         do { display = try AppDisplay.open(choice, board: config) } catch {
             print("\(name): error: \(error.description)")

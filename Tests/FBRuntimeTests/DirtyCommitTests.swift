@@ -204,6 +204,11 @@ final class DirtyCommitTests: XCTestCase {
             ("beginTime", { l, r in l.beginTime = r.double() }),
             ("speed", { l, r in l.speed = 0.5 + r.double() }),
             ("timeOffset", { l, r in l.timeOffset = r.double() }),
+            ("duration", { l, r in l.duration = r.double() < 0.5 ? 0 : 1 + r.double() }),
+            ("repeatCount", { l, r in l.repeatCount = r.double() < 0.5 ? .infinity : 2 * r.double() }),
+            ("repeatDuration", { l, r in l.repeatDuration = 3 * r.double() }),
+            ("autoreverses", { l, _ in l.autoreverses.toggle() }),
+            ("fillMode", { l, r in l.fillMode = [FillMode.removed, .forwards, .backwards, .both][Int(r.double() * 3.99)] }),
             ("custom value", { l, r in l.setValue(.scalar(r.double()), forKey: "custom\(r.int(3))") }),
             ("animation", { l, r in
                 if r.bool() {

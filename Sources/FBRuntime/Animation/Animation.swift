@@ -5,7 +5,7 @@ import Raster
 /// (CAAnimationGroup), so a member's `beginTime` is measured from the
 /// group's start and the group's `speed`, `timeOffset` and duration apply to
 /// everything inside it.
-public indirect enum Animation: Sendable {
+public indirect enum Animation: MediaTimed, Sendable {
     case basic(BasicAnimation)
     case keyframe(KeyframeAnimation)
     case group(AnimationGroup)
@@ -91,7 +91,7 @@ public indirect enum Animation: Sendable {
 /// The group's `duration` clips its members: a member still running when
 /// the group ends stops (or holds, if the group fills forwards, at the
 /// group's end time). A `duration` ≤ 0 means CA's default 0.25 s.
-public struct AnimationGroup: Sendable {
+public struct AnimationGroup: MediaTimed, Sendable {
     public var animations: [Animation]
     public var timing = MediaTiming()
     public var isRemovedOnCompletion = true

@@ -70,7 +70,7 @@ public struct TimingFunction: Equatable, Sendable {
 /// offsets); `isCumulative` adds `(end − start)` once per completed repeat
 /// cycle, so each repetition continues where the last one ended. Timing
 /// follows CAMediaTiming (see `MediaTiming`).
-public struct BasicAnimation: Sendable {
+public struct BasicAnimation: MediaTimed, Sendable {
     public var key: AnimatableKey
     public var fromValue: AnimatableValue?
     public var toValue: AnimatableValue?
@@ -100,21 +100,6 @@ public struct BasicAnimation: Sendable {
         timing.duration = duration
     }
 
-    // The CAMediaTiming properties, forwarded for CA-style spelling.
-    public var beginTime: MediaTime { get { timing.beginTime } set { timing.beginTime = newValue } }
-    public var duration: Double { get { timing.duration } set { timing.duration = newValue } }
-    public var repeatCount: Double { get { timing.repeatCount } set { timing.repeatCount = newValue } }
-    public var repeatDuration: Double { get { timing.repeatDuration } set { timing.repeatDuration = newValue } }
-    public var autoreverses: Bool { get { timing.autoreverses } set { timing.autoreverses = newValue } }
-    public var speed: Double { get { timing.speed } set { timing.speed = newValue } }
-    public var timeOffset: Double { get { timing.timeOffset } set { timing.timeOffset = newValue } }
-    public var fillMode: FillMode { get { timing.fillMode } set { timing.fillMode = newValue } }
-    /// `fillMode` holds the final value (forwards or both).
-    public var fillsForwards: Bool {
-        get { timing.fillMode.fillsForwards }
-        set { timing.fillMode = newValue ? (timing.fillMode.fillsBackwards ? .both : .forwards)
-                                         : (timing.fillMode.fillsBackwards ? .backwards : .removed) }
-    }
 
     public func hasFinished(at time: MediaTime) -> Bool {
         timing.hasFinished(atParentTime: time, default: BasicAnimation.defaultDuration)

@@ -32,7 +32,7 @@ public enum CalculationMode: Equatable, Sendable {
 /// Values of different kinds cannot be interpolated: such a segment jumps at
 /// its midpoint (CA: "something weird"; a clean jump is our documented
 /// behaviour). Fewer than one value gives no effect; one value holds.
-public struct KeyframeAnimation: Sendable {
+public struct KeyframeAnimation: MediaTimed, Sendable {
     public var key: AnimatableKey
     public var values: [AnimatableValue]
     public var keyTimes: [Double]?

@@ -153,3 +153,32 @@ public struct MediaTiming: Equatable, Sendable {
         return State(progress: p, localTime: p * d, iteration: position.1)
     }
 }
+
+/// A type whose timing is a `MediaTiming` value: the animations, the
+/// transition and the group. It gets CAMediaTiming's spelling of the
+/// fields (`animation.duration = 2`, `animation.repeatCount = .infinity`)
+/// from this protocol's extension, one definition for all of them.
+/// (`Layer` spells them out itself: its timing fields live with its other
+/// properties.)
+public protocol MediaTimed {
+    var timing: MediaTiming { get set }
+}
+
+extension MediaTimed {
+    /// When it starts, in its parent's time; 0 for an animation: when added.
+    public var beginTime: MediaTime { get { timing.beginTime } set { timing.beginTime = newValue } }
+    /// One pass, seconds (≤ 0: the default, 0.25 s for animations).
+    public var duration: Double { get { timing.duration } set { timing.duration = newValue } }
+    public var repeatCount: Double { get { timing.repeatCount } set { timing.repeatCount = newValue } }
+    public var repeatDuration: Double { get { timing.repeatDuration } set { timing.repeatDuration = newValue } }
+    public var autoreverses: Bool { get { timing.autoreverses } set { timing.autoreverses = newValue } }
+    public var speed: Double { get { timing.speed } set { timing.speed = newValue } }
+    public var timeOffset: Double { get { timing.timeOffset } set { timing.timeOffset = newValue } }
+    public var fillMode: FillMode { get { timing.fillMode } set { timing.fillMode = newValue } }
+    /// `fillMode` holds the final value (forwards or both).
+    public var fillsForwards: Bool {
+        get { timing.fillMode.fillsForwards }
+        set { timing.fillMode = newValue ? (timing.fillMode.fillsBackwards ? .both : .forwards)
+                                         : (timing.fillMode.fillsBackwards ? .backwards : .removed) }
+    }
+}

@@ -29,7 +29,7 @@ import Raster
 /// positive and finite takes the default (1, 100); a negative or NaN
 /// damping is 0 (an undamped spring never settles: `settlingDuration` is
 /// then `maximumSettlingDuration`); a non-finite initial velocity is 0.
-public struct SpringAnimation: Sendable {
+public struct SpringAnimation: MediaTimed, Sendable {
     /// Key, values and timing, as for a basic animation.
     public var basic: BasicAnimation
     /// kg-like units; default 1.
@@ -61,9 +61,6 @@ public struct SpringAnimation: Sendable {
     public var isCumulative: Bool { get { basic.isCumulative } set { basic.isCumulative = newValue } }
     public var valueFunction: ValueFunction? { get { basic.valueFunction } set { basic.valueFunction = newValue } }
     public var timing: MediaTiming { get { basic.timing } set { basic.timing = newValue } }
-    public var duration: Double { get { basic.timing.duration } set { basic.timing.duration = newValue } }
-    public var beginTime: MediaTime { get { basic.timing.beginTime } set { basic.timing.beginTime = newValue } }
-    public var fillMode: FillMode { get { basic.timing.fillMode } set { basic.timing.fillMode = newValue } }
     public var isRemovedOnCompletion: Bool { get { basic.isRemovedOnCompletion } set { basic.isRemovedOnCompletion = newValue } }
     public var delegate: (any AnimationDelegate)? { get { basic.delegate } set { basic.delegate = newValue } }
 

@@ -92,7 +92,7 @@ public final class TransitionImage: @unchecked Sendable {
 /// non-positive duration takes the default 0.25 s); `startProgress` and
 /// `endProgress` are clamped to 0…1 (NaN → 0 and 1); the before image is
 /// limited to `maximumImageSide` texels a side (the density is lowered).
-public struct Transition: Sendable {
+public struct Transition: MediaTimed, Sendable {
     public var type: TransitionType
     public var subtype: TransitionSubtype
     public var timing = MediaTiming()
@@ -123,11 +123,6 @@ public struct Transition: Sendable {
         timing.duration = duration
     }
 
-    public var duration: Double { get { timing.duration } set { timing.duration = newValue } }
-    public var beginTime: MediaTime { get { timing.beginTime } set { timing.beginTime = newValue } }
-    public var fillMode: FillMode { get { timing.fillMode } set { timing.fillMode = newValue } }
-    public var speed: Double { get { timing.speed } set { timing.speed = newValue } }
-    public var timeOffset: Double { get { timing.timeOffset } set { timing.timeOffset = newValue } }
 
     /// The eased progress 0…1 at the parent's time `t` (the layer's local
     /// time), or `nil` when the transition has no effect then.

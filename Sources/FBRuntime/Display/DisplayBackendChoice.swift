@@ -23,6 +23,18 @@ public enum DisplayBackendChoice: Equatable, Sendable {
         }
     }
 
+    /// The /dev/dri/card* nodes this process cannot open, with the errno
+    /// (`EACCES`: the user lacks the `video` group or a seat), so a
+    /// program can say why `auto` passed KMS by.
+    public static func unopenableCards() -> [(path: String, errno: Int32)] {
+        var result: [(path: String, errno: Int32)] = []
+        for path in DRMDevice.cardPaths() {
+            let fd = path.withCString { fbr_open($0, O_RDWR) }
+            if fd < 0 { result.append((path, fbr_errno())) } else { _ = close(fd) }
+        }
+        return result
+    }
+
     /// True when some /dev/dri/card* has a connected connector with a
     /// mode. Opens each card only to read its resources (no DRM master
     /// needed), and closes it.

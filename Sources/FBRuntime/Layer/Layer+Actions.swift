@@ -393,13 +393,14 @@ extension Layer {
     }
 
     /// The global media time at which this layer's local clock reads `t`;
-    /// `nil` when a paused layer on the way never gets there.
+    /// `nil` when a paused layer on the way never gets there, or a layer
+    /// whose timeline repeats or ends (`duration` > 0: not invertible).
     func globalTime(fromLocal t: MediaTime) -> MediaTime? {
         var g = t
         var l: Layer? = self
         while let current = l {
             let s = current.speed.isNaN ? 1 : current.speed
-            guard s != 0 else { return nil }
+            guard s != 0, !current.hasFiniteTimeline else { return nil }
             let b = current.beginTime.isFinite ? current.beginTime : 0
             let o = current.timeOffset.isFinite ? current.timeOffset : 0
             g = (g - o) / s + b

@@ -517,13 +517,62 @@ open class Layer {
     /// animations stand — scrubbing).
     public var timeOffset: Double { get { properties.timeOffset } set { properties.timeOffset = newValue } }
 
+    /// One pass of the layer's timeline, seconds; 0 (the default): the
+    /// timeline is endless and the layer neither repeats nor ends, which is
+    /// what almost every layer wants. With a positive `duration` the
+    /// layer's local time runs through `0 ..< duration` and then follows
+    /// `repeatCount`, `repeatDuration`, `autoreverses` and `fillMode` as an
+    /// animation's does (`MediaTiming`), so every animation in the subtree
+    /// repeats, reverses or stops with it.
+    public var duration: Double { get { properties.duration } set { properties.duration = newValue } }
+    /// Passes to play (with a positive `duration`); `.infinity` for ever,
+    /// 0 means one.
+    public var repeatCount: Double { get { properties.repeatCount } set { properties.repeatCount = newValue } }
+    /// Seconds to repeat for, overriding `repeatCount` when positive.
+    public var repeatDuration: Double { get { properties.repeatDuration } set { properties.repeatDuration = newValue } }
+    /// Each pass plays forwards, then backwards.
+    public var autoreverses: Bool { get { properties.autoreverses } set { properties.autoreverses = newValue } }
+    /// What the layer's timeline does before `beginTime` and after its
+    /// active duration (with a positive `duration`): `.removed` (default):
+    /// its time is −∞ before and +∞ after, so the subtree's animations
+    /// show what they show before they start or once they are over (the
+    /// model, or their own fill); `.forwards`/`.backwards`/`.both` hold the
+    /// timeline's end or start instead.
+    public var fillMode: FillMode { get { properties.fillMode } set { properties.fillMode = newValue } }
+
+    /// The layer's timing as one value (CALayer adopts CAMediaTiming).
+    public var timing: MediaTiming {
+        var m = MediaTiming()
+        m.beginTime = beginTime; m.speed = speed; m.timeOffset = timeOffset; m.duration = duration
+        m.repeatCount = repeatCount; m.repeatDuration = repeatDuration; m.autoreverses = autoreverses; m.fillMode = fillMode
+        return m
+    }
+
+    /// Whether the layer's timeline repeats or ends (a positive, finite
+    /// `duration`); such a timeline cannot be mapped back to its parent's.
+    var hasFiniteTimeline: Bool { duration > 0 && duration.isFinite }
+
     /// This layer's local time for its superlayer's time `t`:
     /// `(t − beginTime) · speed + timeOffset` (CAMediaTiming's active local
-    /// time; layers do not repeat). Non-finite settings are ignored.
+    /// time), `timeOffset` alone while paused (`speed` 0). With a positive
+    /// `duration` the time then runs as an animation's does (see
+    /// `duration`); outside its active duration without a fill it is
+    /// −∞ before and +∞ after (see `fillMode`).
+    /// Non-finite settings are ignored.
     public func localTime(fromParent t: MediaTime) -> MediaTime {
+        if hasFiniteTimeline {
+            var m = timing
+            if !m.beginTime.isFinite { m.beginTime = 0 }
+            if !m.timeOffset.isFinite { m.timeOffset = 0 }
+            guard let state = m.state(atParentTime: t, default: m.duration) else {
+                return t < m.beginTime ? -.infinity : .infinity
+            }
+            return state.localTime
+        }
         let s = speed.isNaN ? 1 : speed
         let b = beginTime.isFinite ? beginTime : 0, o = timeOffset.isFinite ? timeOffset : 0
         if s == 1 && b == 0 && o == 0 { return t }
+        if s == 0 { return o }
         return (t - b) * s + o
     }
 

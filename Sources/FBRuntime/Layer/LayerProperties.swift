@@ -56,5 +56,10 @@ public struct LayerProperties {
     var beginTime: MediaTime = 0
     var speed: Double = 1
     var timeOffset: Double = 0
+    var duration: Double = 0
+    var repeatCount: Double = 0
+    var repeatDuration: Double = 0
+    var autoreverses = false
+    var fillMode: FillMode = .removed
     init(name: String) { self.name = name }
 }
