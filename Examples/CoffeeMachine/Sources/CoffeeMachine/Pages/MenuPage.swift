@@ -36,6 +36,7 @@ final class MenuPage: Page {
     func willReappear() {
         let s = machine.settings
         status.string = machine.needsDescaling ? "Please descale the machine"
-            : "Eco \(s.ecoMode ? "on" : "off") · water hardness \(s.hardness) · \(machine.cupsSinceDescale) cups since descaling"
+            : "Eco \(s.ecoMode ? "on" : "off") · water hardness \(s.hardness) · "
+              + "\(machine.cupsSinceDescale) cup\(machine.cupsSinceDescale == 1 ? "" : "s") since descaling"
     }
 }
