@@ -3,7 +3,7 @@
 // FBRuntime: a Core Animation–style UI runtime for embedded Linux boards.
 //
 // The core modules (Raster, FBRuntime, Input) and the board programs (fbdemo,
-// rastercheck) compile both as ordinary Swift on the host and as Embedded
+// fbcheck, rastercheck) compile both as ordinary Swift on the host and as Embedded
 // Swift for aarch64 Linux (see scripts/cross-build-arm64). They therefore use
 // no Foundation, Dispatch, key paths, reflection or non-class existentials.
 // Host-only helpers live in their own targets and are never a dependency of a
@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "ImageIO", targets: ["ImageIO"]),
         .library(name: "ImageLoading", targets: ["ImageLoading"]),
         .executable(name: "fbdemo", targets: ["fbdemo"]),
+        .executable(name: "fbcheck", targets: ["fbcheck"]),
         .executable(name: "rastercheck", targets: ["rastercheck"]),
         .executable(name: "kmsprobe", targets: ["kmsprobe"]),
         .executable(name: "touchprobe", targets: ["touchprobe"]),
@@ -97,14 +98,22 @@ let package = Package(
         .target(name: "AppShell", dependencies: ["FBRuntime", "Raster", "Input", "TouchInput", "ImageIO", "CPosix"],
                 path: "Sources/AppShell", swiftSettings: boardSize),
 
-        // The demo scenes (orbit, showcase) and their touch handling, shared
-        // by fbdemo and the desktop simulator fbsim.
+        // The demo scenes (orbit, showcase, the board demos) and their touch
+        // handling, shared by fbdemo, fbcheck and the desktop simulator fbsim.
         .target(name: "DemoScenes", dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "ImageLoading"], path: "Sources/DemoScenes",
                 swiftSettings: boardSize),
+        // The demo app, on the host and on the board: the scenes over the app
+        // shell, a chooser or one scene (scripts/demo, the deploy unit).
+        .executableTarget(name: "fbdemo", dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput", "DemoScenes"],
+                          path: "Sources/fbdemo", swiftSettings: boardSize),
+        // The check program of the VM and emulated-board tests (scripts/vm-test,
+        // scripts/qemu-board; never deployed): the scenes through the render
+        // loop with screendump handshakes, pacing, idle, touch-script, DRM
+        // master and fault checks.
         .executableTarget(
-            name: "fbdemo",
+            name: "fbcheck",
             dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput", "DemoScenes"],
-            path: "Sources/fbdemo", swiftSettings: boardSize
+            path: "Sources/fbcheck", swiftSettings: boardSize
         ),
         // Renders a fixed scene with every Raster kernel and prints a checksum;
         // host and aarch64 builds must print the same value.

@@ -1,6 +1,6 @@
 import Raster
 
-/// Reads a demo program's command line (fbdemo on the board, fbsim on the
+/// Reads a demo program's command line (fbcheck in the VM and on the board, fbsim on the
 /// desktop) one argument at a time, with the value parsers both programs
 /// share, so an option spelt the same means the same in both and is
 /// refused with the same message.

@@ -1,6 +1,6 @@
 import FBRuntime
 
-/// What fbdemo and fbsim run: a tree, its animations, the app's work per
+/// What fbdemo, fbcheck and fbsim run: a tree, its animations, the app's work per
 /// turn of its run loop, and how the scene answers touch.
 ///
 /// Threading: every requirement is called on the app thread, inside
@@ -11,7 +11,7 @@ public protocol DemoScene: AnyObject {
     /// turned screen at contents scale 1).
     var root: Layer { get }
     /// Starts the scene's own animations; `time` is the media time now.
-    /// Not called with fbdemo's `--still` (the scene stays at rest until
+    /// Not called with fbcheck's `--still` (the scene stays at rest until
     /// touched).
     func startAnimations(at time: MediaTime)
     /// One turn of the app's run loop (about 20 per second while animations
@@ -22,7 +22,7 @@ public protocol DemoScene: AnyObject {
     /// its layers) and returns true; the default returns false, and
     /// `SceneTouch` then drags any top-level layer and pinches it to zoom.
     func installGestures(in router: TouchRouter) -> Bool
-    /// The touches `fbdemo --demo-touch` writes to a uinput touchscreen on
+    /// The touches `fbcheck --demo-touch` writes to a uinput touchscreen on
     /// the emulated board (scripts/qemu-board), in order. Its screendump is
     /// taken `restSeconds` after the last one, so the state it leaves must
     /// not depend on timing (e.g. a flick ends snapped to an item, a launch
@@ -44,7 +44,7 @@ extension DemoScene {
 }
 
 /// One step of a demo's scripted touch, in fractions of the screen (0…1
-/// across the width and down the height, origin top left; fbdemo turns them
+/// across the width and down the height, origin top left; fbcheck turns them
 /// into panel pixels).
 public enum DemoTouchStep: Equatable {
     /// Down and up at one place.
@@ -62,7 +62,7 @@ public enum DemoTouchStep: Equatable {
     case pinch(x: Double, y: Double, startSpread: Double, endSpread: Double)
 }
 
-/// The scenes fbdemo and fbsim know by name.
+/// The scenes fbdemo, fbcheck and fbsim know by name.
 public enum DemoCatalog {
     /// Every scene's name, in the order demos are listed.
     public static let names = ["orbit", "showcase", "lock", "coverflow", "cube", "fireworks", "browser", "shapes", "dashboard"]

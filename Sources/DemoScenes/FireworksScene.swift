@@ -10,7 +10,7 @@ import Raster
 /// **Timing.** Everything that moves lives in the `sky` layer, so the
 /// whole show runs on its timeline: `speed` 0 pauses it and `timeOffset`
 /// says where it stands (the emitter is a function of time). At rest
-/// (before `startAnimations`, or with fbdemo's `--still`) the sky is paused
+/// (before `startAnimations`, or with fbcheck's `--still`) the sky is paused
 /// at `restTime`.
 ///
 /// **Touch.** A tap on the sky launches a rocket at the tap's x that bursts

@@ -29,7 +29,7 @@
 //                    again (READY-FOR-SCREENDUMP sim-after-drag). The
 //                    harness answers each on stdin.
 //   --hud, --no-hud  the frame-time HUD and its debug-overlay toggle (tap
-//                    the HUD; DemoChrome), the same as fbdemo's: on unless
+//                    the HUD; DemoChrome), the same as fbcheck's: on unless
 //                    --check-pacing or --drag-check (their captures and
 //                    timings are compared).
 //   --oracle DIR     with --drag-check: write what the two captures must
@@ -45,8 +45,9 @@ import Input
 import Raster
 
 fbr_line_buffer_stdout()
-// As fbdemo: the scenes turn and tilt layers, so every edge is smoothed
-// (Core Animation's default is hard edges; see Layer.allowsEdgeAntialiasing).
+// As fbdemo and fbcheck: the scenes turn and tilt layers, so every edge is
+// smoothed (Core Animation's default is hard edges; see
+// Layer.allowsEdgeAntialiasing).
 Layer.defaultAllowsEdgeAntialiasing = true
 
 struct Options {

@@ -10,7 +10,7 @@
 //
 // Usage: kmsprobe [--device PATH] [--no-host] [--flips N] [--take-master]
 //   --no-host   do not wait for screendumps (running by hand on a board)
-//   --take-master  the second process of fbdemo's --master-handoff test:
+//   --take-master  the second process of fbcheck's --master-handoff test:
 //               wait (≤ 15 s) until DRM master is free, take it, show the
 //               quadrants (screendump master-taken), give master back and
 //               wait until another framebuffer is on the CRTC (the first

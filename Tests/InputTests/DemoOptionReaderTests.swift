@@ -2,11 +2,11 @@ import XCTest
 import DemoScenes
 import Raster
 
-/// The command-line reader fbdemo and fbsim share: the walk over the
+/// The command-line reader fbcheck and fbsim share: the walk over the
 /// arguments and the value parsers, against the arguments written out.
 final class DemoOptionReaderTests: XCTestCase {
     func testTheWalkGivesOptionsValuesAndScenesInOrder() {
-        let arguments = ["fbdemo", "--frames", "30", "--size", "640x480", "--hud", "--board", "qemu-virt", "coverflow"]
+        let arguments = ["fbcheck", "--frames", "30", "--size", "640x480", "--hud", "--board", "qemu-virt", "coverflow"]
         var r = DemoOptionReader(arguments, usage: { message in fatalError("refused: \(message)") })
         var seen: [String] = []
         while let a = r.next() {

@@ -4,7 +4,7 @@ import Synchronization
 /// A test-only hook of `KMSPresenter`: makes its next `count` commits
 /// (page flips or modesets) fail with a chosen errno before they reach
 /// the kernel, as a driver refusing them would. Compiled in, off unless a
-/// test arms it (fbdemo's `--test-fail-commits`, for scripts/vm-test).
+/// test arms it (fbcheck's `--test-fault flip-error`, for scripts/vm-test).
 ///
 /// Threading: `arm` from any thread (a test's app thread) while the
 /// render thread commits; the counts are atomic.
@@ -35,7 +35,7 @@ public final class CommitFaultInjection: Sendable {
         throw KMSError.call("\(what) (failure injected for a test)", errno: errnoValue.load(ordering: .relaxed))
     }
 
-    /// The errno of a name fbdemo's option takes ("EINVAL", …); nil for
+    /// The errno of a name fbcheck's option takes ("EINVAL", …); nil for
     /// another name.
     public static func errno(named name: String) -> Int32? {
         switch name {

@@ -1,7 +1,7 @@
 import CPosix
 
 /// The screendump handshake with scripts/vm-test, over the serial console
-/// (the program's stdin and stdout), shared by kmsprobe and fbdemo.
+/// (the program's stdin and stdout), shared by kmsprobe and fbcheck.
 ///
 /// The guest prints `READY-FOR-SCREENDUMP <name>` on a line of its own and
 /// blocks reading one line from stdin; the host, which watches the serial
