@@ -53,14 +53,16 @@ public final class App: Sendable {
 
     /// Reads the command line (`System.arguments()` unless given): the
     /// shell's options (`AppOptions`) and, first, the app's own through
-    /// `options` (return true when it took the argument). Exits with
-    /// status 2 and one line on a bad option or board file.
-    public init(name: String, arguments: [String] = System.arguments(),
+    /// `options` (return true when it took the argument), which `usage`
+    /// names for the usage line ("[--scene NAME]"). Exits with status 2
+    /// and one line on a bad option or board file.
+    public init(name: String, arguments: [String] = System.arguments(), usage appUsage: String = "",
                 options extra: (String, inout AppOptionReader) -> Bool = { _, _ in false }) {
         self.name = name
         self.arguments = arguments
         let usage: (String) -> Never = { message in
-            fbr_write_stderr("\(name): \(message)\nusage: \(name) [--board NAME] [--backend auto|kms|fbdev] [--headless] "
+            fbr_write_stderr("\(name): \(message)\nusage: \(name) \(appUsage.isEmpty ? "" : appUsage + " ")"
+                             + "[--board NAME] [--backend auto|kms|fbdev] [--headless] "
                              + "[--frames N] [--size WxH] [--out DIR] [--tap X,Y]...\n")
             exit(2)
         }
@@ -113,9 +115,10 @@ public final class App: Sendable {
         let appLoop = AppRunLoop(clock: display.clock)
         AppRunLoop.current = appLoop
         let screen = Screen(appName: name, width: Double(display.width), height: Double(display.height))
+        let compositor = Compositor()
+        screen.onDebugOverlaysChange = { compositor.debugOverlays = $0 }
         screen.call("build") { () throws(AppError) in try build(screen) }
         screen.root.isDisplayRoot = true   // from now on, changes animate
-        let compositor = Compositor()
         let out = options.outDirectory ?? "out/" + name
         do { try System.makeDirectories(out) } catch {
             print("\(name): error: \(error.description)")
@@ -145,10 +148,13 @@ public final class App: Sendable {
         TerminationSignal.install()
         print("\(name): \(display.description)")
         let presenter = display.presenter
-        let screen = Screen(appName: name, width: Double(presenter.width), height: Double(presenter.height))
+        let screen = Screen(appName: name, width: Double(presenter.width), height: Double(presenter.height), isOnDisplay: true)
         screen.call("build") { () throws(AppError) in try build(screen) }
         screen.root.isDisplayRoot = true
         let loop = RenderLoop(root: screen.root, presenter: presenter)
+        loop.compositor.debugOverlays = screen.debugOverlays   // before the render thread starts
+        screen.onDebugOverlaysChange = { loop.setDebugOverlays($0) }
+        screen.statisticsSource = { loop.statistics }
         if let frames = options.frames { loop.frameLimit = frames }
         loop.attach(to: AppRunLoop.current)
         do { try loop.start() } catch {

@@ -79,6 +79,10 @@ public struct AppOptionReader {
         usage("unknown option \(argument)")
     }
 
+    /// Refuses the command line with `message` (one line, then the usage
+    /// line; exit status 2): for an app's own checks of what it read.
+    public func refuse(_ message: String) -> Never { usage(message) }
+
     /// `WxH` with both in 1 … `RasterLimits.maxDimension`; nil otherwise.
     public static func parseSize(_ text: String) -> (width: Int, height: Int)? {
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)

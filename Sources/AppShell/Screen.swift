@@ -36,13 +36,33 @@ public final class Screen {
     public let appName: String
     /// Handler failures so far (each also printed).
     public private(set) var failures = 0
+    /// True when the frames go to a display (KMS or fbdev), false in a
+    /// headless run (PNG files). Known from `build` on.
+    public let isOnDisplay: Bool
+
+    /// The compositor's debug overlays (`DebugOverlays`: blended,
+    /// offscreen, misaligned, redrawn), from the next frame on; none by
+    /// default.
+    public var debugOverlays: DebugOverlays = [] {
+        didSet { onDebugOverlaysChange?(debugOverlays) }
+    }
+
+    /// The render loop's figures so far (frames rendered and shown, render
+    /// times, flip intervals: `RenderLoopStatistics`), for a frame-time
+    /// readout; nil in a headless run, and during `build` (the loop starts
+    /// after it). A copy, taken under the loop's lock.
+    public var renderStatistics: RenderLoopStatistics? { statisticsSource?() }
 
     private var timers: [Timer] = []
+    /// Set by `App` once its compositor or render loop exists.
+    var onDebugOverlaysChange: ((DebugOverlays) -> Void)?
+    var statisticsSource: (() -> RenderLoopStatistics)?
 
-    init(appName: String, width: Double, height: Double) {
+    init(appName: String, width: Double, height: Double, isOnDisplay: Bool = false) {
         self.appName = appName
         self.width = width
         self.height = height
+        self.isOnDisplay = isOnDisplay
         root = Layer(name: "screen")
         root.bounds = Rect(x: 0, y: 0, width: width, height: height)
         root.position = Point(x: width / 2, y: height / 2)

@@ -64,8 +64,22 @@ public enum DemoTouchStep: Equatable {
 
 /// The scenes fbdemo, fbcheck and fbsim know by name.
 public enum DemoCatalog {
+    /// Every scene's name and a line saying what it shows (fbdemo's
+    /// chooser lists them), in the order demos are listed.
+    public static let entries: [(name: String, summary: String)] = [
+        ("orbit", "A card sliding and turning, a fading group"),
+        ("showcase", "Every kind of animation at once"),
+        ("lock", "The 2009 lock screen: slide to unlock"),
+        ("coverflow", "Album covers in perspective: flick, tap"),
+        ("cube", "Two nested cubes in 3-D: drag to turn"),
+        ("fireworks", "An emitter: tap to launch, scrub the sky"),
+        ("browser", "A scrolling grid of photos with momentum"),
+        ("shapes", "Morphing paths, marching ants: pinch"),
+        ("dashboard", "A heat pump's panel: gauges, a chart"),
+    ]
+
     /// Every scene's name, in the order demos are listed.
-    public static let names = ["orbit", "showcase", "lock", "coverflow", "cube", "fireworks", "browser", "shapes", "dashboard"]
+    public static let names = entries.map { $0.name }
 
     /// The scene `name` at rest, laid out for `width` × `height` points;
     /// nil for an unknown name.

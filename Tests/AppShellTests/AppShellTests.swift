@@ -134,6 +134,23 @@ final class AppShellTests: XCTestCase {
         }
     }
 
+    /// Headless there are no render-loop figures; the overlays an app sets
+    /// reach whatever draws the frames (the shell's hook), in order.
+    func testDisplayFiguresAndOverlays() {
+        withManualRunLoop { _ in
+            let screen = Screen(appName: "test", width: 10, height: 10)
+            XCTAssertFalse(screen.isOnDisplay)
+            XCTAssertNil(screen.renderStatistics)
+            var seen: [DebugOverlays] = []
+            screen.onDebugOverlaysChange = { seen.append($0) }
+            screen.debugOverlays = .blended
+            screen.debugOverlays = []
+            XCTAssertEqual(seen, [.blended, []])
+            screen.statisticsSource = { RenderLoopStatistics() }
+            XCTAssertEqual(screen.renderStatistics?.framesShown, 0)
+        }
+    }
+
     /// `every` fires once per interval, once when late however late, and
     /// names the earliest deadline for the app thread's wait.
     func testTimers() {

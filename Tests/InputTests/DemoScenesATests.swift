@@ -120,6 +120,18 @@ final class DemoScenesATests: XCTestCase {
         }
     }
 
+    /// fbdemo's chooser shows each name with its line: every entry makes a
+    /// scene, names are unique, lines short enough for one row of a
+    /// 480-point-wide screen.
+    func testCatalogEntriesMakeScenesAndFitARow() throws {
+        XCTAssertEqual(Set(DemoCatalog.names).count, DemoCatalog.entries.count)
+        for (name, summary) in DemoCatalog.entries {
+            XCTAssertNotNil(DemoCatalog.make(name, width: 480, height: 320), name)
+            XCTAssertFalse(summary.isEmpty, name)
+            XCTAssertLessThanOrEqual(summary.count, 44, name)
+        }
+    }
+
     func testTouchScriptsStayOnScreen() throws {
         for name in DemoCatalog.names {
             let scene = try XCTUnwrap(DemoCatalog.make(name, width: 640, height: 480))
