@@ -104,7 +104,7 @@ let package = Package(
                 swiftSettings: boardSize),
         // The demo app, on the host and on the board: the scenes over the app
         // shell, a chooser or one scene (scripts/demo, the deploy unit).
-        .executableTarget(name: "fbdemo", dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput", "DemoScenes"],
+        .executableTarget(name: "fbdemo", dependencies: ["AppShell", "DemoScenes", "FBRuntime"],
                           path: "Sources/fbdemo", swiftSettings: boardSize),
         // The check program of the VM and emulated-board tests (scripts/vm-test,
         // scripts/qemu-board; never deployed): the scenes through the render
