@@ -94,7 +94,11 @@ let package = Package(
         // input and touch routing, the app run loop, signals, restoring the
         // screen) with the options every app gets. Embedded-ready: apps on
         // the board link it.
-        .target(name: "AppShell", dependencies: ["FBRuntime", "Raster", "Input", "TouchInput", "ImageIO", "CPosix"],
+        // The desktop simulator's window for any app: SDL2 loaded at run time
+        // (dlopen), so nothing links SDL; without SDL's headers (the board's
+        // sysroot) it builds as "unavailable".
+        .target(name: "CSimWindow", path: "Sources/CSimWindow"),
+        .target(name: "AppShell", dependencies: ["FBRuntime", "Raster", "Input", "TouchInput", "ImageIO", "CPosix", "CSimWindow"],
                 path: "Sources/AppShell", swiftSettings: boardSize),
 
         // The demo scenes (orbit, showcase) and their touch handling, shared
@@ -123,7 +127,7 @@ let package = Package(
         // demo scenes through the render loop in an SDL2 window, the mouse
         // as one touch (scripts/sim, scripts/sim-test).
         .executableTarget(name: "fbsim",
-                          dependencies: ["FBRuntime", "DemoScenes", "Input", "Raster", "ImageIO", "CPosix", "CSDL2"],
+                          dependencies: ["FBRuntime", "AppShell", "DemoScenes", "Input", "Raster", "ImageIO", "CPosix", "CSDL2"],
                           path: "Sources/fbsim"),
 
         // Benchmarks against the peers (host only): scripts/bench.
