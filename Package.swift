@@ -94,11 +94,12 @@ let package = Package(
         // input and touch routing, the app run loop, signals, restoring the
         // screen) with the options every app gets. Embedded-ready: apps on
         // the board link it.
-        // The desktop simulator's window for any app: SDL2 loaded at run time
-        // (dlopen), so nothing links SDL; without SDL's headers (the board's
-        // sysroot) it builds as "unavailable".
-        .target(name: "CSimWindow", path: "Sources/CSimWindow"),
-        .target(name: "AppShell", dependencies: ["FBRuntime", "Raster", "Input", "TouchInput", "ImageIO", "CPosix", "CSimWindow"],
+        // The app shell's C side: the desktop simulator's window (SDL2 loaded
+        // at run time with dlopen, so nothing links SDL; without SDL's headers,
+        // as in the board's sysroot, it builds as "unavailable") and the
+        // crash line naming the handler that trapped.
+        .target(name: "CAppShell", path: "Sources/CAppShell"),
+        .target(name: "AppShell", dependencies: ["FBRuntime", "Raster", "Input", "TouchInput", "ImageIO", "CPosix", "CAppShell"],
                 path: "Sources/AppShell", swiftSettings: boardSize),
 
         // The demo scenes (orbit, showcase) and their touch handling, shared
@@ -173,7 +174,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
         .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "ImageLoading", "TestSupport", "CCairo", "CFreeType", "MallocCounter"], path: "Tests/FBRuntimeTests"),
-        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppShellTests"),
+        // An app whose handlers throw and trap, run by AppShellTests.
+        .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
+        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "apptrapprobe"], path: "Tests/AppShellTests"),
         .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes"], path: "Tests/InputTests"),
     ]
 )

@@ -1,5 +1,5 @@
 import CPosix
-import CSimWindow
+import CAppShell
 import FBRuntime
 import ImageIO
 import Input
@@ -43,7 +43,10 @@ import TouchInput
 ///
 /// **Bad input**: an unknown option or a board file that is missing or
 /// wrong prints one line and exits with status 2; a handler that throws
-/// is logged with its name and the app goes on, the last frame on screen.
+/// is logged with its name and the app goes on, the last frame on screen;
+/// a handler that traps (a Swift runtime error) ends the process after a
+/// line naming it ("coffee: handler 'button Brew' crashed (signal 4)"),
+/// with the signal's exit status, for the service manager to restart it.
 public final class App: Sendable {
     /// The app's name: the prefix of its log lines and the default output
     /// folder of headless runs.
@@ -82,6 +85,8 @@ public final class App: Sendable {
     public func run(_ build: (Screen) throws(AppError) -> Void) -> Never {
         // Log lines reach a pipe or the journal as they are written.
         fbr_line_buffer_stdout()
+        // A handler that traps ends the process with a line naming it.
+        fbr_trap_log_install(name)
         if TextLayer.defaultFont == nil { TextLayer.defaultFont = App.loadDefaultFont() }
         let config = board ?? BoardConfig(name: "auto")
         let requested = options.backend ?? config.backend

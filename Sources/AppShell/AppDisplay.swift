@@ -1,4 +1,4 @@
-import CSimWindow
+import CAppShell
 import FBRuntime
 
 /// An open display for the render loop: the presenter, the panel's size in

@@ -3,7 +3,7 @@ import Raster
 import Synchronization
 
 /// A `FramePresenter` for the desktop simulator's window (the app shell's
-/// through `CSimWindow`, and fbsim's own SDL window).
+/// through `CAppShell`, and fbsim's own SDL window).
 ///
 /// The render thread never calls SDL (SDL's video functions and Xlib belong
 /// to the thread that made the window, the app thread here): `commit`

@@ -1,4 +1,4 @@
-// CSimWindow: the desktop simulator's window for the app shell, through SDL2
+// CAppShell: the desktop simulator's window for the app shell, through SDL2
 // loaded at run time (dlopen), so no program links SDL: on a host with SDL2
 // and an X11 or Wayland display an app opens a window; on a board, or where
 // SDL is missing, fbr_sim_open says why and the shell falls back to
