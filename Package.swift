@@ -95,7 +95,12 @@ let package = Package(
         // input and touch routing, the app run loop, signals, restoring the
         // screen) with the options every app gets. Embedded-ready: apps on
         // the board link it.
-        .target(name: "AppShell", dependencies: ["FBRuntime", "Raster", "Input", "TouchInput", "ImageIO", "CPosix"],
+        // The app shell's C side: the desktop simulator's window (SDL2 loaded
+        // at run time with dlopen, so nothing links SDL; without SDL's headers,
+        // as in the board's sysroot, it builds as "unavailable") and the
+        // crash line naming the handler that trapped.
+        .target(name: "CAppShell", path: "Sources/CAppShell"),
+        .target(name: "AppShell", dependencies: ["FBRuntime", "Raster", "Input", "TouchInput", "ImageIO", "CPosix", "CAppShell"],
                 path: "Sources/AppShell", swiftSettings: boardSize),
 
         // The demo scenes (orbit, showcase, the board demos) and their touch
@@ -132,7 +137,7 @@ let package = Package(
         // demo scenes through the render loop in an SDL2 window, the mouse
         // as one touch (scripts/sim, scripts/sim-test).
         .executableTarget(name: "fbsim",
-                          dependencies: ["FBRuntime", "DemoScenes", "Input", "Raster", "ImageIO", "CPosix", "CSDL2"],
+                          dependencies: ["FBRuntime", "AppShell", "DemoScenes", "Input", "Raster", "ImageIO", "CPosix", "CSDL2"],
                           path: "Sources/fbsim"),
 
         // Benchmarks against the peers (host only): scripts/bench.
@@ -178,7 +183,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
         .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "ImageLoading", "TestSupport", "CCairo", "CFreeType", "MallocCounter"], path: "Tests/FBRuntimeTests"),
-        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppShellTests"),
+        // An app whose handlers throw and trap, run by AppShellTests.
+        .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
+        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "apptrapprobe"], path: "Tests/AppShellTests"),
         .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes"], path: "Tests/InputTests"),
     ]
 )

@@ -44,7 +44,7 @@ enum ContentScenes {
             while s.count < 600 { s += words[k % words.count] + " "; k += 3 }
             text.string = s
             glyphs += s.filter { $0 != " " }.count
-            var breathe = BasicAnimation(key: .custom("fontSize"), from: .scalar(18), to: .scalar(19), duration: 1)
+            var breathe = BasicAnimation(key: .fontSize, from: .scalar(18), to: .scalar(19), duration: 1)
             breathe.autoreverses = true
             breathe.repeatCount = .infinity
             text.add(breathe, forKey: "breathe", at: time)
@@ -78,7 +78,7 @@ enum ContentScenes {
             shape.fillColor = Color(red: 0.9, green: 0.5 + 0.02 * Double(i), blue: 0.2, alpha: 0.8)
             shape.strokeColor = .white
             shape.lineWidth = 3
-            var morph = BasicAnimation(key: .custom("path"), from: .path(wing(300, phase: 0)), to: .path(wing(300, phase: 2)), duration: 1.5)
+            var morph = BasicAnimation(key: .shapePath, from: .path(wing(300, phase: 0)), to: .path(wing(300, phase: 2)), duration: 1.5)
             morph.autoreverses = true
             morph.repeatCount = .infinity
             shape.add(morph, forKey: "morph", at: time)
@@ -97,14 +97,14 @@ enum ContentScenes {
         sky.anchorPoint = .zero
         sky.colors = [Color(rgb: 0x1B2A49), Color(rgb: 0x2E86AB), Color(rgb: 0xF2A541)]
         sky.locations = [0, 0.6, 1]
-        var colors = KeyframeAnimation(key: .custom("colors"), values: [
+        var colors = KeyframeAnimation(key: .colors, values: [
             .colors(sky.colors), .colors([Color(rgb: 0x3A1C71), Color(rgb: 0xD76D77), Color(rgb: 0xFFAF7B)]),
             .colors([Color(rgb: 0x0F2027), Color(rgb: 0x203A43), Color(rgb: 0x2C5364)]), .colors(sky.colors),
         ], duration: 6)
         colors.calculationMode = .paced
         colors.timing.repeatCount = .infinity
         sky.add(colors, forKey: "colors", at: time)
-        var locations = KeyframeAnimation(key: .custom("locations"), values: [.scalars([0, 0.6, 1]), .scalars([0, 0.3, 1]), .scalars([0, 0.6, 1])],
+        var locations = KeyframeAnimation(key: .locations, values: [.scalars([0, 0.6, 1]), .scalars([0, 0.3, 1]), .scalars([0, 0.6, 1])],
                                           duration: 4)
         locations.timing.repeatCount = .infinity
         sky.add(locations, forKey: "locations", at: time)

@@ -1,4 +1,5 @@
 import CPosix
+import CAppShell
 import FBRuntime
 import ImageIO
 import Input
@@ -21,7 +22,9 @@ import TouchInput
 /// **The display**, in this order (`--backend`, or the board file's
 /// `backend`, default `auto`): KMS when a DRM card with a connected
 /// connector exists → fbdev when the framebuffer device exists (the
-/// board's `fb-device`, default /dev/fb0) → headless, which renders
+/// board's `fb-device`, default /dev/fb0) → the desktop simulator's window
+/// (an X11 or Wayland display and SDL2, loaded at run time: `--size`, the
+/// mouse as one finger, closing it ends the app) → headless, which renders
 /// `--frames` frames (default 1) of simulated 60 Hz time into PNG files in
 /// `--out` (default out/NAME) and says so. `--headless` asks for it.
 /// The board comes from `--board NAME` or `FBRUNTIME_BOARD`
@@ -40,7 +43,10 @@ import TouchInput
 ///
 /// **Bad input**: an unknown option or a board file that is missing or
 /// wrong prints one line and exits with status 2; a handler that throws
-/// is logged with its name and the app goes on, the last frame on screen.
+/// is logged with its name and the app goes on, the last frame on screen;
+/// a handler that traps (a Swift runtime error) ends the process after a
+/// line naming it ("coffee: handler 'button Brew' crashed (signal 4)"),
+/// with the signal's exit status, for the service manager to restart it.
 public final class App: Sendable {
     /// The app's name: the prefix of its log lines and the default output
     /// folder of headless runs.
@@ -81,6 +87,8 @@ public final class App: Sendable {
     public func run(_ build: (Screen) throws(AppError) -> Void) -> Never {
         // Log lines reach a pipe or the journal as they are written.
         fbr_line_buffer_stdout()
+        // A handler that traps ends the process with a line naming it.
+        fbr_trap_log_install(name)
         if TextLayer.defaultFont == nil { TextLayer.defaultFont = App.loadDefaultFont() }
         let config = board ?? BoardConfig(name: "auto")
         let requested = options.backend ?? config.backend
@@ -96,12 +104,15 @@ public final class App: Sendable {
             print("\(name): error: \(error.description)")
             exit(1)
         }
-        guard let display else {
-            if !options.headless {
-                print("\(name): no KMS card with a connected display and no \(config.fbDevice): running headless")
+        if display == nil && !options.headless {
+            // The desktop: the simulator's window, else headless.
+            let (window, whyNot) = AppDisplay.openWindow(width: options.width, height: options.height, title: name)
+            display = window
+            if window == nil {
+                print("\(name): no KMS card with a connected display, no \(config.fbDevice), no simulator window (\(whyNot)): running headless")
             }
-            exit(runHeadless(build))
         }
+        guard let display else { exit(runHeadless(build)) }
         exit(runOnDisplay(display, config: config, build))
     }
 
@@ -163,8 +174,9 @@ public final class App: Sendable {
             return 1
         }
         loop.commit()
-        let input = AppInput(board: config, panelWidth: display.panelWidth, panelHeight: display.panelHeight, appName: name)
-        while loop.isRunning && !TerminationSignal.isRequested {
+        let input: AppEventSource = display.window.map { SimWindowInput($0) }
+            ?? AppInput(board: config, panelWidth: display.panelWidth, panelHeight: display.panelHeight, appName: name)
+        while loop.isRunning && !TerminationSignal.isRequested && !input.quitRequested {
             let now = MonotonicClock().now
             var timeout: MediaTime = 0.25   // notice SIGINT, the loop's end
             for t in [screen.nextDeadline, AppRunLoop.current.nextEventTime] {
@@ -209,10 +221,19 @@ public final class App: Sendable {
     }
 }
 
+/// Where the app thread waits and what it gets: touches (UI points), and
+/// whether the user asked to quit (the simulator's window closed).
+protocol AppEventSource: AnyObject {
+    /// Waits up to `milliseconds` for input and returns the touches that came.
+    func wait(milliseconds: Int32) -> [TouchEvent]
+    var quitRequested: Bool { get }
+}
+
 /// Touch input on a display: libinput events as the runtime's touches
 /// (`TouchEventMapper`: the board's rotation and calibration), or nothing
 /// when no input device can be opened (said once).
-final class AppInput {
+final class AppInput: AppEventSource {
+    let quitRequested = false
     private let seat: InputSeat?
     private let mapper: TouchEventMapper
     private let width: UInt32, height: UInt32
@@ -240,6 +261,43 @@ final class AppInput {
         seat.dispatch(width: width, height: height) { event in
             if let touch = mapper.touchEvent(event) { touches.append(touch) }
         }
+        return touches
+    }
+}
+
+/// The desktop simulator's events: the left mouse button as one finger
+/// (frame pixels are points), the window's close button or Escape as quit,
+/// and the render thread's wake-ups, on which the newest frame is shown
+/// (`SimWindowPresenter.upload`).
+final class SimWindowInput: AppEventSource {
+    private let presenter: SimWindowPresenter
+    private(set) var quitRequested = false
+    private var events = [fbr_sim_event](repeating: fbr_sim_event(), count: 64)
+
+    init(_ presenter: SimWindowPresenter) { self.presenter = presenter }
+
+    func wait(milliseconds: Int32) -> [TouchEvent] {
+        let n = Int(fbr_sim_wait(milliseconds, &events, Int32(events.count)))
+        var touches: [TouchEvent] = []
+        var showFrame = false, expose = false
+        for e in events[0..<n] {
+            let location = Point(x: Double(e.x), y: Double(e.y))
+            let time = TouchEventMapper.mediaTime(e.time_us)
+            switch Int(e.type) {
+            case Int(FBR_SIM_QUIT.rawValue): quitRequested = true
+            case Int(FBR_SIM_FRAME.rawValue): showFrame = true
+            case Int(FBR_SIM_EXPOSE.rawValue): expose = true
+            case Int(FBR_SIM_BUTTON_DOWN.rawValue): touches.append(TouchEvent(id: 0, phase: .began, location: location, timestamp: time))
+            case Int(FBR_SIM_MOTION.rawValue) where e.pressed != 0:
+                touches.append(TouchEvent(id: 0, phase: .moved, location: location, timestamp: time))
+            case Int(FBR_SIM_BUTTON_UP.rawValue): touches.append(TouchEvent(id: 0, phase: .ended, location: location, timestamp: time))
+            default: break
+            }
+        }
+        let shown = showFrame && presenter.upload { pixels, stride, r in
+            fbr_sim_present(pixels, Int32(stride * 4), Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height))
+        }
+        if expose && !shown { fbr_sim_refresh() }
         return touches
     }
 }

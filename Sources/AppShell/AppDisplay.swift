@@ -1,3 +1,4 @@
+import CAppShell
 import FBRuntime
 
 /// An open display for the render loop: the presenter, the panel's size in
@@ -8,11 +9,14 @@ final class AppDisplay {
     let panelWidth: Int, panelHeight: Int
     /// One line saying what was opened.
     let description: String
+    /// The desktop simulator's window, when that is the display.
+    let window: SimWindowPresenter?
     private let closeBody: () -> String?
 
     private init(presenter: FramePresenter, panelWidth: Int, panelHeight: Int, description: String,
-                 close: @escaping () -> String?) {
+                 window: SimWindowPresenter? = nil, close: @escaping () -> String?) {
         self.presenter = presenter
+        self.window = window
         self.panelWidth = panelWidth
         self.panelHeight = panelHeight
         self.description = description
@@ -31,6 +35,28 @@ final class AppDisplay {
         case .fbdev(let path): return try openFBDev(path, board: board)
         case .headless: return nil
         }
+    }
+
+    /// The desktop simulator: a `width` × `height` window (the frame's
+    /// pixels, 60 Hz pacing), or the reason there is none (no display, no
+    /// SDL2, a board build).
+    static func openWindow(width: Int, height: Int, title: String) -> (AppDisplay?, String) {
+        var error = [CChar](repeating: 0, count: 256)
+        guard fbr_sim_open(Int32(width), Int32(height), title, &error, Int32(error.count)) != 0 else {
+            return (nil, String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        guard let presenter = SimWindowPresenter(width: width, height: height, refreshMillihertz: 60_000) else {
+            fbr_sim_close()
+            return (nil, "cannot allocate a \(width)x\(height) frame")
+        }
+        presenter.onCommit = { fbr_sim_wake() }
+        let display = AppDisplay(presenter: presenter, panelWidth: width, panelHeight: height,
+                                 description: "desktop simulator window \(width)x\(height) (close it or press Escape to end)",
+                                 window: presenter) {
+            fbr_sim_close()
+            return nil
+        }
+        return (display, "")
     }
 
     private static func openKMS(_ config: BoardConfig) throws(KMSError) -> AppDisplay {

@@ -1,3 +1,4 @@
+import CAppShell
 import FBRuntime
 
 /// What a handler reports when it cannot do its job. The shell logs it with
@@ -121,8 +122,12 @@ public final class Screen {
         }
     }
 
-    /// Runs a handler; a failure is printed with its name and counted.
+    /// Runs a handler; a failure is printed with its name and counted. A
+    /// trap inside it (a Swift runtime error) ends the process, but first
+    /// the crash line names the handler (`fbr_trap_log_enter`).
     func call(_ name: String, _ action: () throws(AppError) -> Void) {
+        name.withCString { fbr_trap_log_enter($0) }
+        defer { fbr_trap_log_enter(nil) }
         do { try action() } catch {
             failures += 1
             print("\(appName): \(name) failed: \(error.description)")

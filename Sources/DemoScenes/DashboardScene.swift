@@ -347,7 +347,7 @@ public final class DashboardScene: DemoScene {
         lastDrift = 0
         for (i, g) in gauges.enumerated() {
             let f = fraction(i)
-            var sweep = BasicAnimation(key: .custom("strokeEnd"), from: .scalar(0), to: .scalar(f), duration: 1.2)
+            var sweep = BasicAnimation(key: .strokeEnd, from: .scalar(0), to: .scalar(f), duration: 1.2)
             sweep.timingFunction = .easeInEaseOut
             g.arc.add(sweep, forKey: "sweep", at: time)
             var turn = BasicAnimation(key: .transformRotationZ, from: .scalar(DashboardScene.needleAngle(0)),

@@ -226,9 +226,9 @@ public final class LockScene: DemoScene {
     /// Starts the shimmer: the highlight sweeps across the words every
     /// 2.4 s (the frame at `time` shows it where it rests).
     public func startAnimations(at time: MediaTime) {
-        var from = BasicAnimation(key: .custom("startPoint"), from: .point(Point(x: -1, y: 0.5)), to: .point(Point(x: 1, y: 0.5)), duration: 2.4)
+        var from = BasicAnimation(key: .startPoint, from: .point(Point(x: -1, y: 0.5)), to: .point(Point(x: 1, y: 0.5)), duration: 2.4)
         from.repeatCount = .infinity
-        var to = BasicAnimation(key: .custom("endPoint"), from: .point(Point(x: 0, y: 0.5)), to: .point(Point(x: 2, y: 0.5)), duration: 2.4)
+        var to = BasicAnimation(key: .endPoint, from: .point(Point(x: 0, y: 0.5)), to: .point(Point(x: 2, y: 0.5)), duration: 2.4)
         to.repeatCount = .infinity
         // Begin where the highlight rests, so the first frame is the still one.
         from.timeOffset = 2.4 * 0.475

@@ -122,7 +122,7 @@ public final class OrbitScene {
         scroll.repeatCount = .infinity
         strip.add(scroll, forKey: "scroll", at: time)
         // The title is laid out again at each frame's size.
-        var breathe = BasicAnimation(key: .custom("fontSize"), from: .scalar(title.fontSize),
+        var breathe = BasicAnimation(key: .fontSize, from: .scalar(title.fontSize),
                                      to: .scalar(title.fontSize * 1.25), duration: 1)
         breathe.autoreverses = true
         breathe.repeatCount = .infinity

@@ -138,7 +138,7 @@ public final class ShapesScene: DemoScene {
 
     public func startAnimations(at time: MediaTime) {
         for (i, arrow) in arrows.enumerated() {
-            var morph = BasicAnimation(key: .custom("path"), from: .path(straightPath), to: .path(bentPath), duration: 1.2)
+            var morph = BasicAnimation(key: .shapePath, from: .path(straightPath), to: .path(bentPath), duration: 1.2)
             morph.timingFunction = .easeInEaseOut
             morph.autoreverses = true
             morph.repeatCount = .infinity
@@ -147,7 +147,7 @@ public final class ShapesScene: DemoScene {
             morph.timing.fillMode = .backwards
             arrow.add(morph, forKey: "morph", at: time)
         }
-        var march = BasicAnimation(key: .custom("lineDashPhase"), from: .scalar(0),
+        var march = BasicAnimation(key: .lineDashPhase, from: .scalar(0),
                                    to: .scalar(dashPattern[0] + dashPattern[1]), duration: 0.6)
         march.repeatCount = .infinity
         ants.add(march, forKey: "march", at: time)

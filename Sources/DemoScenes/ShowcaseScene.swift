@@ -210,7 +210,7 @@ public final class ShowcaseScene: DemoScene {
         group.timing.repeatCount = .infinity
         pulse.add(group, forKey: "pulse", at: time)
 
-        var shimmer = BasicAnimation(key: .custom("colors"), from: .colors(gradient.colors),
+        var shimmer = BasicAnimation(key: .colors, from: .colors(gradient.colors),
                                      to: .colors([Color(rgb: 0xF2A541), Color(rgb: 0x2E86AB), Color(rgb: 0x3BB273)]),
                                      duration: 1.2)
         shimmer.autoreverses = true

@@ -1,3 +1,4 @@
+import AppShell
 import CSDL2
 import DemoScenes
 import FBRuntime
@@ -11,7 +12,7 @@ import Input
 /// thread committed.
 final class SimApp {
     let window: SimWindow
-    let presenter: WindowPresenter
+    let presenter: SimWindowPresenter
     let loop: RenderLoop
     let touch: SceneTouch
     let frameReady: UInt32
@@ -25,7 +26,7 @@ final class SimApp {
     private var buttonDown = false
     private var pending: [InputEvent] = []
 
-    init(window: SimWindow, presenter: WindowPresenter, loop: RenderLoop, touch: SceneTouch, frameReady: UInt32,
+    init(window: SimWindow, presenter: SimWindowPresenter, loop: RenderLoop, touch: SceneTouch, frameReady: UInt32,
          panelWidth: Int, panelHeight: Int) {
         self.window = window
         self.presenter = presenter
@@ -70,7 +71,10 @@ final class SimApp {
             }
             pending.removeAll(keepingCapacity: true)
         }
-        if showFrame && presenter.upload(into: window.texture) {
+        if showFrame && presenter.upload({ pixels, stride, r in
+            var rect = SDL_Rect(x: Int32(r.x), y: Int32(r.y), w: Int32(r.width), h: Int32(r.height))
+            _ = SDL_UpdateTexture(window.texture, &rect, UnsafeRawPointer(pixels + r.y * stride + r.x), Int32(stride * 4))
+        }) {
             window.present()
             windowFrames += 1
         } else if expose {

@@ -36,6 +36,7 @@
 //                    show, rendered headless from fresh scenes, as
 //                    DIR/sim-first.png and DIR/sim-after-drag.png (UI
 //                    orientation).
+import AppShell
 import CPosix
 import CSDL2
 import DemoScenes
@@ -194,7 +195,7 @@ func run() -> Int32 {
     defer { SDL_Quit() }
     let frameReady = SDL_RegisterEvents(1)
     guard frameReady != UInt32.max,
-          let presenter = WindowPresenter(width: uiWidth, height: uiHeight, refreshMillihertz: refreshMillihertz) else {
+          let presenter = SimWindowPresenter(width: uiWidth, height: uiHeight, refreshMillihertz: refreshMillihertz) else {
         print("fbsim: error: cannot set up a \(uiWidth)x\(uiHeight) frame")
         return 1
     }

@@ -69,3 +69,53 @@ public enum AnimatableKey: Hashable, Sendable {
         }
     }
 }
+
+// Typed keys for the content layers' animatable properties, so a typo is a
+// compile error rather than an animation of nothing (`.strokeEnd`, not
+// `.custom("strokeEnd")`; both name the same key).
+extension AnimatableKey {
+    /// `ShapeLayer.path`.
+    public static let shapePath = AnimatableKey.custom("path")
+    /// `ShapeLayer.fillColor`.
+    public static let fillColor = AnimatableKey.custom("fillColor")
+    /// `ShapeLayer.strokeColor`.
+    public static let strokeColor = AnimatableKey.custom("strokeColor")
+    /// `ShapeLayer.lineWidth`.
+    public static let lineWidth = AnimatableKey.custom("lineWidth")
+    /// `ShapeLayer.miterLimit`.
+    public static let miterLimit = AnimatableKey.custom("miterLimit")
+    /// `ShapeLayer.lineDashPhase`.
+    public static let lineDashPhase = AnimatableKey.custom("lineDashPhase")
+    /// `ShapeLayer.lineDashPattern`.
+    public static let lineDashPattern = AnimatableKey.custom("lineDashPattern")
+    /// `ShapeLayer.strokeStart`.
+    public static let strokeStart = AnimatableKey.custom("strokeStart")
+    /// `ShapeLayer.strokeEnd`.
+    public static let strokeEnd = AnimatableKey.custom("strokeEnd")
+    /// `TextLayer.fontSize`.
+    public static let fontSize = AnimatableKey.custom("fontSize")
+    /// `TextLayer.foregroundColor`.
+    public static let foregroundColor = AnimatableKey.custom("foregroundColor")
+    /// `GradientLayer.colors`.
+    public static let colors = AnimatableKey.custom("colors")
+    /// `GradientLayer.locations`.
+    public static let locations = AnimatableKey.custom("locations")
+    /// `GradientLayer.startPoint`.
+    public static let startPoint = AnimatableKey.custom("startPoint")
+    /// `GradientLayer.endPoint`.
+    public static let endPoint = AnimatableKey.custom("endPoint")
+    /// `ReplicatorLayer.instanceDelay`.
+    public static let instanceDelay = AnimatableKey.custom("instanceDelay")
+    /// `ReplicatorLayer.instanceTransform`.
+    public static let instanceTransform = AnimatableKey.custom("instanceTransform")
+    /// `ReplicatorLayer.instanceColor`.
+    public static let instanceColor = AnimatableKey.custom("instanceColor")
+    /// `ReplicatorLayer.instanceRedOffset`.
+    public static let instanceRedOffset = AnimatableKey.custom("instanceRedOffset")
+    /// `ReplicatorLayer.instanceGreenOffset`.
+    public static let instanceGreenOffset = AnimatableKey.custom("instanceGreenOffset")
+    /// `ReplicatorLayer.instanceBlueOffset`.
+    public static let instanceBlueOffset = AnimatableKey.custom("instanceBlueOffset")
+    /// `ReplicatorLayer.instanceAlphaOffset`.
+    public static let instanceAlphaOffset = AnimatableKey.custom("instanceAlphaOffset")
+}

@@ -3,11 +3,16 @@ public enum AnimationError: Error, Equatable, CustomStringConvertible {
     /// A from/to/by value or keyframe of a kind the property does not take
     /// (a scalar for `position`, a colour for `opacity`…).
     case wrongValueKind(key: String, expected: String, got: String)
+    /// A custom key the layer has no property for (a typo: use the typed
+    /// keys, `.strokeEnd`, `.fontSize`…, see `Layer.customAnimatableKeys`).
+    case unknownKey(key: String, layer: String)
 
     public var description: String {
         switch self {
         case let .wrongValueKind(key, expected, got):
             return "animation of '\(key)' has a \(got) value where the property takes a \(expected)"
+        case let .unknownKey(key, layer):
+            return "layer '\(layer)' has no animatable property '\(key)'"
         }
     }
 }

@@ -33,12 +33,12 @@ open class GradientLayer: Layer {
     public enum Kind: Sendable { case axial, radial, conic }
 
     public var type: Kind = .axial { didSet { noteModelChange() } }
-    public var colors: [Color] = [] { willSet { willChangeValue(forKey: .custom("colors")) } didSet { didChangeValues() } }
-    public var locations: [Double]? { willSet { willChangeValue(forKey: .custom("locations")) } didSet { didChangeValues() } }
+    public var colors: [Color] = [] { willSet { willChangeValue(forKey: .colors) } didSet { didChangeValues() } }
+    public var locations: [Double]? { willSet { willChangeValue(forKey: .locations) } didSet { didChangeValues() } }
     /// Unit coordinates; default (0.5, 0): top centre.
-    public var startPoint = Point(x: 0.5, y: 0) { willSet { willChangeValue(forKey: .custom("startPoint")) } didSet { didChangeValues() } }
+    public var startPoint = Point(x: 0.5, y: 0) { willSet { willChangeValue(forKey: .startPoint) } didSet { didChangeValues() } }
     /// Unit coordinates; default (0.5, 1): bottom centre.
-    public var endPoint = Point(x: 0.5, y: 1) { willSet { willChangeValue(forKey: .custom("endPoint")) } didSet { didChangeValues() } }
+    public var endPoint = Point(x: 0.5, y: 1) { willSet { willChangeValue(forKey: .endPoint) } didSet { didChangeValues() } }
 
     /// Largest side of the shaded image.
     public static let maximumImageSide = 2048
@@ -72,6 +72,7 @@ open class GradientLayer: Layer {
         if case let .custom(name) = key, GradientLayer.animatableKeys.contains(name) { return .implicitAnimation }
         return super.defaultAction(forKey: key)
     }
+    open override class var customAnimatableKeys: [String] { super.customAnimatableKeys + animatableKeys }
 
     open override func storedValue(forKey name: String) -> AnimatableValue? {
         switch name {

@@ -29,16 +29,16 @@ open class ReplicatorLayer: Layer {
     /// Copies drawn, the original included. Default 1.
     public final var instanceCount = 1 { didSet { noteModelChange() } }
     /// Seconds each instance lags the previous one.
-    public var instanceDelay: Double = 0 { willSet { willChangeValue(forKey: .custom("instanceDelay")) } didSet { didChangeValues() } }
+    public var instanceDelay: Double = 0 { willSet { willChangeValue(forKey: .instanceDelay) } didSet { didChangeValues() } }
     /// Applied to instance k − 1 to make instance k, about the centre of the
     /// bounds, in this layer's space (before `sublayerTransform`).
-    public var instanceTransform = Transform3D.identity { willSet { willChangeValue(forKey: .custom("instanceTransform")) } didSet { didChangeValues() } }
+    public var instanceTransform = Transform3D.identity { willSet { willChangeValue(forKey: .instanceTransform) } didSet { didChangeValues() } }
     /// The tint of instance 0. Default white (no tint).
-    public var instanceColor = Color.white { willSet { willChangeValue(forKey: .custom("instanceColor")) } didSet { didChangeValues() } }
-    public var instanceRedOffset: Double = 0 { willSet { willChangeValue(forKey: .custom("instanceRedOffset")) } didSet { didChangeValues() } }
-    public var instanceGreenOffset: Double = 0 { willSet { willChangeValue(forKey: .custom("instanceGreenOffset")) } didSet { didChangeValues() } }
-    public var instanceBlueOffset: Double = 0 { willSet { willChangeValue(forKey: .custom("instanceBlueOffset")) } didSet { didChangeValues() } }
-    public var instanceAlphaOffset: Double = 0 { willSet { willChangeValue(forKey: .custom("instanceAlphaOffset")) } didSet { didChangeValues() } }
+    public var instanceColor = Color.white { willSet { willChangeValue(forKey: .instanceColor) } didSet { didChangeValues() } }
+    public var instanceRedOffset: Double = 0 { willSet { willChangeValue(forKey: .instanceRedOffset) } didSet { didChangeValues() } }
+    public var instanceGreenOffset: Double = 0 { willSet { willChangeValue(forKey: .instanceGreenOffset) } didSet { didChangeValues() } }
+    public var instanceBlueOffset: Double = 0 { willSet { willChangeValue(forKey: .instanceBlueOffset) } didSet { didChangeValues() } }
+    public var instanceAlphaOffset: Double = 0 { willSet { willChangeValue(forKey: .instanceAlphaOffset) } didSet { didChangeValues() } }
 
     /// Most instances drawn (a documented clamp).
     public static let maximumInstanceCount = 1024
@@ -70,9 +70,13 @@ open class ReplicatorLayer: Layer {
     /// Its animatable properties animate implicitly when set in a
     /// displayed tree, as in Core Animation.
     open override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
-        if case let .custom(name) = key, ["instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"].contains(name) { return .implicitAnimation }
+        if case let .custom(name) = key, ReplicatorLayer.animatableKeys.contains(name) { return .implicitAnimation }
         return super.defaultAction(forKey: key)
     }
+
+    /// The replicator's animatable properties (typed keys: `AnimatableKey.instanceDelay`…).
+    static let animatableKeys = ["instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"]
+    open override class var customAnimatableKeys: [String] { super.customAnimatableKeys + animatableKeys }
 
     open override func storedValue(forKey name: String) -> AnimatableValue? {
         switch name {

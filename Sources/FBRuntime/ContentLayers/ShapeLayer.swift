@@ -19,26 +19,26 @@ import Raster
 /// when the counts match), `strokeStart`, `strokeEnd`.
 open class ShapeLayer: Layer {
     /// The shape, in the layer's bounds space. `nil` or empty draws nothing.
-    public var path: Path? { willSet { willChangeValue(forKey: .custom("path")) } didSet { didChangeValues() } }
+    public var path: Path? { willSet { willChangeValue(forKey: .shapePath) } didSet { didChangeValues() } }
     /// `nil` does not fill. Default opaque black, as CA.
-    public var fillColor: Color? = .black { willSet { willChangeValue(forKey: .custom("fillColor")) } didSet { didChangeValues() } }
+    public var fillColor: Color? = .black { willSet { willChangeValue(forKey: .fillColor) } didSet { didChangeValues() } }
     public var fillRule: FillRule = .nonZero { didSet { noteModelChange() } }
     /// `nil` (the default) does not stroke.
-    public var strokeColor: Color? { willSet { willChangeValue(forKey: .custom("strokeColor")) } didSet { didChangeValues() } }
+    public var strokeColor: Color? { willSet { willChangeValue(forKey: .strokeColor) } didSet { didChangeValues() } }
     /// Points, in the layer's space. Default 1.
-    public var lineWidth: Double = 1 { willSet { willChangeValue(forKey: .custom("lineWidth")) } didSet { didChangeValues() } }
+    public var lineWidth: Double = 1 { willSet { willChangeValue(forKey: .lineWidth) } didSet { didChangeValues() } }
     public var lineCap: LineCap = .butt { didSet { noteModelChange() } }
     public var lineJoin: LineJoin = .miter { didSet { noteModelChange() } }
-    public var miterLimit: Double = 10 { willSet { willChangeValue(forKey: .custom("miterLimit")) } didSet { didChangeValues() } }
+    public var miterLimit: Double = 10 { willSet { willChangeValue(forKey: .miterLimit) } didSet { didChangeValues() } }
     /// Alternating on and off lengths in points, starting with on; `nil` or
     /// empty: solid.
-    public var lineDashPattern: [Double]? { willSet { willChangeValue(forKey: .custom("lineDashPattern")) } didSet { didChangeValues() } }
+    public var lineDashPattern: [Double]? { willSet { willChangeValue(forKey: .lineDashPattern) } didSet { didChangeValues() } }
     /// Points into the dash pattern where the stroke starts.
-    public var lineDashPhase: Double = 0 { willSet { willChangeValue(forKey: .custom("lineDashPhase")) } didSet { didChangeValues() } }
+    public var lineDashPhase: Double = 0 { willSet { willChangeValue(forKey: .lineDashPhase) } didSet { didChangeValues() } }
     /// The stroked part of the path as fractions of its length (0…1,
     /// clamped); `strokeStart >= strokeEnd` strokes nothing.
-    public var strokeStart: Double = 0 { willSet { willChangeValue(forKey: .custom("strokeStart")) } didSet { didChangeValues() } }
-    public var strokeEnd: Double = 1 { willSet { willChangeValue(forKey: .custom("strokeEnd")) } didSet { didChangeValues() } }
+    public var strokeStart: Double = 0 { willSet { willChangeValue(forKey: .strokeStart) } didSet { didChangeValues() } }
+    public var strokeEnd: Double = 1 { willSet { willChangeValue(forKey: .strokeEnd) } didSet { didChangeValues() } }
 
     /// The last stroke outline, reused while the path, the style and the
     /// device scale are unchanged (render thread state).
@@ -84,9 +84,11 @@ open class ShapeLayer: Layer {
     /// Its animatable properties animate implicitly when set in a
     /// displayed tree, as in Core Animation.
     open override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
-        if case let .custom(name) = key, ["path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase", "lineDashPattern", "strokeStart", "strokeEnd"].contains(name) { return .implicitAnimation }
+        if case let .custom(name) = key, ShapeLayer.animatableKeys.contains(name) { return .implicitAnimation }
         return super.defaultAction(forKey: key)
     }
+
+    open override class var customAnimatableKeys: [String] { super.customAnimatableKeys + animatableKeys }
 
     open override func storedValue(forKey name: String) -> AnimatableValue? {
         switch name {

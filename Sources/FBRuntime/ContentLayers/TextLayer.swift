@@ -56,9 +56,9 @@ open class TextLayer: Layer {
     /// copies take their layer's font, not this one.
     nonisolated(unsafe) public static var defaultFont: Font?
     /// Points per em. Default 36, as CA.
-    public var fontSize: Double = 36 { willSet { willChangeValue(forKey: .custom("fontSize")) } didSet { didChangeValues() } }
+    public var fontSize: Double = 36 { willSet { willChangeValue(forKey: .fontSize) } didSet { didChangeValues() } }
     /// Default opaque white, as CA.
-    public var foregroundColor: Color = .white { willSet { willChangeValue(forKey: .custom("foregroundColor")) } didSet { didChangeValues() } }
+    public var foregroundColor: Color = .white { willSet { willChangeValue(forKey: .foregroundColor) } didSet { didChangeValues() } }
     public var alignmentMode: TextAlignment = .natural { didSet { textVersion &+= 1; noteModelChange() } }
     /// Break lines to the bounds' width (default off: one line a paragraph).
     public var isWrapped = false { didSet { textVersion &+= 1; noteModelChange() } }
@@ -97,9 +97,11 @@ open class TextLayer: Layer {
     /// `fontSize` and `foregroundColor` animate implicitly when set in a
     /// displayed tree, as in Core Animation.
     open override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
-        if case let .custom(name) = key, name == "fontSize" || name == "foregroundColor" { return .implicitAnimation }
+        if case let .custom(name) = key, TextLayer.animatableKeys.contains(name) { return .implicitAnimation }
         return super.defaultAction(forKey: key)
     }
+
+    open override class var customAnimatableKeys: [String] { super.customAnimatableKeys + animatableKeys }
 
     override func combineContentSignature(into s: inout LayerSignature, at t: MediaTime) {
         if hasOnlyStoredValues {

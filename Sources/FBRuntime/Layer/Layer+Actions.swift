@@ -157,6 +157,7 @@ extension Layer {
     ///   layer is unchanged then.
     public func add(_ animation: Animation, forKey key: String) throws(AnimationError) {
         try animation.validate()
+        try checkKeys(of: animation)
         let loop = AppRunLoop.current
         loop.transactions.ensureImplicitTransaction()
         let beginsAtCommit = animation.timing.beginTime == 0
@@ -165,6 +166,21 @@ extension Layer {
             actionState.tracked[i].beginsAtCommit = true
             loop.beginAtCommit(self, id: actionState.tracked[i].id)
         }
+    }
+
+    /// Refuses an animation of a custom key this layer does not have.
+    private func checkKeys(of animation: Animation) throws(AnimationError) {
+        let key: AnimatableKey
+        switch animation {
+        case let .basic(a): key = a.key
+        case let .keyframe(a): key = a.key
+        case let .spring(a): key = a.key
+        case let .group(g):
+            for member in g.animations { try checkKeys(of: member) }
+            return
+        case .transition: return
+        }
+        if !hasAnimatableProperty(key) { throw .unknownKey(key: key.path, layer: name) }
     }
 
     public func add(_ animation: BasicAnimation, forKey key: String) throws(AnimationError) {

@@ -20,7 +20,9 @@ import Raster
 //     }
 //
 // Animations name the property `.custom("lineWidth")` (or
-// `AnimatableKey(path: "lineWidth")`); setting it runs actions like any
+// `AnimatableKey(path: "lineWidth")`; a subclass gives its users a typed
+// key with `extension AnimatableKey { static let curveWidth =
+// AnimatableKey.custom("lineWidth") }`, as the content layers do); setting it runs actions like any
 // property (there is no implicit animation by default, as in CA: give one in
 // `actions`, the delegate or `defaultAction(forKey:)`). While an animation
 // of a key that `needsDisplay(forKey:)` is on the layer, the layer redraws

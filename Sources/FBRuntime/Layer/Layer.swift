@@ -408,6 +408,22 @@ open class Layer {
     /// layer's contents through `draw(in:)` (CA's `needsDisplay(forKey:)`).
     open class func needsDisplay(forKey key: String) -> Bool { false }
 
+    /// The names of the animatable properties this class adds to Layer's
+    /// (`ShapeLayer`: `strokeEnd`, `path`…): animations of `.custom(name)`
+    /// keys must name one of them, one with a `defaultValue(forKey:)`, one
+    /// that `needsDisplay(forKey:)`, or one set with `setValue(_:forKey:)`
+    /// — anything else is a typo `add(_:forKey:)` refuses. Subclasses add
+    /// theirs to `super`'s.
+    open class var customAnimatableKeys: [String] { [] }
+
+    /// Whether this layer has the animatable property `key` (Layer's own,
+    /// or a custom one: see `customAnimatableKeys`).
+    public func hasAnimatableProperty(_ key: AnimatableKey) -> Bool {
+        guard case let .custom(name) = key else { return true }
+        return Self.customAnimatableKeys.contains(name) || Self.defaultValue(forKey: name) != nil
+            || Self.needsDisplay(forKey: name) || actionState.customValues.contains { $0.key == name }
+    }
+
     /// A copy of this layer's model properties for `presentation(at:)`
     /// and for the render tree's twins (CA's `init(layer:)`): a layer of
     /// the same class, no sublayers, no animations. A subclass with its own

@@ -21,8 +21,22 @@ public struct PremultipliedColor: Equatable, Sendable {
     public static let black = PremultipliedColor(argb: 0xFF00_0000)
     public static let white = PremultipliedColor(argb: 0xFFFF_FFFF)
 
+    /// The channels as stored: premultiplied, each at most `alpha`.
     @inlinable public var alpha: UInt8 { UInt8(truncatingIfNeeded: argb &>> 24) }
+    @inlinable public var red: UInt8 { UInt8(truncatingIfNeeded: argb &>> 16) }
+    @inlinable public var green: UInt8 { UInt8(truncatingIfNeeded: argb &>> 8) }
+    @inlinable public var blue: UInt8 { UInt8(truncatingIfNeeded: argb) }
     @inlinable public var isOpaque: Bool { argb &>> 24 == 255 }
+
+    /// The straight (unpremultiplied) channels, rounded to nearest:
+    /// `c = round(c' · 255 / a)`; all 0 for a transparent pixel. What a
+    /// picture editor shows for the pixel.
+    public var unpremultiplied: (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+        let a = UInt32(alpha)
+        guard a > 0 else { return (0, 0, 0, 0) }
+        func straight(_ c: UInt8) -> UInt8 { UInt8(min(255, (UInt32(c) &* 255 &+ a / 2) / a)) }
+        return (straight(red), straight(green), straight(blue), alpha)
+    }
 
     /// This colour with every channel scaled by `alpha / 255`.
     @inlinable public func scaled(by alpha: UInt8) -> PremultipliedColor {

@@ -38,6 +38,13 @@ public struct PixelView<Format: PixelFormat> {
         get { precondition(x >= 0 && y >= 0 && x < width && y < height); return base[y &* rowStride &+ x] }
         nonmutating set { precondition(x >= 0 && y >= 0 && x < width && y < height); base[y &* rowStride &+ x] = newValue }
     }
+
+    /// The pixel at (`x`, `y`) as a colour with channel accessors
+    /// (`.red`, `.alpha`, `.unpremultiplied`), whatever the format (opaque
+    /// formats read with alpha 255, A8 as black at its alpha).
+    @inlinable public func color(x: Int, y: Int) -> PremultipliedColor {
+        PremultipliedColor(argb: Format.toPremultipliedARGB(self[x, y]))
+    }
 }
 
 /// Memory limits every allocation of pixels respects, so bad geometry gets a

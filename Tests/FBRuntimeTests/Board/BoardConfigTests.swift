@@ -1,12 +1,9 @@
+import TestSupport
 import XCTest
 @testable import FBRuntime
 
 final class BoardConfigTests: XCTestCase {
-    static let boardDirectory: String = {
-        var parts = "\(#filePath)".split(separator: "/").dropLast(3)   // …/Tests/FBRuntimeTests/x.swift
-        parts.append("board-configs")
-        return "/" + parts.joined(separator: "/")
-    }()
+    static let boardDirectory = repositoryRoot.appendingPathComponent("board-configs").path
 
     func parse(_ text: String, file: String = "test.conf") throws -> BoardConfig {
         try BoardConfig.parse(Array(text.utf8), file: file)

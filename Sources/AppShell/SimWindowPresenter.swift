@@ -1,9 +1,9 @@
-import CSDL2
 import FBRuntime
 import Raster
 import Synchronization
 
-/// A `FramePresenter` for the desktop simulator's SDL window.
+/// A `FramePresenter` for the desktop simulator's window (the app shell's
+/// through `CAppShell`, and fbsim's own SDL window).
 ///
 /// The render thread never calls SDL (SDL's video functions and Xlib belong
 /// to the thread that made the window, the app thread here): `commit`
@@ -11,7 +11,7 @@ import Synchronization
 /// ordinary memory standing in for a KMS dumb buffer, adds it to the area
 /// the window has not seen, and wakes the app thread (`onCommit`, which
 /// pushes an SDL event, thread-safe). The app thread then uploads that
-/// area into the window's texture and presents it (`upload(into:)`).
+/// area into the window's texture and presents it (`upload(_:)`).
 ///
 /// Pacing: the "flip" completes when it is committed, as on virtio-gpu, so
 /// `flipsWaitForVBlank` is false and `RenderLoop` holds each commit until
@@ -20,18 +20,18 @@ import Synchronization
 /// after its commit: while the app thread is blocked the render loop goes
 /// on and the window shows the latest frame afterwards.
 ///
-/// Sizes: `width` × `height` are the frame's, in UI pixels (the panel's
-/// turned by the board's rotation); the window turns them back.
-final class WindowPresenter: FramePresenter {
-    let width: Int
-    let height: Int
-    let refreshIntervalNanoseconds: Int64
-    let flipsWaitForVBlank = false
-    private(set) var isFlipPending = false
+/// Sizes: `width` × `height` are the frame's, in UI pixels; the window
+/// shows the frame as the app lays it out (no board rotation).
+public final class SimWindowPresenter: FramePresenter {
+    public let width: Int
+    public let height: Int
+    public let refreshIntervalNanoseconds: Int64
+    public let flipsWaitForVBlank = false
+    public private(set) var isFlipPending = false
     /// Called on the render thread after a commit when the app thread has
     /// not uploaded since the last call (one wake-up per upload, however
     /// long the app thread is away).
-    var onCommit: () -> Void = {}
+    public var onCommit: () -> Void = {}
     /// True from a wake-up until the app thread's next upload.
     private let wakePending = Atomic<Bool>(false)
 
@@ -48,7 +48,7 @@ final class WindowPresenter: FramePresenter {
 
     /// nil if the buffer cannot be allocated. `refreshMillihertz` ≤ 0
     /// counts as 60 Hz.
-    init?(width: Int, height: Int, refreshMillihertz: Int) {
+    public init?(width: Int, height: Int, refreshMillihertz: Int) {
         guard let scanout = Surface<XRGB8888>(width: width, height: height) else { return nil }
         self.width = width
         self.height = height
@@ -56,23 +56,23 @@ final class WindowPresenter: FramePresenter {
         refreshIntervalNanoseconds = 1_000_000_000_000 / Int64(refreshMillihertz > 0 ? refreshMillihertz : 60_000)
     }
 
-    func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
-        precondition(!isFlipPending, "WindowPresenter: a flip is pending; wait for it before presenting")
-        precondition(frame.width == width && frame.height == height, "WindowPresenter: frame size differs")
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
+        precondition(!isFlipPending, "SimWindowPresenter: a flip is pending; wait for it before presenting")
+        precondition(frame.width == width && frame.height == height, "SimWindowPresenter: frame size differs")
         prepared = frame
         preparedDamage = damage.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         preparedPieces = nil
     }
 
-    func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
         prepare(frame, damage: damage.boundingBox)
         preparedPieces = damage
     }
 
     /// Copies the prepared damage into the scan-out buffer (the frame stays
     /// valid until the next render, after `waitForFlip`).
-    func commit() throws(KMSError) -> PresentOutcome {
-        guard let frame = prepared else { preconditionFailure("WindowPresenter: commit without a prepared frame") }
+    public func commit() throws(KMSError) -> PresentOutcome {
+        guard let frame = prepared else { preconditionFailure("SimWindowPresenter: commit without a prepared frame") }
         prepared = nil
         lock.withLock {
             if let pieces = preparedPieces {
@@ -93,23 +93,22 @@ final class WindowPresenter: FramePresenter {
     }
 
     /// Returns at once: the flip completed when it was committed.
-    func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
-        precondition(isFlipPending, "WindowPresenter: no flip to wait for")
+    public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
+        precondition(isFlipPending, "SimWindowPresenter: no flip to wait for")
         isFlipPending = false
         return System.monotonicNanoseconds()
     }
 
-    /// App thread: copies what changed since the last call into `texture`
-    /// (streaming, XRGB8888, the frame's size). Returns false when nothing
+    /// App thread: hands what changed since the last call to `show` (the
+    /// XRGB8888 frame, its row stride in pixels, the changed rectangle), to
+    /// copy into the window. Returns false (and calls nothing) when nothing
     /// changed.
-    func upload(into texture: OpaquePointer) -> Bool {
+    public func upload(_ show: (UnsafePointer<UInt32>, Int, IntRect) -> Void) -> Bool {
         // Cleared first: a commit after this point wakes the app thread again.
         wakePending.store(false, ordering: .releasing)
         return lock.withLock {
             guard !unseen.isEmpty else { return false }
-            var rect = SDL_Rect(x: Int32(unseen.x), y: Int32(unseen.y), w: Int32(unseen.width), h: Int32(unseen.height))
-            let pixels = scanout.pixels + unseen.y * scanout.rowStride + unseen.x
-            _ = SDL_UpdateTexture(texture, &rect, UnsafeRawPointer(pixels), Int32(scanout.rowStride * 4))
+            show(UnsafePointer(scanout.pixels), scanout.rowStride, unseen)
             unseen = .zero
             return true
         }
