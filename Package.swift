@@ -3,9 +3,10 @@
 // FBRuntime: a Core Animation–style UI runtime for embedded Linux boards.
 //
 // The core modules (Raster, FBRuntime, Input) and the board programs (fbdemo,
-// fbcheck, rastercheck) compile both as ordinary Swift on the host and as Embedded
-// Swift for aarch64 Linux (see scripts/cross-build-arm64). They therefore use
-// no Foundation, Dispatch, key paths, reflection or non-class existentials.
+// fbcheck, rastercheck) compile both as ordinary Swift on the host and as
+// Embedded Swift for aarch64 Linux (see scripts/cross-build-arm64). They
+// therefore use no Foundation, Dispatch, key paths, reflection or non-class
+// existentials.
 // Host-only helpers live in their own targets and are never a dependency of a
 // core module.
 import PackageDescription

@@ -37,8 +37,9 @@ public final class Screen {
     public let appName: String
     /// Handler failures so far (each also printed).
     public private(set) var failures = 0
-    /// True when the frames go to a display (KMS or fbdev), false in a
-    /// headless run (PNG files). Known from `build` on.
+    /// True when the frames go to a display (KMS, fbdev or the desktop
+    /// simulator's window), false in a headless run (PNG files). Known
+    /// from `build` on.
     public let isOnDisplay: Bool
 
     /// The compositor's debug overlays (`DebugOverlays`: blended,
