@@ -1,7 +1,7 @@
 import FBRuntime
 
-/// What fbdemo, fbcheck and fbsim run: a tree, its animations, the app's work per
-/// turn of its run loop, and how the scene answers touch.
+/// What fbdemo, fbcheck and fbsim run: a tree, its animations, the app's
+/// work per turn of its run loop, and how the scene answers touch.
 ///
 /// Threading: every requirement is called on the app thread, inside
 /// `RenderLoop.update` once the loop runs (the render thread draws the
