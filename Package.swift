@@ -106,7 +106,7 @@ let package = Package(
 
         // The demo scenes (orbit, showcase, the board demos) and their touch
         // handling, shared by fbdemo, fbcheck and the desktop simulator fbsim.
-        .target(name: "DemoScenes", dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "ImageLoading"], path: "Sources/DemoScenes",
+        .target(name: "DemoScenes", dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "ImageLoading"], path: "Sources/DemoScenes",
                 swiftSettings: boardSize),
         // The demo app, on the host and on the board: the scenes over the app
         // shell, a chooser or one scene (scripts/demo, the deploy unit).
@@ -118,7 +118,7 @@ let package = Package(
         // master and fault checks.
         .executableTarget(
             name: "fbcheck",
-            dependencies: ["FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput", "DemoScenes"],
+            dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput", "DemoScenes"],
             path: "Sources/fbcheck", swiftSettings: boardSize
         ),
         // Renders a fixed scene with every Raster kernel and prints a checksum;

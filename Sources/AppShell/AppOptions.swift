@@ -39,7 +39,8 @@ public struct AppOptions: Sendable {
 }
 
 /// Walks a command line one argument at a time, with the value parsers the
-/// shell's options use, so an app's own options are refused the same way.
+/// shell's options use, so an app's own options (and the demo programs',
+/// `DemoOptionReader`) are refused the same way.
 /// Every refusal calls `usage`, which prints one line and exits with
 /// status 2.
 public struct AppOptionReader {
@@ -71,6 +72,19 @@ public struct AppOptionReader {
         let option = arguments[index]
         guard let n = Int(value()), range.contains(n) else { usage("\(option) takes \(what)") }
         return n
+    }
+
+    /// `--frames N`: 1 … `AppOptions.maxFrames`.
+    public mutating func frames() -> Int {
+        integer(in: 1...AppOptions.maxFrames, "1…\(AppOptions.maxFrames)")
+    }
+
+    /// `--size WxH`: pixels, each 1 … `RasterLimits.maxDimension`.
+    public mutating func size() -> (width: Int, height: Int) {
+        guard let size = AppOptionReader.parseSize(value()) else {
+            usage("--size takes WxH, each 1…\(RasterLimits.maxDimension)")
+        }
+        return size
     }
 
     /// Refuses the current argument as unknown (`-h`/`--help`: the usage line).
@@ -119,12 +133,8 @@ extension AppOptions {
                 case "fbdev": options.backend = .fbdev
                 default: usage("--backend takes auto, kms or fbdev")
                 }
-            case "--frames": options.frames = r.integer(in: 1...AppOptions.maxFrames, "1…\(AppOptions.maxFrames)")
-            case "--size":
-                guard let size = AppOptionReader.parseSize(r.value()) else {
-                    usage("--size takes WxH, each 1…\(RasterLimits.maxDimension)")
-                }
-                (options.width, options.height) = size
+            case "--frames": options.frames = r.frames()
+            case "--size": (options.width, options.height) = r.size()
             case "--out": options.outDirectory = r.value()
             case "--board": _ = r.value()   // read by BoardConfig.selected
             case "--tap":

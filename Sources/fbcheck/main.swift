@@ -101,6 +101,7 @@
 //                      unless --frames, a check or a screendump is asked for
 //                      (those runs compare pixels or timing); never in
 //                      headless frames.
+import AppShell
 import CPosix
 import DemoScenes
 import FBRuntime
