@@ -59,9 +59,11 @@ open class ShapeLayer: Layer {
     /// The presented style at the last local time asked (render thread
     /// state), for the same reason.
     let presentedStyleMemo = PresentedStyleMemo()
-    /// The last presented path read as a circular arc (render thread
-    /// state): the trim damage and the drawing both ask.
-    let arcMemo = CircularArcMemo()
+    /// What the last presented path gives, kept while it stays the same
+    /// (render thread state): read as a circular arc (the trim damage and
+    /// the drawing both ask) and the stroke's reach (the extent asks every
+    /// frame).
+    let geometryMemo = PathGeometryMemo()
 
     public override init(name: String = "shape") { super.init(name: name) }
 
@@ -237,7 +239,7 @@ open class ShapeLayer: Layer {
         let b = path.bounds
         var reach = 0.0
         if strokeColor != nil, case let w = presentedStyle(at: t).lineWidth, w > 0 {
-            reach = w / 2 * strokeStyle(width: w, at: t).reach(for: path)
+            reach = w / 2 * geometryMemo.keyed(by: path).reach(strokeStyle(width: w, at: t))
         }
         return Rect(x: b.minX - reach, y: b.minY - reach, width: b.maxX - b.minX + 2 * reach, height: b.maxY - b.minY + 2 * reach)
     }
@@ -345,16 +347,11 @@ extension ShapeLayer {
     /// on what the layer's base signature holds: path, width, cap, dashes
     /// and map.
     func sectorArc(of path: Path, width: Double, device: AffineTransform) -> CircularArc? {
-        guard lineCap == .butt, lineDashPattern?.isEmpty ?? true else { return nil }
-        let m = arcMemo
-        if !m.isValid || m.path != path {
-            m.path.setContents(of: path)       // a copy: the presented path's storage stays its layer's
-            m.arc = path.circularArc
-            m.isValid = true
-        }
-        guard let arc = m.arc, let ring = arc.strokeSector(width: width)?.mapped(by: device),
-              ring.innerRadius >= SectorRasterizer.minimumInnerRadius,
-              (ring.innerRadius + ring.outerRadius) / 2 <= ShapeLayer.maximumSectorRadius else { return nil }
+        guard lineCap == .butt, lineDashPattern?.isEmpty ?? true, width > 0, width.isFinite,
+              let arc = geometryMemo.keyed(by: path).arc, width / 2 < arc.radius,
+              let (scale, _) = device.similarity,
+              (arc.radius - width / 2) * scale >= SectorRasterizer.minimumInnerRadius,
+              arc.radius * scale <= ShapeLayer.maximumSectorRadius else { return nil }
         return arc
     }
 
@@ -369,11 +366,41 @@ extension ShapeLayer {
     }
 }
 
-/// A `ShapeLayer`'s last presented path read as a circular arc.
-final class CircularArcMemo {
-    var isValid = false
-    var path = Path()
-    var arc: CircularArc?
+/// What a `ShapeLayer` derives from its presented path, kept while the
+/// path stays the same (a copy of it is the key, so the layer's own
+/// storage stays its own): the path read as a circular arc, and the
+/// stroke's reach for the last cap, join and miter limit asked.
+final class PathGeometryMemo {
+    private var path = Path()
+    private var isValid = false
+    private var arcKnown = false
+    private var arcValue: CircularArc?
+    private var reachStyle: StrokeStyle?
+    private var reachValue = 0.0
+
+    /// Makes `path` the key, forgetting what was derived from another.
+    func keyed(by path: Path) -> PathGeometryMemo {
+        if !isValid || self.path != path {
+            self.path.setContents(of: path)
+            isValid = true; arcKnown = false; reachStyle = nil
+        }
+        return self
+    }
+
+    /// `Path.circularArc` of the key.
+    var arc: CircularArc? {
+        if !arcKnown { arcValue = path.circularArc; arcKnown = true }
+        return arcValue
+    }
+
+    /// `style.reach(for:)` of the key (it depends on the cap, the join and
+    /// the miter limit).
+    func reach(_ style: StrokeStyle) -> Double {
+        if let s = reachStyle, s.cap == style.cap, s.join == style.join, s.miterLimit == style.miterLimit { return reachValue }
+        reachValue = style.reach(for: path)
+        reachStyle = style
+        return reachValue
+    }
 }
 
 /// An outline stroked into storage kept between calls (no allocation once

@@ -67,22 +67,31 @@ public struct AnnularSector: Equatable, Sendable {
     }
 
     /// The sector mapped through `transform`, or `nil` when the transform
-    /// does not map circles to circles: only translations, rotations,
-    /// reflections and uniform scales (within 10⁻¹² of one) do. A
+    /// does not map circles to circles (`AffineTransform.similarity`). A
     /// reflection swaps the roles of the two directions.
     public func mapped(by transform: AffineTransform) -> AnnularSector? {
+        guard let (scale, mirrors) = transform.similarity else { return nil }
         let t = transform
-        let scale = FloatMath.squareRoot(t.a * t.a + t.b * t.b)
-        guard scale > 0, scale.isFinite, t.tx.isFinite, t.ty.isFinite else { return nil }
-        let slack = scale * 1e-12
-        let turning = Swift.abs(t.a - t.d) <= slack && Swift.abs(t.b + t.c) <= slack
-        let mirroring = Swift.abs(t.a + t.d) <= slack && Swift.abs(t.b - t.c) <= slack
-        guard turning || mirroring else { return nil }
         @inline(__always) func direction(_ u: PathPoint) -> PathPoint {
             PathPoint((t.a * u.x + t.c * u.y) / scale, (t.b * u.x + t.d * u.y) / scale)
         }
         let a = direction(startDirection), b = direction(endDirection)
         return AnnularSector(center: t.apply(center), innerRadius: innerRadius * scale, outerRadius: outerRadius * scale,
-                             startDirection: turning ? a : b, endDirection: turning ? b : a, sweep: sweep)
+                             startDirection: mirrors ? b : a, endDirection: mirrors ? a : b, sweep: sweep)
+    }
+}
+
+extension AffineTransform {
+    /// The uniform scale of a map that keeps circles circles — a
+    /// translation, rotation, reflection and uniform scale, its linear part
+    /// within 10⁻¹² of one — and whether it mirrors; `nil` for any other
+    /// map, or one that is not finite or collapses the plane.
+    public var similarity: (scale: Double, mirrors: Bool)? {
+        let scale = FloatMath.squareRoot(a * a + b * b)
+        guard scale > 0, scale.isFinite, tx.isFinite, ty.isFinite else { return nil }
+        let slack = scale * 1e-12
+        if Swift.abs(a - d) <= slack && Swift.abs(b + c) <= slack { return (scale, false) }
+        if Swift.abs(a + d) <= slack && Swift.abs(b - c) <= slack { return (scale, true) }
+        return nil
     }
 }
