@@ -222,6 +222,37 @@ func renderBlur(_ family: KernelFamily) -> (a8: UInt64, argb: UInt64) {
     return (pixelChecksum(disc.view), pixelChecksum(patch.view))
 }
 
+/// Ring sectors in closed form (`SectorRasterizer`: the ring part in
+/// `Float`, four pixels at a time, the rays in `Double`): whole rings,
+/// short and long sweeps, thin and thick rings, centres on pixel centres
+/// (the axis lanes), mirrored and turned maps, a clip through them.
+func renderSectors(_ family: KernelFamily) -> UInt64 {
+    guard let surface = Surface<ARGB8888>(width: 167, height: 131) else { fatalError("allocation") }
+    var canvas = Canvas(surface.view, family: family)
+    let rasterizer = SectorRasterizer()
+    canvas.fill(surface.view.bounds, color: PremultipliedColor(red8: 250, green: 250, blue: 240))
+    var arc = Path()
+    arc.arc(center: PathPoint(x: 0, y: 0), radius: 30, startAngle: 0.3, endAngle: 2 * FloatMath.pi + 0.3, clockwise: true)
+    guard let circle = arc.circularArc else { fatalError("not an arc") }
+    let cases: [(Double, Double, Double, AffineTransform)] = [
+        (8, 0, 1, .translation(x: 40.5, y: 40.5)),                       // whole ring, centre on a pixel centre
+        (10, 0.05, 0.42, .translation(x: 120.3, y: 38.8)),
+        (3, 0.3, 0.95, AffineTransform(a: -1.2, b: 0, c: 0, d: 1.2, tx: 60.7, ty: 92.1)),
+        (14, 0.6, 0.61, AffineTransform(rotationAngle: 0.4).concatenating(.translation(x: 128, y: 95.25))),
+        (0.7, 0.1, 0.55, .translation(x: 30.2, y: 100.6)),
+    ]
+    for (k, (width, start, end, map)) in cases.enumerated() {
+        guard let sector = circle.strokeSector(width: width, start: start, end: end)?.mapped(by: map) else { fatalError("not a sector") }
+        let color = PremultipliedColor(red8: UInt8(40 * k), green: 90, blue: 200, alpha: k == 2 ? 160 : 255)
+        canvas.fill(sector, color: color, using: rasterizer)
+    }
+    canvas.clip(to: IntRect(x: 70, y: 20, width: 60, height: 90))
+    if let sector = circle.strokeSector(width: 6, start: 0.2, end: 0.9)?.mapped(by: .translation(x: 100.5, y: 66)) {
+        canvas.fill(sector, color: PremultipliedColor(red8: 200, green: 30, blue: 30, alpha: 200), using: rasterizer)
+    }
+    return pixelChecksum(surface.view)
+}
+
 let simd = render(.simd)
 let reference = render(.reference)
 print("argb8888 simd=\(hex(simd.argb)) reference=\(hex(reference.argb))")
@@ -234,13 +265,16 @@ print("paints   simd=\(hex(paintsSIMD)) reference=\(hex(paintsReference))")
 let pathsSIMD = renderPaths(.simd)
 let pathsReference = renderPaths(.reference)
 print("paths    simd=\(hex(pathsSIMD)) reference=\(hex(pathsReference))")
+let sectorsSIMD = renderSectors(.simd)
+let sectorsReference = renderSectors(.reference)
+print("sectors  simd=\(hex(sectorsSIMD)) reference=\(hex(sectorsReference))")
 let simdOps = renderOperators(.simd), referenceOps = renderOperators(.reference)
 print("operators simd=\(hex(simdOps.operators)) reference=\(hex(referenceOps.operators))")
 print("masks     simd=\(hex(simdOps.masks)) reference=\(hex(referenceOps.masks))")
 let simdBlur = renderBlur(.simd), referenceBlur = renderBlur(.reference)
 print("blur-a8   simd=\(hex(simdBlur.a8)) reference=\(hex(referenceBlur.a8))")
 print("blur-argb simd=\(hex(simdBlur.argb)) reference=\(hex(referenceBlur.argb))")
-if simd != reference || paintsSIMD != paintsReference || pathsSIMD != pathsReference
+if simd != reference || paintsSIMD != paintsReference || pathsSIMD != pathsReference || sectorsSIMD != sectorsReference
     || simdOps != referenceOps || simdBlur != referenceBlur {
     print("rastercheck: SIMD and reference kernels differ")
     exit(1)

@@ -56,6 +56,27 @@ extension Compositor {
         }
     }
 
+    /// Fills `sector` (target pixels) with `op`, its coverage in closed
+    /// form (`SectorRasterizer`): a stroked circular arc.
+    func fillSector(_ sector: AnnularSector, color: PremultipliedColor, operator op: BlendOperator, canvas: Canvas) {
+        guard let kernel = KernelTable.solidMask(op, color: color.argb, alpha: 255, family: kernels) else { return }
+        let target = canvas.target
+        let argb = color.argb
+        var written = 0
+        sectorRasterizer.fill(sector, clip: canvas.clip, family: kernels) { y, x, coverage, count in
+            kernel(target.row(y) + x, coverage, count, argb, 255)
+            written += count
+        }
+        statistics.pixelsWritten += written
+        statistics.pixelsBlended += written
+        if let tint = blendedTint(canvas, blended: true),
+           let tintKernel = KernelTable.solidMask(.srcOver, color: tint.argb, alpha: 255, family: kernels) {
+            sectorRasterizer.fill(sector, clip: canvas.clip, family: kernels) { y, x, coverage, count in
+                tintKernel(target.row(y) + x, coverage, count, tint.argb, 255)
+            }
+        }
+    }
+
     /// The coverage of `path` under `map` from `shapeMasks`, with the
     /// whole-pixel origin to blit it at; `nil` when the fill should be
     /// scan-converted directly: shape masks are off or debug overlays on,

@@ -156,6 +156,8 @@ public final class Compositor {
     public internal(set) var statistics = FrameStatistics()
 
     let rasterizer = PathRasterizer()
+    /// Ring sectors (stroked circular arcs) in closed form.
+    let sectorRasterizer = SectorRasterizer()
     /// Paths under perspective, projected without allocating.
     let pathProjector = PathProjector()
     /// Rendering contexts' planes and pieces, sorted without allocating.

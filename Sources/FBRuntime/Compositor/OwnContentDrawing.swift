@@ -69,6 +69,13 @@ struct OwnContentDrawing {
                              owner: mayBeCached ? (layer, part) : nil)
     }
 
+    /// Fills `sector`, in target pixels (a stroke the layer worked out in
+    /// closed form under `map`), with `color`.
+    func fill(_ sector: AnnularSector, color: Color) {
+        guard color.alpha > 0, !sector.isEmpty else { return }
+        compositor.fillSector(sector, color: faded(color, opacity), operator: self.operator, canvas: canvas)
+    }
+
     /// Fills `path`, given in a space of its own that `transform` maps into
     /// the bounds space (a glyph outline in font units placed on a line),
     /// with `color`: the path is scan-converted through `transform` and the

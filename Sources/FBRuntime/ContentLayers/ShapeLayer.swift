@@ -12,6 +12,13 @@ import Raster
 /// is computed in the layer's space, so a non-uniform scale of the layer
 /// scales the stroke too, as in Core Animation.
 ///
+/// A path that is one circular arc (`Path.arc`, or a circle) stroked with
+/// butt caps and no dashes, under a map that keeps circles round, is drawn
+/// as a ring sector in closed form (`SectorRasterizer`: each pixel's area
+/// within a level, where an outline is flattened within 0.1 px), and a
+/// trim that moves on it redraws only the sector between its ends
+/// (`sectorArc(of:width:device:)`).
+///
 /// Animatable (key path names, as `.custom(name)` keys): `path` (point by
 /// point when both paths have the same verbs, else a jump at the midpoint),
 /// `fillColor`, `strokeColor`, `lineWidth`, `miterLimit`, `lineDashPhase`
@@ -52,6 +59,11 @@ open class ShapeLayer: Layer {
     /// The presented style at the last local time asked (render thread
     /// state), for the same reason.
     let presentedStyleMemo = PresentedStyleMemo()
+    /// What the last presented path gives, kept while it stays the same
+    /// (render thread state): read as a circular arc (the trim damage and
+    /// the drawing both ask) and the stroke's reach (the extent asks every
+    /// frame).
+    let geometryMemo = PathGeometryMemo()
 
     public override init(name: String = "shape") { super.init(name: name) }
 
@@ -161,8 +173,16 @@ open class ShapeLayer: Layer {
                                    at t: MediaTime, device: AffineTransform) -> Rect? {
         let width = presentedStyle(at: t).lineWidth
         guard let path = presentedPath(at: t), width > 0, width.isFinite else { return nil }
-        var style = strokeStyle(width: width, at: t)
         var box = BoundingBox.empty
+        if let arc = sectorArc(of: path, width: width, device: device) {
+            // Drawn in closed form: a pixel changes only where the sector
+            // between the two ends reaches it (its rays included).
+            addSectorPiece(of: arc, width: width, between: old.end, and: new.end, to: &box)
+            addSectorPiece(of: arc, width: width, between: old.start, and: new.start, to: &box)
+            guard !box.isEmpty else { return nil }
+            return Rect(x: box.minX, y: box.minY, width: box.maxX - box.minX, height: box.maxY - box.minY)
+        }
+        var style = strokeStyle(width: width, at: t)
         addTrimPiece(between: old.end, and: new.end, of: path, style: &style, device: device, to: &box)
         addTrimPiece(between: old.start, and: new.start, of: path, style: &style, device: device, to: &box)
         guard !box.isEmpty, box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else { return nil }
@@ -221,7 +241,7 @@ open class ShapeLayer: Layer {
         let b = path.bounds
         var reach = 0.0
         if strokeColor != nil, case let w = presentedStyle(at: t).lineWidth, w > 0 {
-            reach = w / 2 * strokeStyle(width: w, at: t).reach(for: path)
+            reach = w / 2 * geometryMemo.keyed(by: path).reach(strokeStyle(width: w, at: t))
         }
         return Rect(x: b.minX - reach, y: b.minY - reach, width: b.maxX - b.minX + 2 * reach, height: b.maxY - b.minY + 2 * reach)
     }
@@ -234,6 +254,12 @@ open class ShapeLayer: Layer {
         }
         let width = v.lineWidth
         guard let stroke = v.strokeColor, stroke.alpha > 0, width > 0, width.isFinite else { return }
+        if d.map.isAffine, let arc = sectorArc(of: path, width: width, device: d.map.affinePart) {
+            if let sector = arc.strokeSector(width: width, start: v.strokeStart, end: v.strokeEnd)?.mapped(by: d.map.affinePart) {
+                d.fill(sector, color: stroke)
+            }
+            return
+        }
         var style = strokeStyle(width: width, at: d.localTime)
         style.dash = v.lineDashPattern
         style.dashPhase = v.lineDashPhase
@@ -298,6 +324,84 @@ extension ShapeLayer {
         trimPiece.stroke(path, style: style, device: device)
         let o = trimPiece.outline.bounds
         if !o.isEmpty { box.add(PathPoint(o.minX, o.minY)); box.add(PathPoint(o.maxX, o.maxY)) }
+    }
+}
+
+extension ShapeLayer {
+    /// Most radius, target pixels, of an arc stroked in closed form. The
+    /// arc's cubics stray from their circle by at most 2.7·10⁻⁴ of the
+    /// radius (`Path.arc`): up to here that is under the flattening
+    /// tolerance (0.1 px), so the ring drawn is the path's stroke within
+    /// what flattening it would allow anyway.
+    static let maximumSectorRadius = 360.0
+
+    /// The presented `path` as a circular arc when its stroke, `width`
+    /// points wide, is drawn in closed form under `device` (layer → target
+    /// pixels) as a ring sector (`SectorRasterizer`); `nil`: the outline is
+    /// stroked and filled. Closed form takes a circular arc
+    /// (`Path.circularArc`) with butt caps and no dashes, under a map that
+    /// keeps circles circles (`AnnularSector.mapped(by:)`), with an inner
+    /// radius of `SectorRasterizer.minimumInnerRadius` pixels or more and a
+    /// radius up to `maximumSectorRadius`.
+    ///
+    /// The answer does not depend on the trim (a trim that moves changes
+    /// only the pixels between its old and new ends, however drawn), only
+    /// on what the layer's base signature holds: path, width, cap, dashes
+    /// and map.
+    func sectorArc(of path: Path, width: Double, device: AffineTransform) -> CircularArc? {
+        guard lineCap == .butt, lineDashPattern?.isEmpty ?? true, width > 0, width.isFinite,
+              let arc = geometryMemo.keyed(by: path).arc, width / 2 < arc.radius,
+              let (scale, _) = device.similarity,
+              (arc.radius - width / 2) * scale >= SectorRasterizer.minimumInnerRadius,
+              arc.radius * scale <= ShapeLayer.maximumSectorRadius else { return nil }
+        return arc
+    }
+
+    /// Adds to `box` the bounds (layer space) of the stroke sector of `arc`
+    /// between the trim positions `a` and `b` (clamped to 0…1); nothing
+    /// when they are equal.
+    func addSectorPiece(of arc: CircularArc, width: Double, between a: Double, and b: Double, to box: inout BoundingBox) {
+        let ca = Swift.min(Swift.max(a, 0), 1), cb = Swift.min(Swift.max(b, 0), 1)
+        guard ca != cb, let piece = arc.strokeSector(width: width, start: Swift.min(ca, cb), end: Swift.max(ca, cb)) else { return }
+        let o = piece.bounds
+        if !o.isEmpty { box.add(PathPoint(o.minX, o.minY)); box.add(PathPoint(o.maxX, o.maxY)) }
+    }
+}
+
+/// What a `ShapeLayer` derives from its presented path, kept while the
+/// path stays the same (a copy of it is the key, so the layer's own
+/// storage stays its own): the path read as a circular arc, and the
+/// stroke's reach for the last cap, join and miter limit asked.
+final class PathGeometryMemo {
+    private var path = Path()
+    private var isValid = false
+    private var arcKnown = false
+    private var arcValue: CircularArc?
+    private var reachStyle: StrokeStyle?
+    private var reachValue = 0.0
+
+    /// Makes `path` the key, forgetting what was derived from another.
+    func keyed(by path: Path) -> PathGeometryMemo {
+        if !isValid || self.path != path {
+            self.path.setContents(of: path)
+            isValid = true; arcKnown = false; reachStyle = nil
+        }
+        return self
+    }
+
+    /// `Path.circularArc` of the key.
+    var arc: CircularArc? {
+        if !arcKnown { arcValue = path.circularArc; arcKnown = true }
+        return arcValue
+    }
+
+    /// `style.reach(for:)` of the key (it depends on the cap, the join and
+    /// the miter limit).
+    func reach(_ style: StrokeStyle) -> Double {
+        if let s = reachStyle, s.cap == style.cap, s.join == style.join, s.miterLimit == style.miterLimit { return reachValue }
+        reachValue = style.reach(for: path)
+        reachStyle = style
+        return reachValue
     }
 }
 

@@ -14,9 +14,9 @@ import Raster
 ///
 /// Threading: one thread (the presenter's).
 public final class DamageClips {
-    /// Most rectangles kept apart: a DamageList's 32, the buffer's stale
-    /// area, and room to spare.
-    public static let capacity = 40
+    /// Most rectangles kept apart: a DamageList's (`maximumCount`), the
+    /// buffer's stale area, and room to spare.
+    public static let capacity = DamageList.maximumCount + 8
     /// The framebuffer, in pixels: rectangles are clipped to it.
     public let bounds: IntRect
     public private(set) var count = 0

@@ -36,3 +36,24 @@ extension Canvas {
              transform: transform, using: r)
     }
 }
+
+extension Canvas {
+    /// Fills `sector` (device pixels) with a premultiplied `color`,
+    /// anti-aliased in closed form (`SectorRasterizer`; its fast or
+    /// reference rows per `Canvas.family`), inside the canvas's clip,
+    /// composited with `op` at global `alpha` (0–255). A sector wider than
+    /// `SectorRasterizer.maximumRadius` draws nothing.
+    ///
+    /// Pass a long-lived `rasterizer` to reuse its row; without one, each
+    /// call makes (and frees) a temporary one.
+    public func fill(_ sector: AnnularSector, color: PremultipliedColor, operator op: BlendOperator = .srcOver,
+                     alpha: UInt8 = 255, using rasterizer: SectorRasterizer? = nil) {
+        guard let kernel = KernelTable.solidMask(op, color: color.argb, alpha: UInt32(alpha), family: family) else { return }
+        let r = rasterizer ?? SectorRasterizer()
+        let target = self.target
+        let argb = color.argb, a = UInt32(alpha)
+        r.fill(sector, clip: clip, family: family) { y, x, coverage, count in
+            kernel(target.row(y) + x, coverage, count, argb, a)
+        }
+    }
+}

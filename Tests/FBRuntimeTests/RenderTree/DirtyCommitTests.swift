@@ -89,6 +89,7 @@ final class DirtyCommitTests: XCTestCase {
         "Layer.animationsVersion", "Layer.actionState", "Layer.handOff", "Layer.renderCache", "Layer.presentedMemo",
         "Layer.drawHandler", "Layer.needsDisplayOnBoundsChange",
         "ShapeLayer.strokeCache", "ShapeLayer.trimPiece", "ShapeLayer.presentedPathMemo", "ShapeLayer.presentedStyleMemo",
+        "ShapeLayer.geometryMemo",
         "GradientLayer.imageCache", "GradientLayer.colorScratch", "GradientLayer.locationScratch",
         "TextLayer.layoutCache", "TextLayer.textVersion",
         "EmitterLayer.lastParticleCount", "EmitterLayer.particles",
