@@ -27,7 +27,7 @@ public final class SimWindowPresenter: FramePresenter {
     public let height: Int
     public let refreshIntervalNanoseconds: Int64
     public let flipsWaitForVBlank = false
-    public private(set) var isFlipPending = false
+    public var isFlipPending: Bool { ring.isFlipPending }
     /// Called on the render thread after a commit when the app thread has
     /// not uploaded since the last call (one wake-up per upload, however
     /// long the app thread is away).
@@ -37,13 +37,13 @@ public final class SimWindowPresenter: FramePresenter {
 
     /// The frame last committed, XRGB8888 (SDL's RGB888: 0x00RRGGBB).
     private let scanout: Surface<XRGB8888>
+    /// `scanout`'s state: one buffer, written in place.
+    private var ring: ScanoutBufferRing
     /// Guards `scanout` and `unseen`.
     private let lock = Lock()
     /// What changed in `scanout` since the window last uploaded it.
     private var unseen = IntRect.zero
-    private var prepared: PixelView<ARGB8888>?
-    private var preparedDamage = IntRect.zero
-    private var preparedPieces: DamageList?
+    private var held = HeldFrame()
     private var hasShownFirst = false
 
     /// nil if the buffer cannot be allocated. `refreshMillihertz` ≤ 0
@@ -53,49 +53,47 @@ public final class SimWindowPresenter: FramePresenter {
         self.width = width
         self.height = height
         self.scanout = scanout
+        ring = ScanoutBufferRing(count: 1, width: width, height: height)
         refreshIntervalNanoseconds = 1_000_000_000_000 / Int64(refreshMillihertz > 0 ? refreshMillihertz : 60_000)
     }
 
     public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
         precondition(!isFlipPending, "SimWindowPresenter: a flip is pending; wait for it before presenting")
         precondition(frame.width == width && frame.height == height, "SimWindowPresenter: frame size differs")
-        prepared = frame
-        preparedDamage = damage.intersection(IntRect(x: 0, y: 0, width: width, height: height))
-        preparedPieces = nil
+        held.hold(frame, damage: damage, pieces: nil)
     }
 
     public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
-        prepare(frame, damage: damage.boundingBox)
-        preparedPieces = damage
+        precondition(!isFlipPending, "SimWindowPresenter: a flip is pending; wait for it before presenting")
+        precondition(frame.width == width && frame.height == height, "SimWindowPresenter: frame size differs")
+        held.hold(frame, damage: damage.boundingBox, pieces: damage)
     }
 
     /// Copies the prepared damage into the scan-out buffer (the frame stays
     /// valid until the next render, after `waitForFlip`).
     public func commit() throws(KMSError) -> PresentOutcome {
-        guard let frame = prepared else { preconditionFailure("SimWindowPresenter: commit without a prepared frame") }
-        prepared = nil
+        guard let frame = held.take() else { preconditionFailure("SimWindowPresenter: commit without a prepared frame") }
         lock.withLock {
-            if let pieces = preparedPieces {
-                for r in pieces.rects { ScanoutConversion.copy(frame, into: scanout.view, rect: r.intersection(preparedDamage)) }
-            } else {
-                ScanoutConversion.copy(frame, into: scanout.view, rect: preparedDamage)
+            ring.prepare(damage: held.damage, pieces: held.pieces) { _, area in
+                ScanoutConversion.copy(frame, into: scanout.view, rect: area)
+                unseen = unseen.isEmpty ? area : unseen.union(area)
             }
-            unseen = unseen.union(preparedDamage)
         }
         if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { onCommit() }
         let now = System.monotonicNanoseconds()
         if !hasShownFirst {
             hasShownFirst = true
+            ring.shown()
             return .shown(timestamp: now)
         }
-        isFlipPending = true
+        ring.queued()
         return .flipQueued
     }
 
     /// Returns at once: the flip completed when it was committed.
     public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
         precondition(isFlipPending, "SimWindowPresenter: no flip to wait for")
-        isFlipPending = false
+        ring.flipCompleted()
         return System.monotonicNanoseconds()
     }
 

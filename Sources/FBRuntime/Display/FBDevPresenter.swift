@@ -35,15 +35,16 @@ public final class FBDevPresenter: FramePresenter {
     public let rotation: ScanoutRotation
     /// Probed at the first commit (FBIO_WAITFORVSYNC); true until then.
     public private(set) var flipsWaitForVBlank = true
-    public private(set) var bufferStates: [ScanoutBufferState]
-    public private(set) var pageFlipState = PageFlipState.idle
+    /// The buffers' states, stale areas and the pending flip: two
+    /// flipping buffers when panning, one in place when copying.
+    public private(set) var ring: ScanoutBufferRing
+    public var bufferStates: [ScanoutBufferState] { ring.states }
+    public var pageFlipState: PageFlipState { ring.flipState }
     /// Always 0: panning does not fail with EBUSY (kept for the same
     /// figures as `KMSPresenter`).
     public let busyCount = 0
 
     private let time: FrameTimeSource
-    private var staleArea: [IntRect]
-    private var queuedIndex: Int?
     private var isShown = false
     private var isClosed = false
 
@@ -61,10 +62,8 @@ public final class FBDevPresenter: FramePresenter {
         self.time = time
         strategy = allowPanning && device.canPan ? .panning : .copy
         self.rotation = ScanoutRotation(rotation, panelWidth: device.mode.width, panelHeight: device.mode.height)
-        let count = strategy == .panning ? 2 : 1
-        bufferStates = Array(repeating: .free, count: count)
-        staleArea = Array(repeating: IntRect(x: 0, y: 0, width: self.rotation.frameWidth, height: self.rotation.frameHeight),
-                          count: count)
+        ring = ScanoutBufferRing(count: strategy == .panning ? 2 : 1,
+                                 width: self.rotation.frameWidth, height: self.rotation.frameHeight)
     }
 
     deinit { close() }
@@ -81,34 +80,8 @@ public final class FBDevPresenter: FramePresenter {
 
     private func prepareBuffer(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(!isClosed, "FBDevPresenter: prepare after close")
-        precondition(pageFlipState == .idle, "FBDevPresenter: a flip is pending; wait for it before presenting")
-        precondition(bufferStates.firstBuffer(in: .rendering) == nil, "FBDevPresenter: a prepared frame is not committed yet")
         precondition(frame.width == width && frame.height == height, "FBDevPresenter: frame size differs from the mode")
-        // Copy: the one buffer is written where it is shown.
-        let index: Int
-        if strategy == .copy {
-            index = 0
-        } else {
-            guard let free = bufferStates.firstBuffer(in: .free) else {
-                preconditionFailure("FBDevPresenter: no free buffer while no flip is pending")
-            }
-            index = free
-        }
-        let full = IntRect(x: 0, y: 0, width: width, height: height)
-        let damage = damage.intersection(full)
-        bufferStates[index] = .rendering
-        let stale = staleArea[index]
-        if let pieces, pieces.rects.count > 1, !stale.contains(damage) {
-            copy(frame, stale, into: index)
-            for r in pieces.rects { copy(frame, r.intersection(full), into: index) }
-        } else {
-            copy(frame, damage.isEmpty ? stale : (stale.isEmpty ? damage : stale.union(damage)), into: index)
-        }
-        staleArea[index] = .zero
-        for i in staleArea.indices where i != index && !damage.isEmpty {
-            staleArea[i] = staleArea[i].isEmpty ? damage : staleArea[i].union(damage)
-        }
-        checkInvariants()
+        ring.prepare(damage: damage, pieces: pieces) { index, area in copy(frame, area, into: index) }
     }
 
     private func copy(_ frame: PixelView<ARGB8888>, _ area: IntRect, into index: Int) {
@@ -120,13 +93,12 @@ public final class FBDevPresenter: FramePresenter {
     }
 
     public func commit() throws(KMSError) -> PresentOutcome {
-        guard let index = bufferStates.firstBuffer(in: .rendering) else {
+        guard let index = ring.renderingIndex else {
             preconditionFailure("FBDevPresenter: commit without a prepared frame")
         }
         if strategy == .panning {
             do { try device.pan(toY: index * device.mode.height) } catch {
-                bufferStates[index] = .free
-                checkInvariants()
+                ring.commitFailed()
                 throw error
             }
         }
@@ -134,15 +106,10 @@ public final class FBDevPresenter: FramePresenter {
             isShown = true
             // Whether the driver's vblank waits really wait (two of them).
             flipsWaitForVBlank = device.probeVSync()
-            for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
-            bufferStates[index] = .onScreen
-            checkInvariants()
+            ring.shown()
             return .shown(timestamp: time.nanoseconds())
         }
-        bufferStates[index] = .queued
-        queuedIndex = index
-        pageFlipState = .waitingForFlip
-        checkInvariants()
+        ring.queued()
         return .flipQueued
     }
 
@@ -152,20 +119,8 @@ public final class FBDevPresenter: FramePresenter {
         precondition(pageFlipState == .waitingForFlip, "FBDevPresenter: no flip to wait for")
         if flipsWaitForVBlank { _ = try device.waitForVSync(timeoutNanoseconds: timeoutNanoseconds) }
         let timestamp = time.nanoseconds()
-        for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
-        if let q = queuedIndex { bufferStates[q] = .onScreen }
-        queuedIndex = nil
-        pageFlipState = .idle
-        checkInvariants()
+        ring.flipCompleted()
         return timestamp
-    }
-
-    /// Debug builds: at most one buffer rendering and one on screen; a
-    /// queued buffer exactly while a flip is pending.
-    private func checkInvariants() {
-        assert(bufferStates.buffers(in: .rendering) <= 1, "FBDevPresenter: two buffers rendering")
-        assert(bufferStates.buffers(in: .onScreen) <= 1, "FBDevPresenter: two buffers on screen")
-        assert(bufferStates.buffers(in: .queued) == (pageFlipState == .waitingForFlip ? 1 : 0), "FBDevPresenter: queued buffers and PageFlipState disagree")
     }
 
     /// Waits for a pending flip (up to 1 s), then restores the var screen

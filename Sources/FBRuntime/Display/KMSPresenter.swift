@@ -2,50 +2,6 @@ import CDRM
 import CPosix
 import Raster
 
-/// Where one scan-out buffer is in its cycle (wlroots `drm.c`, Slint's
-/// KMS backend). A buffer goes
-///
-///     free → rendering → queued → onScreen → free
-///
-/// and only the page-flip event that puts the next buffer on screen frees
-/// the one that was there: until then the display may still be reading it.
-public enum ScanoutBufferState: Equatable, Sendable {
-    /// Nobody reads it: the next frame may be copied into it.
-    case free
-    /// The frame's damage is being copied into it.
-    case rendering
-    /// A flip to it is queued; the display has not switched yet.
-    case queued
-    /// The display scans out of it.
-    case onScreen
-}
-
-// The presenters' buffer-state queries, as index loops: `filter`,
-// `contains` and `firstIndex` allocate or iterate generically in debug
-// builds, and these run every frame.
-extension Array where Element == ScanoutBufferState {
-    /// How many buffers are in `state`.
-    func buffers(in state: ScanoutBufferState) -> Int {
-        var n = 0, i = 0
-        while i < count { if self[i] == state { n += 1 }; i += 1 }
-        return n
-    }
-
-    /// The first buffer in `state`.
-    func firstBuffer(in state: ScanoutBufferState) -> Int? {
-        var i = 0
-        while i < count { if self[i] == state { return i }; i += 1 }
-        return nil
-    }
-}
-
-/// Whether a flip is in flight (Slint's `PageFlipState`). Never two: a
-/// second flip is not queued while one is waited for.
-public enum PageFlipState: Equatable, Sendable {
-    case idle
-    case waitingForFlip
-}
-
 /// Shows frames on one KMS output through double- or triple-buffered dumb
 /// buffers.
 ///
@@ -100,8 +56,10 @@ public final class KMSPresenter: FramePresenter {
     /// Probed after the first modeset (drmCrtcGetSequence answers only for
     /// a CRTC that is on); true until then.
     public private(set) var flipsWaitForVBlank = true
-    public private(set) var bufferStates: [ScanoutBufferState]
-    public private(set) var pageFlipState = PageFlipState.idle
+    /// The scan-out buffers' states, stale areas and the pending flip.
+    public private(set) var ring: ScanoutBufferRing
+    public var bufferStates: [ScanoutBufferState] { ring.states }
+    public var pageFlipState: PageFlipState { ring.flipState }
     /// Flips that failed with EBUSY (the frame was dropped and retried).
     public private(set) var busyCount = 0
     /// Whether we hold the display (see the type's notes).
@@ -145,8 +103,6 @@ public final class KMSPresenter: FramePresenter {
     private var buffers: [DumbBuffer]
     /// Per buffer, the area that changed since it last received a frame
     /// (buffer age, in effect): copied along with the next frame's damage.
-    private var staleArea: [IntRect]
-    private var queuedIndex: Int?
     private var isModeSet = false
     private var isClosed = false
     private let events: PageFlipEvents
@@ -175,9 +131,7 @@ public final class KMSPresenter: FramePresenter {
             made.append(try DumbBuffer(device: output.device, width: output.width, height: output.height, format: format))
         }
         buffers = made
-        bufferStates = Array(repeating: .free, count: bufferCount)
-        let full = IntRect(x: 0, y: 0, width: self.rotation.frameWidth, height: self.rotation.frameHeight)
-        staleArea = Array(repeating: full, count: bufferCount)
+        ring = ScanoutBufferRing(count: bufferCount, width: self.rotation.frameWidth, height: self.rotation.frameHeight)
         events = PageFlipEvents(device: output.device)
         damageClips = DamageClips(width: output.width, height: output.height)
         hotplugMonitor = try? HotplugMonitor()
@@ -197,39 +151,16 @@ public final class KMSPresenter: FramePresenter {
 
     private func prepareBuffer(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(!isClosed, "KMSPresenter: prepare after close")
-        precondition(pageFlipState == .idle, "KMSPresenter: a flip is pending; wait for it before presenting")
-        precondition(bufferStates.buffers(in: .rendering) == 0, "KMSPresenter: a prepared frame is not committed yet")
         precondition(frame.width == width && frame.height == height, "KMSPresenter: frame size differs from the mode")
-        guard let index = bufferStates.firstBuffer(in: .free) else {
-            preconditionFailure("KMSPresenter: no free buffer while no flip is pending")
-        }
-        let full = IntRect(x: 0, y: 0, width: width, height: height)
-        let damage = damage.intersection(full)
-
-        bufferStates[index] = .rendering
-        let stale = staleArea[index]
         damageClips.removeAll()
-        if let pieces, pieces.rects.count > 1, !stale.contains(damage) {
-            copy(frame, stale, into: buffers[index])
-            damageClips.add(stale)
-            for r in pieces.rects {
-                copy(frame, r.intersection(full), into: buffers[index])
-                damageClips.add(r)
-            }
-        } else {
-            let area = damage.isEmpty ? stale : (stale.isEmpty ? damage : stale.union(damage))
+        ring.prepare(damage: damage, pieces: pieces) { index, area in
             copy(frame, area, into: buffers[index])
             damageClips.add(area)
         }
-        staleArea[index] = .zero
-        for i in staleArea.indices where i != index && !damage.isEmpty {
-            staleArea[i] = staleArea[i].isEmpty ? damage : staleArea[i].union(damage)
-        }
-        checkInvariants()
     }
 
     public func commit() throws(KMSError) -> PresentOutcome {
-        guard let index = bufferStates.firstBuffer(in: .rendering) else {
+        guard let index = ring.renderingIndex else {
             preconditionFailure("KMSPresenter: commit without a prepared frame")
         }
         precondition(access.allowsCommit(at: System.monotonicNanoseconds()),
@@ -239,8 +170,7 @@ public final class KMSPresenter: FramePresenter {
                 try testFaults.check("modeset")
                 try committer.modeset(output, framebufferID: buffers[index].framebufferID)
             } catch {
-                bufferStates[index] = .free
-                checkInvariants()
+                ring.commitFailed()
                 throw failed(error)
             }
             isModeSet = true
@@ -253,9 +183,7 @@ public final class KMSPresenter: FramePresenter {
             // virtio-gpu copies to its host resource on a flush; a modeset
             // flushes, but a damage report is cheap insurance.
             try? buffers[index].markDirty()
-            for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
-            bufferStates[index] = .onScreen
-            checkInvariants()
+            ring.shown()
             return .shown(timestamp: System.monotonicNanoseconds())
         }
 
@@ -268,30 +196,15 @@ public final class KMSPresenter: FramePresenter {
         } catch {
             // The buffer holds this frame now but is not shown; it is free,
             // and only the next frame's damage is new to it.
-            bufferStates[index] = .free
+            ring.commitFailed()
             if error.kind == .busy { busyCount += 1 }
-            checkInvariants()
             throw failed(error)
         }
-        bufferStates[index] = .queued
-        queuedIndex = index
-        pageFlipState = .waitingForFlip
-        checkInvariants()
+        ring.queued()
         if access != .vtReleased && connectorPollFindsChange(now: System.monotonicNanoseconds(), late: false) {
             connectorChangePending = true
         }
         return .flipQueued
-    }
-
-    /// The state machine's invariants (swift-collections' `_checkInvariants`
-    /// idea; debug builds only): at most one buffer in each of rendering,
-    /// queued and onScreen; a queued buffer exactly while a flip is pending.
-    private func checkInvariants() {
-        assert(bufferStates.buffers(in: .rendering) <= 1, "KMSPresenter: two buffers rendering")
-        assert(bufferStates.buffers(in: .onScreen) <= 1, "KMSPresenter: two buffers on screen")
-        let queued = bufferStates.buffers(in: .queued)
-        assert(queued == (pageFlipState == .waitingForFlip ? 1 : 0), "KMSPresenter: queued buffers and PageFlipState disagree")
-        assert(queuedIndex == nil || bufferStates[queuedIndex!] == .queued, "KMSPresenter: queuedIndex is stale")
     }
 
     private func copy(_ frame: PixelView<ARGB8888>, _ area: IntRect, into buffer: DumbBuffer) {
@@ -312,11 +225,7 @@ public final class KMSPresenter: FramePresenter {
         let timestamp = try events.wait(timeoutNanoseconds: timeoutNanoseconds)
         // The flip happened: the old front buffer is released, the queued one
         // is on screen.
-        for i in bufferStates.indices where bufferStates[i] == .onScreen { bufferStates[i] = .free }
-        if let q = queuedIndex { bufferStates[q] = .onScreen }
-        queuedIndex = nil
-        pageFlipState = .idle
-        checkInvariants()
+        ring.flipCompleted()
         return timestamp
     }
 
@@ -449,8 +358,7 @@ public final class KMSPresenter: FramePresenter {
     /// (what is on the CRTC is unknown).
     private func needModeset() {
         isModeSet = false
-        let full = IntRect(x: 0, y: 0, width: width, height: height)
-        for i in staleArea.indices { staleArea[i] = full }
+        ring.invalidateAll()
     }
 
     /// Master is ours again: another process may have changed the mode and

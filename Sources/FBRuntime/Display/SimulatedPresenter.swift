@@ -35,8 +35,13 @@ public final class SimulatedFrameTime: FrameTimeSource {
 /// it was queued (or at once, with `flipsWaitForVBlank` false, as on
 /// virtio-gpu); the frame on screen is kept as XRGB8888.
 ///
-/// It keeps the same buffer rules as `KMSPresenter` (one flip at a time;
-/// `present` while one is pending traps), and can fail flips with EBUSY.
+/// Its buffers follow the same `ScanoutBufferRing` as `KMSPresenter`'s
+/// (one flip at a time; `present` while one is pending traps; a frame is
+/// copied as its damage plus what the buffer missed): one buffer written
+/// in place by default, or 2–3 flipping ones (`bufferCount`), where the
+/// buffer on screen is never written. A frame is copied at its commit (a
+/// refused commit changes nothing on screen). It can fail flips with EBUSY,
+/// lose master, be unplugged and fail commits.
 public final class SimulatedPresenter: FramePresenter {
     public let width: Int
     public let height: Int
@@ -49,9 +54,14 @@ public final class SimulatedPresenter: FramePresenter {
     public let time: SimulatedFrameTime
     /// Vblanks fall at `vblankPhase + k × refreshIntervalNanoseconds`.
     public let vblankPhase: Int64
-    /// What the screen shows.
-    public let screen: Surface<XRGB8888>
-    public private(set) var pageFlipState = PageFlipState.idle
+    /// The scan-out buffers (XRGB8888), by ring index.
+    public let buffers: [Surface<XRGB8888>]
+    /// Their states, stale areas and the pending flip.
+    public private(set) var ring: ScanoutBufferRing
+    public var pageFlipState: PageFlipState { ring.flipState }
+    /// What the screen shows: the buffer last committed (from its commit,
+    /// as if each flip were instant; `ring` says when it really is).
+    public var screen: Surface<XRGB8888> { buffers[ring.pendingIndex ?? ring.onScreenIndex ?? 0] }
     /// Times (ns) at which presented frames reached the screen.
     public private(set) var flipTimes: [Int64] = []
     /// Times (ns) at which frames were committed.
@@ -97,20 +107,28 @@ public final class SimulatedPresenter: FramePresenter {
     /// commit copied a frame to it): a capturing presenter for tests that
     /// check every frame shown.
     public var onScreenChanged: ((Surface<XRGB8888>) -> Void)?
-    private var needsFullCopy = false
 
     private var pendingCompletion: Int64?
-    /// The frame `prepare` was given (its owner keeps the memory alive).
-    private var prepared: PixelView<ARGB8888>?
-    private var preparedDamage = IntRect.zero
-    private var preparedPieces: DamageList?
+    /// The frame `prepare` was given, copied at commit.
+    private var held = HeldFrame()
     private var isModeSet = false
 
     public var isFlipPending: Bool { pageFlipState == .waitingForFlip }
 
+    /// `bufferCount`: 1 (in place) to 3. nil if the buffers cannot be
+    /// allocated or `refreshMillihertz` is not positive.
     public init?(width: Int, height: Int, refreshMillihertz: Int = 60_000, flipsWaitForVBlank: Bool = true,
-                 time: SimulatedFrameTime = SimulatedFrameTime(), vblankPhase: Int64 = 0, advertisesVBlank: Bool? = nil) {
-        guard let screen = Surface<XRGB8888>(width: width, height: height), refreshMillihertz > 0 else { return nil }
+                 time: SimulatedFrameTime = SimulatedFrameTime(), vblankPhase: Int64 = 0, advertisesVBlank: Bool? = nil,
+                 bufferCount: Int = 1) {
+        precondition((1...3).contains(bufferCount), "SimulatedPresenter: 1 to 3 buffers")
+        guard refreshMillihertz > 0 else { return nil }
+        var made: [Surface<XRGB8888>] = []
+        for _ in 0..<bufferCount {
+            guard let buffer = Surface<XRGB8888>(width: width, height: height) else { return nil }
+            made.append(buffer)
+        }
+        buffers = made
+        ring = ScanoutBufferRing(count: bufferCount, width: width, height: height)
         self.width = width
         self.height = height
         self.refreshIntervalNanoseconds = 1_000_000_000_000 / Int64(refreshMillihertz)
@@ -118,7 +136,6 @@ public final class SimulatedPresenter: FramePresenter {
         self.flipsWaitForVBlank = advertisesVBlank ?? flipsWaitForVBlank
         self.time = time
         self.vblankPhase = vblankPhase
-        self.screen = screen
     }
 
     /// The first vblank at or after `t`.
@@ -130,19 +147,17 @@ public final class SimulatedPresenter: FramePresenter {
     public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
         precondition(pageFlipState == .idle, "SimulatedPresenter: a flip is pending; wait for it before presenting")
         precondition(frame.width == width && frame.height == height, "SimulatedPresenter: frame size differs")
-        prepared = frame
-        preparedDamage = damage.intersection(IntRect(x: 0, y: 0, width: width, height: height))
-        preparedPieces = nil
+        held.hold(frame, damage: damage, pieces: nil)
     }
 
     public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
-        prepare(frame, damage: damage.boundingBox)
-        preparedPieces = damage
+        precondition(pageFlipState == .idle, "SimulatedPresenter: a flip is pending; wait for it before presenting")
+        precondition(frame.width == width && frame.height == height, "SimulatedPresenter: frame size differs")
+        held.hold(frame, damage: damage.boundingBox, pieces: damage)
     }
 
     public func commit() throws(KMSError) -> PresentOutcome {
-        guard let frame = prepared else { preconditionFailure("SimulatedPresenter: commit without a prepared frame") }
-        prepared = nil
+        guard let frame = held.take() else { preconditionFailure("SimulatedPresenter: commit without a prepared frame") }
         if let until = masterTakenUntil, time.nanoseconds() < until {
             masterLost = true
             masterLosses += 1
@@ -157,7 +172,7 @@ public final class SimulatedPresenter: FramePresenter {
             failedCommits += 1
             access = access.after(.commitFailed(errno: failCommitsErrno), now: time.nanoseconds(), backoff: retryBackoff)
             isModeSet = false
-            needsFullCopy = true
+            ring.invalidateAll()
             throw KMSError(.displayLost, "simulated commit failure; retrying as a modeset", errno: failCommitsErrno)
         }
         if case .recovering = access { recoveries += 1 }
@@ -169,25 +184,21 @@ public final class SimulatedPresenter: FramePresenter {
         if isModeSet && commitLatencyNanoseconds > 0 { time.advance(byNanoseconds: commitLatencyNanoseconds) }
         let now = time.nanoseconds()
         presentTimes.append(now)
-        damages.append(preparedDamage)
-        // One scan-out buffer, shown when committed: only the damage is
-        // copied, so a damage that misses a change shows on `screen`.
-        if needsFullCopy {
-            needsFullCopy = false
-            ScanoutConversion.copy(frame, into: screen.view, rect: IntRect(x: 0, y: 0, width: width, height: height))
-        } else if let pieces = preparedPieces {
-            for r in pieces.rects { ScanoutConversion.copy(frame, into: screen.view, rect: r.intersection(preparedDamage)) }
-        } else {
-            ScanoutConversion.copy(frame, into: screen.view, rect: preparedDamage)
+        damages.append(held.damage)
+        // A damage that misses a change shows on `screen`: only the damage
+        // (and what the buffer missed) is copied.
+        ring.prepare(damage: held.damage, pieces: held.pieces) { index, area in
+            ScanoutConversion.copy(frame, into: buffers[index].view, rect: area)
         }
         onScreenChanged?(screen)
         if !isModeSet {
             isModeSet = true
+            ring.shown()
             flipTimes.append(now)
             return .shown(timestamp: now)
         }
         pendingCompletion = completesFlipsAtVBlank ? nextVBlank(atOrAfter: now) : now
-        pageFlipState = .waitingForFlip
+        ring.queued()
         return .flipQueued
     }
 
@@ -199,7 +210,7 @@ public final class SimulatedPresenter: FramePresenter {
             masterLost = false
             masterTakenUntil = nil
             isModeSet = false
-            needsFullCopy = true
+            ring.invalidateAll()
             regains += 1
         }
         let now = time.nanoseconds()
@@ -210,7 +221,7 @@ public final class SimulatedPresenter: FramePresenter {
         if access == .disconnected {
             access = access.after(.connectorConnected, now: now, backoff: retryBackoff)
             isModeSet = false
-            needsFullCopy = true
+            ring.invalidateAll()
         }
         return access.allowsCommit(at: now)
     }
@@ -223,7 +234,7 @@ public final class SimulatedPresenter: FramePresenter {
         }
         time.sleep(untilNanoseconds: completion)
         pendingCompletion = nil
-        pageFlipState = .idle
+        ring.flipCompleted()
         flipTimes.append(completion)
         return completion
     }
