@@ -77,8 +77,11 @@ let package = Package(
         // CPU's instruction): see FloatMath.squareRoot.
         .target(name: "Raster", path: "Sources/Raster", swiftSettings: releaseSpeed, linkerSettings: [.linkedLibrary("m")]),
         // Layers, animation, transactions, compositor, render loop, displays.
-        .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CDRM", "CFreeType"], path: "Sources/FBRuntime",
+        .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CDRM", "CFreeType", "CFontLookup"], path: "Sources/FBRuntime",
                 swiftSettings: boardSize + releaseSpeed, linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]),
+        // Fonts by family name and by character through fontconfig, loaded
+        // at run time with dlopen (a board without fontconfig still runs).
+        .target(name: "CFontLookup", path: "Sources/CFontLookup"),
         // libinput + libudev.
         .target(name: "Input", dependencies: ["CInput", "CPosix"], path: "Sources/Input", swiftSettings: boardSize + releaseSpeed),
         // libinput's events as the runtime's touches (DisplayOrientation):

@@ -36,9 +36,10 @@ ensure_packages() {
 
 # What the host build and the tests need.
 # Text: FreeType and HarfBuzz; DejaVu Sans and Lohit Devanagari for the
-# text tests (and DejaVu for the demo's line of text).
+# text tests (and DejaVu for the demo's line of text); fontconfig, loaded
+# at run time, for fonts by family name and glyph fallback.
 HOST_PACKAGES=(pkg-config libdrm-dev libinput-dev libudev-dev libpng-dev zlib1g-dev libjpeg62-turbo-dev libcairo2-dev libpixman-1-dev file
-               libfreetype-dev libharfbuzz-dev fonts-dejavu-core fonts-lohit-deva)
+               libfreetype-dev libharfbuzz-dev fonts-dejavu-core fonts-lohit-deva libfontconfig1)
 # The desktop simulator (fbsim, host only) links SDL2.
 HOST_PACKAGES+=(libsdl2-dev)
 # Its test: an X server without a screen, mouse input through XTEST, and

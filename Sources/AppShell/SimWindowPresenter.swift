@@ -74,7 +74,7 @@ public final class SimWindowPresenter: FramePresenter {
     public func commit() throws(KMSError) -> PresentOutcome {
         guard let frame = held.take() else { preconditionFailure("SimWindowPresenter: commit without a prepared frame") }
         lock.withLock {
-            ring.prepare(damage: held.damage, pieces: held.pieces) { _, area in
+            _ = ring.prepare(damage: held.damage, pieces: held.pieces) { _, area in
                 ScanoutConversion.copy(frame, into: scanout.view, rect: area)
                 unseen = unseen.isEmpty ? area : unseen.union(area)
             }

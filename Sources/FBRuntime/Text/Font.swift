@@ -1,3 +1,4 @@
+import CFontLookup
 import CFreeType
 import Raster
 import Synchronization
@@ -11,8 +12,16 @@ public struct FontError: Error, CustomStringConvertible, Equatable {
         case notAFont
         /// FreeType itself could not be started.
         case library
+        /// No installed font has the family asked for (`path` holds the
+        /// family name).
+        case noSuchFamily
+        /// Fonts cannot be looked up by name: fontconfig is not installed
+        /// (`libfontconfig.so.1`); load them by path.
+        case lookupUnavailable
     }
     public let kind: Kind
+    /// The font file, or the family name for `.noSuchFamily` and
+    /// `.lookupUnavailable`.
     public let path: String
     /// FreeType's error code.
     public let code: Int32
@@ -22,6 +31,9 @@ public struct FontError: Error, CustomStringConvertible, Equatable {
         case .cannotOpen: return "font \(path): cannot open the file (FreeType error \(code))"
         case .notAFont: return "font \(path): not a font file or a damaged one (FreeType error \(code))"
         case .library: return "font \(path): FreeType did not start (error \(code))"
+        case .noSuchFamily: return "font family \"\(path)\": no installed font has it (fc-list lists them)"
+        case .lookupUnavailable:
+            return "font family \"\(path)\": fontconfig (libfontconfig.so.1) is not installed; load the font by its file path"
         }
     }
 }
@@ -39,6 +51,13 @@ private let nextFontID = Atomic<Int>(1)
 /// (no hinting), so positions scale linearly with the size and shaping
 /// does not depend on it. Glyph outlines come from FreeType unhinted and
 /// unscaled and are kept in `glyphCache`.
+///
+/// **Missing characters.** A character the font has no glyph for is drawn
+/// from the first of `fallbacks` that has it, else (with
+/// `usesSystemFallback`, the default) from a font fontconfig finds for it
+/// (`SystemFontFallback`), else as the font's missing-glyph box. Text
+/// layout splits its shaping pieces where the font changes, so a fallback
+/// piece is shaped by HarfBuzz with the font it is drawn with.
 ///
 /// Threading: a `Font` may be used from any thread. FreeType faces and
 /// HarfBuzz buffers are not thread-safe, so every use of them (character
@@ -73,6 +92,29 @@ public final class Font {
     let hbBuffer: OpaquePointer
     /// Guards `face`, `hbFont` and `hbBuffer` (see Threading above).
     let lock = Lock()
+    /// The face's style (FreeType's style flags), asked of fallbacks.
+    public let isBold: Bool
+    public let isItalic: Bool
+    /// Guards `fallbackList` and `systemFallback`.
+    private let fallbackLock = Lock()
+    private var fallbackList: [Font] = []
+    private var systemFallback = true
+
+    /// Fonts tried in order for characters this font lacks (a CJK or an
+    /// Indic font for a Latin one, say), before the system's. Empty by
+    /// default. Any thread.
+    public var fallbacks: [Font] {
+        get { fallbackLock.withLock { fallbackList } }
+        set { fallbackLock.withLock { fallbackList = newValue } }
+    }
+
+    /// Whether a character that neither this font nor `fallbacks` has is
+    /// looked up through fontconfig (true by default; without fontconfig,
+    /// nothing is found and the missing-glyph box is drawn). Any thread.
+    public var usesSystemFallback: Bool {
+        get { fallbackLock.withLock { systemFallback } }
+        set { fallbackLock.withLock { systemFallback = newValue } }
+    }
 
     /// Loads the first face of the font file at `path`.
     ///
@@ -109,7 +151,44 @@ public final class Font {
         descender = Swift.min(0, Int(f.pointee.descender))
         lineHeight = Swift.max(Int(f.pointee.height), ascender - descender)
         if let name = f.pointee.family_name { familyName = String(cString: name) } else { familyName = "" }
+        isBold = (f.pointee.style_flags & Int(FT_STYLE_FLAG_BOLD)) != 0
+        isItalic = (f.pointee.style_flags & Int(FT_STYLE_FLAG_ITALIC)) != 0
         id = nextFontID.add(1, ordering: .relaxed).oldValue
+    }
+
+    /// Loads the installed font fontconfig matches for `family` ("DejaVu
+    /// Sans", "Noto Sans CJK JP") in the style asked, as `fc-match` would.
+    ///
+    /// - Throws: `.noSuchFamily` when the best match is another family
+    ///   (fontconfig always matches something; the family is compared
+    ///   without regard to ASCII case), `.lookupUnavailable` without
+    ///   fontconfig, or the errors of `init(path:)`.
+    public convenience init(family: String, bold: Bool = false, italic: Bool = false,
+                            glyphCache: GlyphCache = GlyphCache()) throws(FontError) {
+        var path = [CChar](repeating: 0, count: 4096)
+        var matched = [CChar](repeating: 0, count: 512)
+        let status = family.withCString { name in
+            fbr_font_lookup_family(name, bold ? 1 : 0, italic ? 1 : 0, &path, path.count, &matched, matched.count)
+        }
+        switch Int(status) {
+        case Int(FBR_FONT_LOOKUP_FOUND): break
+        case Int(FBR_FONT_LOOKUP_UNAVAILABLE): throw FontError(kind: .lookupUnavailable, path: family, code: 0)
+        default: throw FontError(kind: .noSuchFamily, path: family, code: 0)
+        }
+        let matchedFamily = matched.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard Font.sameFamily(matchedFamily, family) else { throw FontError(kind: .noSuchFamily, path: family, code: 0) }
+        try self.init(path: path.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, glyphCache: glyphCache)
+    }
+
+    /// Family names compared as fontconfig does, without regard to ASCII
+    /// case or spaces.
+    static func sameFamily(_ a: String, _ b: String) -> Bool {
+        func folded(_ s: String) -> [UInt8] {
+            var out: [UInt8] = []
+            for c in s.utf8 where c != 0x20 { out.append(c >= 0x41 && c <= 0x5A ? c + 0x20 : c) }
+            return out
+        }
+        return folded(a) == folded(b)
     }
 
     deinit {
@@ -124,6 +203,21 @@ public final class Font {
     public func glyph(for scalar: Unicode.Scalar) -> UInt32 {
         var g: hb_codepoint_t = 0
         return lock.withLock { hb_font_get_nominal_glyph(hbFont, scalar.value, &g) != 0 ? g : 0 }
+    }
+
+    /// True when the font's character map has `scalar`.
+    func covers(_ scalar: UInt32) -> Bool {
+        var g: hb_codepoint_t = 0
+        return lock.withLock { hb_font_get_nominal_glyph(hbFont, scalar, &g) != 0 }
+    }
+
+    /// The font a character this font lacks is drawn from: the first of
+    /// `fallbacks` that has it, else the system's (`usesSystemFallback`),
+    /// else nil.
+    func fallback(for scalar: UInt32) -> Font? {
+        let (list, system) = fallbackLock.withLock { (fallbackList, systemFallback) }
+        for f in list where f.covers(scalar) { return f }
+        return system ? SystemFontFallback.shared.font(for: scalar, like: self) : nil
     }
 
     /// The horizontal advance of `glyph`, font units.

@@ -40,8 +40,13 @@ public enum TextAlignment: Sendable {
 ///   first line always stays. Truncation applies to every line wider than
 ///   `width`, and, when lines were left out, to the end of the last line
 ///   kept. A cut never splits a cluster.
+/// - A character the run's font lacks is shaped and drawn with the font's
+///   fallback for it (`Font.fallbacks`, then the system's): pieces also
+///   split where that font changes. Spaces and punctuation take the run's
+///   font when it has them; combining marks stay with the font before them.
 /// - Line height is the largest `Font.lineHeight` of the fonts in the line
-///   at their sizes; the baseline sits the largest ascender below the top.
+///   (fallbacks included) at their sizes; the baseline sits the largest
+///   ascender below the top.
 ///
 /// **Clamps.** A size that is NaN, negative or 0 lays out nothing for its
 /// run; sizes above `maximumFontSize` are clamped to it. A NaN or infinite
@@ -60,6 +65,7 @@ public struct TextLayout {
 
     /// A glyph in its place.
     public struct Glyph {
+        /// The run's font, or the fallback font the glyph was found in.
         public var font: Font
         /// The glyph id in `font` (0: the font lacks the character).
         public var id: UInt32
@@ -148,7 +154,7 @@ public struct TextLayout {
                 let r = scratch.breaks[k]
                 var j = r.lowerBound
                 while j < r.upperBound { scratch.lines[slot].items.append(scratch.items[j]); j += 1 }
-                scratch.lines[slot].measure(scratch.builder.runs)
+                scratch.lines[slot].measure(scratch.builder.runs, faces: scratch.builder.faces)
                 k += 1
                 if top + scratch.lines[slot].height > maxHeight + 1e-9 && slot > 0 {
                     scratch.lineCount -= 1
@@ -210,8 +216,11 @@ public struct TextLayout {
                 let item = visual[j]
                 j += 1
                 let advance = item.advance + (item.isSpace ? extraPerSpace : 0)
-                glyphs.append(Glyph(font: scratch.builder.runs[item.run].font, id: item.glyph, x: pen + item.dx,
-                                    y: baseline - item.dy, scale: scratch.builder.scales[item.run], run: item.run,
+                let font = item.face < 0 ? scratch.builder.runs[item.run].font : scratch.builder.faces[item.face]
+                let scale = item.face < 0 ? scratch.builder.scales[item.run]
+                    : TextLayout.clampSize(scratch.builder.runs[item.run].size) / Double(font.unitsPerEm)
+                glyphs.append(Glyph(font: font, id: item.glyph, x: pen + item.dx,
+                                    y: baseline - item.dy, scale: scale, run: item.run,
                                     cluster: item.cluster, advance: advance))
                 pen += advance
             }
@@ -236,6 +245,9 @@ struct TextItem {
     var dx: Double
     var dy: Double
     var run: Int
+    /// The font it was shaped with: -1 the run's, else an index in
+    /// `Builder.faces` (a fallback).
+    var face: Int
     var rtl: Bool
     var isSpace: Bool
 }
@@ -264,7 +276,7 @@ struct LogicalLine {
         top = 0; ascent = 0; height = 0; width = 0; isTruncated = false
     }
 
-    mutating func measure(_ runs: [TextLayout.Run]) {
+    mutating func measure(_ runs: [TextLayout.Run], faces: [Font]) {
         // Index loops and no local function capturing `self`: debug builds
         // allocate for both, and text is laid out again every frame its
         // size animates.
@@ -273,18 +285,22 @@ struct LogicalLine {
         var i = 0
         while i < items.count { width += items[i].advance; i += 1 }
         ascent = 0; height = 0
-        if items.isEmpty { include(run, runs) }
-        var previous = -1
+        if items.isEmpty { include(run, -1, runs, faces) }
+        var previous = -1, previousFace = -1
         i = 0
         while i < items.count {
-            if items[i].run != previous { include(items[i].run, runs); previous = items[i].run }
+            if items[i].run != previous || items[i].face != previousFace {
+                include(items[i].run, items[i].face, runs, faces)
+                previous = items[i].run
+                previousFace = items[i].face
+            }
             i += 1
         }
     }
 
-    private mutating func include(_ r: Int, _ runs: [TextLayout.Run]) {
+    private mutating func include(_ r: Int, _ face: Int, _ runs: [TextLayout.Run], _ faces: [Font]) {
         guard r >= 0, r < runs.count else { return }
-        let f = runs[r].font
+        let f = face < 0 ? runs[r].font : faces[face]
         let s = TextLayout.clampSize(runs[r].size) / Double(f.unitsPerEm)
         ascent = Swift.max(ascent, Double(f.ascender) * s)
         height = Swift.max(height, Double(f.lineHeight) * s)
@@ -362,7 +378,7 @@ struct LogicalLine {
         var g = font.glyph(for: "\u{2026}"), copies = 1
         if g == 0 { g = font.glyph(for: "."); copies = 3 }
         let e = TextItem(glyph: g, cluster: item.cluster, advance: Double(font.advance(of: g)) * s, dx: 0, dy: 0,
-                         run: item.run, rtl: item.rtl, isSpace: false)
+                         run: item.run, face: -1, rtl: item.rtl, isSpace: false)
         return Ellipsis(item: e, copies: copies)
     }
 
@@ -440,6 +456,8 @@ struct Builder {
     var starts: [Int] = []
     /// Points per font unit of each run (0 for a run with no size).
     var scales: [Double] = []
+    /// The fallback fonts this layout shapes with (`TextItem.face`).
+    var faces: [Font] = []
 
     init(runs: [TextLayout.Run]) {
         self.runs = []
@@ -454,6 +472,7 @@ struct Builder {
         text.removeAll(keepingCapacity: true)
         starts.removeAll(keepingCapacity: true)
         scales.removeAll(keepingCapacity: true)
+        faces.removeAll(keepingCapacity: true)
         var k = 0
         while k < runs.count {
             let r = runs[k]
@@ -502,37 +521,60 @@ struct Builder {
         items.removeAll(keepingCapacity: true)
         guard !range.isEmpty else { return }
         let funcs = hb_unicode_funcs_get_default()
-        // Pieces: split where the script or the run changes.
+        // Pieces: split where the script, the run or the font changes.
         var pieceStart = range.lowerBound
         var pieceScript = HB_SCRIPT_COMMON
         var pieceRun = run(at: range.lowerBound)
+        var pieceFace = -1
         var i = range.lowerBound
         while i < range.upperBound {
             let (cp, len) = scalar(at: i)
             let r = run(at: i)
-            var script = hb_unicode_script(funcs, cp)
-            if script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED || script == HB_SCRIPT_UNKNOWN { script = pieceScript }
-            if r != pieceRun || (script != pieceScript && pieceScript != HB_SCRIPT_COMMON) {
-                shape(range, piece: pieceStart..<i, script: pieceScript, run: pieceRun, into: &items)
+            let own = hb_unicode_script(funcs, cp)
+            var script = own
+            if own == HB_SCRIPT_COMMON || own == HB_SCRIPT_INHERITED || own == HB_SCRIPT_UNKNOWN { script = pieceScript }
+            let face = self.face(for: cp, run: r, isMark: own == HB_SCRIPT_INHERITED, current: r == pieceRun ? pieceFace : -1)
+            if r != pieceRun || face != pieceFace || (script != pieceScript && pieceScript != HB_SCRIPT_COMMON) {
+                shape(range, piece: pieceStart..<i, script: pieceScript, run: pieceRun, face: pieceFace, into: &items)
                 pieceStart = i
                 pieceRun = r
+                pieceFace = face
             }
             pieceScript = script
             i += len
         }
-        shape(range, piece: pieceStart..<range.upperBound, script: pieceScript, run: pieceRun, into: &items)
+        shape(range, piece: pieceStart..<range.upperBound, script: pieceScript, run: pieceRun, face: pieceFace, into: &items)
+    }
+
+    /// The font `cp` of run `r` is shaped with (-1: the run's, else an
+    /// index in `faces`): a combining mark or joiner (`isMark`, script
+    /// Inherited) stays with the `current` font when it has it; else the
+    /// run's font when it has it (spaces and punctuation too, so text
+    /// around a fallback word keeps the run's font); else its fallback;
+    /// else the run's font (its missing-glyph box).
+    mutating func face(for cp: UInt32, run r: Int, isMark: Bool, current: Int) -> Int {
+        let font = runs[r].font
+        if cp < 0x20 { return current }
+        if isMark && current >= 0 && faces[current].covers(cp) { return current }
+        if font.covers(cp) { return -1 }
+        guard let fallback = font.fallback(for: cp) else { return -1 }
+        var k = 0
+        while k < faces.count { if faces[k] === fallback { return k }; k += 1 }
+        faces.append(fallback)
+        return faces.count - 1
     }
 
     /// Shapes `piece` of `paragraph` (the rest of the paragraph is context
     /// for HarfBuzz) with `run`'s font.
-    func shape(_ paragraph: Range<Int>, piece: Range<Int>, script: hb_script_t, run r: Int, into items: inout [TextItem]) {
+    func shape(_ paragraph: Range<Int>, piece: Range<Int>, script: hb_script_t, run r: Int, face: Int,
+               into items: inout [TextItem]) {
         guard !piece.isEmpty else { return }
-        let font = runs[r].font
+        let font = face < 0 ? runs[r].font : faces[face]
         // The font's buffer and face are shared by every thread that shapes
         // with it (see `Font`): one shaping call at a time.
         font.lock.lock()
         defer { font.lock.unlock() }
-        let scale = scales[r]
+        let scale = face < 0 ? scales[r] : TextLayout.clampSize(runs[r].size) / Double(font.unitsPerEm)
         let buffer = font.hbBuffer
         hb_buffer_clear_contents(buffer)
         text.withUnsafeBufferPointer { bytes in
@@ -555,7 +597,7 @@ struct Builder {
             let p = positions[k]
             items.append(TextItem(glyph: infos[k].codepoint, cluster: cluster, advance: Double(p.x_advance) * scale,
                                   dx: Double(p.x_offset) * scale, dy: Double(p.y_offset) * scale,
-                                  run: r, rtl: rtl, isSpace: cluster < text.count && text[cluster] == 0x20))
+                                  run: r, face: face, rtl: rtl, isSpace: cluster < text.count && text[cluster] == 0x20))
         }
         // HarfBuzz gives right-to-left text in visual order: back to logical.
         if rtl {

@@ -20,13 +20,13 @@ final class TextTruncationReferenceTests: XCTestCase {
             for _ in 0..<n {
                 if next() % 4 != 0 { cluster += 1 }          // some clusters of several glyphs
                 items.append(TextItem(glyph: UInt32(next() % 500), cluster: cluster, advance: Double(next() % 2000) / 100,
-                                      dx: 0, dy: 0, run: Int(next() % 2), rtl: next() % 3 == 0, isSpace: next() % 5 == 0))
+                                      dx: 0, dy: 0, run: Int(next() % 2), face: -1, rtl: next() % 3 == 0, isSpace: next() % 5 == 0))
             }
             let maxWidth = Double(next() % 30_000) / 100 - 5
             for mode in [TextTruncation.end, .start, .middle] {
                 var a = LogicalLine(items: items, endsParagraph: true, run: 0)
                 var b = a
-                a.measure(runs); b.measure(runs)
+                a.measure(runs, faces: []); b.measure(runs, faces: [])
                 a.truncate(mode, maxWidth: maxWidth, runs: runs)
                 b.truncateReference(mode, maxWidth: maxWidth, runs: runs)
                 XCTAssertEqual(a.items.count, b.items.count, "round \(round) \(mode)")
@@ -45,7 +45,7 @@ final class TextTruncationReferenceTests: XCTestCase {
 
     func testVisualOrderReversesRightToLeftStretches() {
         func item(_ c: Int, _ rtl: Bool) -> TextItem {
-            TextItem(glyph: 0, cluster: c, advance: 1, dx: 0, dy: 0, run: 0, rtl: rtl, isSpace: false)
+            TextItem(glyph: 0, cluster: c, advance: 1, dx: 0, dy: 0, run: 0, face: -1, rtl: rtl, isSpace: false)
         }
         var v: [TextItem] = []
         // Left to right with a right-to-left stretch (1 2 3) in it.
@@ -79,7 +79,7 @@ extension LogicalLine {
             var g = font.glyph(for: "\u{2026}"), copies = 1
             if g == 0 { g = font.glyph(for: "."); copies = 3 }
             let e = TextItem(glyph: g, cluster: item.cluster, advance: Double(font.advance(of: g)) * s, dx: 0, dy: 0,
-                             run: item.run, rtl: item.rtl, isSpace: false)
+                             run: item.run, face: -1, rtl: item.rtl, isSpace: false)
             return Array(repeating: e, count: copies)
         }
         func isBoundary(_ k: Int) -> Bool { k <= 0 || k >= n || items[k].cluster != items[k - 1].cluster }
