@@ -115,13 +115,18 @@ let package = Package(
         // shell, a chooser or one scene (scripts/demo, the deploy unit).
         .executableTarget(name: "fbdemo", dependencies: ["AppShell", "DemoScenes", "FBRuntime"],
                           path: "Sources/fbdemo", swiftSettings: boardSize),
+        // What the VM and board checks need and no app does: the screendump
+        // handshake with the host, a committer that injects commit failures.
+        .target(name: "FBRuntimeTesting", dependencies: ["FBRuntime", "CPosix"], path: "Sources/FBRuntimeTesting",
+                swiftSettings: boardSize),
         // The check program of the VM and emulated-board tests (scripts/vm-test,
         // scripts/qemu-board; never deployed): the scenes through the render
         // loop with screendump handshakes, pacing, idle, touch-script, DRM
         // master and fault checks.
         .executableTarget(
             name: "fbcheck",
-            dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput", "DemoScenes"],
+            dependencies: ["AppShell", "FBRuntime", "FBRuntimeTesting", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput",
+                           "DemoScenes"],
             path: "Sources/fbcheck", swiftSettings: boardSize
         ),
         // Renders a fixed scene with every Raster kernel and prints a checksum;
@@ -130,7 +135,7 @@ let package = Package(
         // KMS smoke test run inside a QEMU guest by scripts/vm-test (also
         // usable by hand on a board): dumb buffers, set-CRTC, page flips,
         // through FBRuntime's KMS types but without its presenter.
-        .executableTarget(name: "kmsprobe", dependencies: ["FBRuntime", "Raster", "CPosix"], path: "Sources/kmsprobe"),
+        .executableTarget(name: "kmsprobe", dependencies: ["FBRuntime", "FBRuntimeTesting", "Raster", "CPosix"], path: "Sources/kmsprobe"),
 
         // Touch test for the VM (scripts/vm-test): a uinput touchscreen read
         // back through libinput, routed and recognised.
@@ -141,7 +146,7 @@ let package = Package(
         // demo scenes through the render loop in an SDL2 window, the mouse
         // as one touch (scripts/sim, scripts/sim-test).
         .executableTarget(name: "fbsim",
-                          dependencies: ["FBRuntime", "AppShell", "DemoScenes", "Input", "Raster", "ImageIO", "CPosix", "CSDL2"],
+                          dependencies: ["FBRuntime", "FBRuntimeTesting", "AppShell", "DemoScenes", "Input", "Raster", "ImageIO", "CPosix", "CSDL2"],
                           path: "Sources/fbsim"),
 
         // Benchmarks against the peers (host only): scripts/bench.
@@ -186,7 +191,8 @@ let package = Package(
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
-        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "ImageLoading", "TestSupport", "CCairo", "CFreeType", "MallocCounter"], path: "Tests/FBRuntimeTests"),
+        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "ImageLoading", "TestSupport", "CCairo", "CFreeType", "MallocCounter",
+                                                          "FBRuntimeTesting"], path: "Tests/FBRuntimeTests"),
         // An app whose handlers throw and trap, run by AppShellTests.
         .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
         .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "apptrapprobe"], path: "Tests/AppShellTests"),

@@ -1,4 +1,5 @@
 import FBRuntime
+import FBRuntimeTesting
 
 /// `--block-app-ms N` (scripts/vm-test): with the animations running, the
 /// app thread blocks for N ms in the middle of a change to the model tree

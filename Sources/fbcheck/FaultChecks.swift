@@ -3,6 +3,7 @@ import CPosix
 import DemoScenes
 import FBRuntime
 import Input
+import FBRuntimeTesting
 
 /// `--test-fault NAME` (scripts/vm-test, issue #10's faults in the VM):
 /// while the scene runs, cause one fault, require the runtime to ride it
@@ -21,7 +22,7 @@ import Input
 ///   reconnection) and over QEMU's monitor (no command unplugs a
 ///   virtio-gpu or VGA output in QEMU 7.2). Screendump `connector-back`.
 /// - `flip-error[:ERRNO[:N]]`: the next N (default 3) commits fail with
-///   ERRNO (default EINVAL) through `KMSPresenter.testFaults`: the first
+///   ERRNO (default EINVAL) through the committer fbcheck wraps around the real one (`FaultInjectingCommitter`): the first
 ///   flip's failure is retried at once as a modeset, the failed modesets
 ///   with back-off, the last good frame stays on screen. Screendump
 ///   `flip-error-recovered`.
@@ -136,21 +137,24 @@ private func connectorFault(_ loop: RenderLoop, _ kms: KMSPresenter) -> Int32 {
 }
 
 private func flipErrorFault(_ loop: RenderLoop, _ kms: KMSPresenter, errno: Int32, errnoName: String, count: Int) -> Int32 {
+    guard let faults = (kms.committer as? FaultInjectingCommitter)?.faults else {
+        _ = check(false, "the presenter's committer injects no faults"); return 1
+    }
     guard loop.waitUntil(timeoutNanoseconds: 20_000_000_000, { $0.framesShown >= 10 }) else {
         _ = check(false, "the animations did not start"); return 1
     }
     let before = loop.statistics
     let armed = System.monotonicNanoseconds()
-    kms.testFaults.arm(failures: count, errno: errno)
+    faults.arm(failures: count, errno: errno)
     print("fbcheck: the next \(count) commits fail with \(errnoName) (test hook) after \(before.framesShown) frames")
-    let spent = loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { _ in kms.testFaults.pending == 0 }
+    let spent = loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { _ in faults.pending == 0 }
     let resumed = spent && loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { [s = loop.statistics] in
         $0.framesShown > s.framesShown && ($0.displayResumptions > before.displayResumptions || $0.busyRetries > before.busyRetries)
     }
     let recoveredIn = since(armed)
     let after = loop.statistics
     let atRecovery = after
-    var ok = check(spent && resumed, "\(kms.testFaults.injected) injected \(errnoName) failures ridden out; frames again \(recoveredIn) after arming")
+    var ok = check(spent && resumed, "\(faults.injected) injected \(errnoName) failures ridden out; frames again \(recoveredIn) after arming")
     let goesOn = loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { $0.framesShown >= atRecovery.framesShown + 20 }
     ok = check(goesOn, "the animations go on after the failures") && ok
     ok = check(loop.error == nil, "the loop did not end (\(after.displayLostCommits - before.displayLostCommits) commits lost, "

@@ -105,6 +105,7 @@ import AppShell
 import CPosix
 import DemoScenes
 import FBRuntime
+import FBRuntimeTesting
 import ImageIO
 import Raster
 
@@ -324,8 +325,10 @@ func runOnKMS(_ options: Options, config: BoardConfig) -> Int32 {
         output = try KMSOutput(device: device, connectorName: config.connector, mode: config.mode)
         let (committer, fallback) = try (options.kmsAPI ?? config.kmsAPI).makeCommitter(for: output)
         if let fallback { print("fbcheck: legacy KMS: \(fallback)") }
+        // Wrapped so that --test-fault flip-error can make commits fail
+        // (FaultChecks); it passes every commit through until armed.
         presenter = try KMSPresenter(output: output, format: config.pixelFormat, bufferCount: config.buffers,
-                                     committer: committer, rotation: DisplayRotation(degrees: config.rotation))
+                                     committer: FaultInjectingCommitter(wrapping: committer), rotation: DisplayRotation(degrees: config.rotation))
     } catch {
         print("fbcheck: error: \(error.description)")
         return 1
@@ -333,7 +336,7 @@ func runOnKMS(_ options: Options, config: BoardConfig) -> Int32 {
     print("fbcheck: board \(config.name): \(device.path) (\(device.driverName)\(device.supportsAtomic ? ", atomic" : "")), "
           + "connector \(output.connectorName), CRTC \(output.crtcID), mode \(output.modeDescription), "
           + "\(config.pixelFormat.name) ×\(config.buffers), rotation \(config.rotation), \(presenter.committer.apiName) commits"
-          + ((presenter.committer as? AtomicKMSCommitter).map { $0.supportsDamageClips ? " with FB_DAMAGE_CLIPS" : " (no FB_DAMAGE_CLIPS)" } ?? ""))
+          + (((presenter.committer as? FaultInjectingCommitter)?.wrapped as? AtomicKMSCommitter).map { $0.supportsDamageClips ? " with FB_DAMAGE_CLIPS" : " (no FB_DAMAGE_CLIPS)" } ?? ""))
     if options.vtSwitch {
         do throws(KMSError) {
             presenter.vtSwitcher = try VTSwitcher()

@@ -1,6 +1,7 @@
 import CPosix
 import DemoScenes
 import FBRuntime
+import FBRuntimeTesting
 import ImageIO
 
 /// `--drag-check` (scripts/sim-test, on a still scene): the window is

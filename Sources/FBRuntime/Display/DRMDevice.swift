@@ -43,7 +43,7 @@ public struct KMSError: Error, CustomStringConvertible, Equatable {
     /// A failed call: `.busy` when the errno is EBUSY, `.masterLost` when
     /// it is EACCES or EPERM (the ioctls that need DRM master), else
     /// `.callFailed`.
-    static func call(_ message: String, errno: Int32) -> KMSError {
+    public static func call(_ message: String, errno: Int32) -> KMSError {
         let kind: Kind = errno == EBUSY ? .busy : (errno == EACCES || errno == EPERM ? .masterLost : .callFailed)
         return KMSError(kind, message, errno: errno)
     }

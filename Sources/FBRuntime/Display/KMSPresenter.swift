@@ -43,7 +43,9 @@ import Raster
 /// buffer on screen is never written, so the last good frame stays there,
 /// untorn. (Before the first frame was shown, a failure is thrown as it
 /// is: a mode or format the driver refuses is a configuration error.)
-/// `testFaults` injects such failures for tests.
+/// (fbcheck injects such failures with a committer that wraps the real
+/// one, `FBRuntimeTesting.FaultInjectingCommitter`; the presenter has no
+/// test hook.)
 ///
 /// Threading: one thread at a time (the render thread).
 public final class KMSPresenter: FramePresenter {
@@ -98,7 +100,6 @@ public final class KMSPresenter: FramePresenter {
         return output.isDisconnectedNow() != (access == .disconnected)
     }
     /// Test-only failure injection for commits (off unless armed).
-    public let testFaults = CommitFaultInjection()
 
     private var buffers: [DumbBuffer]
     /// Per buffer, the area that changed since it last received a frame
@@ -167,7 +168,6 @@ public final class KMSPresenter: FramePresenter {
                      "KMSPresenter: commit without the display (ensureAccess() is false)")
         if !isModeSet {
             do {
-                try testFaults.check("modeset")
                 try committer.modeset(output, framebufferID: buffers[index].framebufferID)
             } catch {
                 ring.commitFailed()
@@ -188,7 +188,6 @@ public final class KMSPresenter: FramePresenter {
         }
 
         do {
-            try testFaults.check("page flip")
             let clipped = try committer.pageFlip(output, framebufferID: buffers[index].framebufferID,
                                                  damage: damageClips, userData: events.arm())
             statistics.flips += 1

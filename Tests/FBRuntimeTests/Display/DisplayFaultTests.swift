@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import FBRuntime
 import Raster
+import FBRuntimeTesting
 
 /// The display faults of issue #10 on the host: the `DisplayAccess` state
 /// machine, the hotplug event parser, and the real `RenderLoop` riding out

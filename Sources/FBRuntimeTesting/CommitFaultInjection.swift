@@ -1,10 +1,11 @@
 import CPosix
+import FBRuntime
 import Synchronization
 
-/// A test-only hook of `KMSPresenter`: makes its next `count` commits
-/// (page flips or modesets) fail with a chosen errno before they reach
-/// the kernel, as a driver refusing them would. Compiled in, off unless a
-/// test arms it (fbcheck's `--test-fault flip-error`, for scripts/vm-test).
+/// Makes the next `count` commits of a `FaultInjectingCommitter` (page
+/// flips or modesets) fail with a chosen errno before they reach the
+/// kernel, as a driver refusing them would (fbcheck's `--test-fault
+/// flip-error`, for scripts/vm-test).
 ///
 /// Threading: `arm` from any thread (a test's app thread) while the
 /// render thread commits; the counts are atomic.
@@ -28,7 +29,7 @@ public final class CommitFaultInjection: Sendable {
 
     /// Throws the injected failure of commit `what` if one is due (render
     /// thread, before the real call).
-    func check(_ what: String) throws(KMSError) {
+    public func check(_ what: String) throws(KMSError) {
         guard remaining.load(ordering: .acquiring) > 0 else { return }
         remaining.wrappingSubtract(1, ordering: .acquiringAndReleasing)
         injectedTotal.wrappingAdd(1, ordering: .relaxed)
@@ -48,5 +49,34 @@ public final class CommitFaultInjection: Sendable {
         case "EACCES": return EACCES
         default: return nil
         }
+    }
+}
+
+/// A `KMSCommitter` that fails commits when its `faults` say so and
+/// otherwise passes them to the committer it wraps: how a test makes a
+/// real `KMSPresenter` on a real kernel meet a driver that refuses
+/// commits, with no hook in the presenter itself.
+public final class FaultInjectingCommitter: KMSCommitter {
+    public let wrapped: KMSCommitter
+    public let faults = CommitFaultInjection()
+
+    public init(wrapping committer: KMSCommitter) { wrapped = committer }
+
+    public var apiName: String { wrapped.apiName }
+
+    public func modeset(_ output: KMSOutput, framebufferID: UInt32) throws(KMSError) {
+        try faults.check("modeset")
+        try wrapped.modeset(output, framebufferID: framebufferID)
+    }
+
+    public func pageFlip(_ output: KMSOutput, framebufferID: UInt32, userData: UnsafeMutableRawPointer?) throws(KMSError) {
+        try faults.check("page flip")
+        try wrapped.pageFlip(output, framebufferID: framebufferID, userData: userData)
+    }
+
+    public func pageFlip(_ output: KMSOutput, framebufferID: UInt32, damage: DamageClips,
+                         userData: UnsafeMutableRawPointer?) throws(KMSError) -> Bool {
+        try faults.check("page flip")
+        return try wrapped.pageFlip(output, framebufferID: framebufferID, damage: damage, userData: userData)
     }
 }

@@ -1,4 +1,5 @@
 import CPosix
+import FBRuntime
 
 /// The screendump handshake with scripts/vm-test, over the serial console
 /// (the program's stdin and stdout), shared by kmsprobe and fbcheck.
