@@ -129,6 +129,7 @@ public final class App: Sendable {
         let compositor = Compositor()
         screen.onDebugOverlaysChange = { compositor.debugOverlays = $0 }
         screen.call("build") { () throws(AppError) in try build(screen) }
+        screen.root.layoutIfNeeded()       // laid out before it is shown: no animation from the unlaid frames
         screen.root.isDisplayRoot = true   // from now on, changes animate
         let out = options.outDirectory ?? "out/" + name
         do { try System.makeDirectories(out) } catch {
@@ -161,6 +162,7 @@ public final class App: Sendable {
         let presenter = display.presenter
         let screen = Screen(appName: name, width: Double(presenter.width), height: Double(presenter.height), isOnDisplay: true)
         screen.call("build") { () throws(AppError) in try build(screen) }
+        screen.root.layoutIfNeeded()       // as in the headless run
         screen.root.isDisplayRoot = true
         let loop = RenderLoop(root: screen.root, presenter: presenter)
         loop.compositor.debugOverlays = screen.debugOverlays   // before the render thread starts
