@@ -52,6 +52,17 @@ extension Layer {
         set { layoutState.manager = newValue; setNeedsLayout() }
     }
 
+    /// The constraints placing this layer in its superlayer when the
+    /// superlayer's layout manager is a `ConstraintLayoutManager` (CA's
+    /// `constraints`). Setting them marks the superlayer for layout.
+    public var constraints: [LayoutConstraint] {
+        get { layoutState.constraints }
+        set { layoutState.constraints = newValue; superlayer?.setNeedsLayout() }
+    }
+
+    /// Appends `constraint` to `constraints` (CA's `addConstraint(_:)`).
+    public func addConstraint(_ constraint: LayoutConstraint) { constraints.append(constraint) }
+
     /// Tells the layer's superlayer that `preferredSize` may have changed:
     /// marks the superlayer for layout when it has a layout manager (a
     /// stack sizes items to their content). A text layer's text or font

@@ -15,5 +15,6 @@ struct LayerLayoutState {
     /// pass: see `LayoutPass`).
     var laidOutInPass: UInt64 = 0
     var manager: (any LayoutManager)?
+    var constraints: [LayoutConstraint] = []
     init() {}
 }
