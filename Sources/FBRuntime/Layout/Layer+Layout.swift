@@ -63,6 +63,13 @@ extension Layer {
     /// Appends `constraint` to `constraints` (CA's `addConstraint(_:)`).
     public func addConstraint(_ constraint: LayoutConstraint) { constraints.append(constraint) }
 
+    /// How a `StackLayout` superlayer treats this layer (grow, shrink,
+    /// basis, alignment). Setting it marks the superlayer for layout.
+    public var layoutItem: LayoutItem {
+        get { layoutState.item }
+        set { layoutState.item = newValue; superlayer?.setNeedsLayout() }
+    }
+
     /// Tells the layer's superlayer that `preferredSize` may have changed:
     /// marks the superlayer for layout when it has a layout manager (a
     /// stack sizes items to their content). A text layer's text or font

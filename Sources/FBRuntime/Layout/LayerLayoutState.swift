@@ -16,5 +16,15 @@ struct LayerLayoutState {
     var laidOutInPass: UInt64 = 0
     var manager: (any LayoutManager)?
     var constraints: [LayoutConstraint] = []
+    var item = LayoutItem()
+    /// What a stack last set this layer's size to and the base size it
+    /// grew or stretched it from (see `StackLayout`).
+    var stackMemo: StackMemo?
     init() {}
+}
+
+/// A size a stack layout set and the base it computed it from.
+struct StackMemo {
+    var placed: Size
+    var base: Size
 }

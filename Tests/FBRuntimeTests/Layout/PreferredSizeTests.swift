@@ -38,5 +38,19 @@ final class PreferredSizeTests: LayoutTestCase {
         let measured = TextLayout([TextLayout.Run("Hill", font: font, size: 20)])
         XCTAssertEqual(text.preferredSize, Size(width: measured.width, height: measured.height))
 
+        // In a stack, a text item sizes to its text, and a change of the
+        // text marks the stack.
+        let row = Layer(name: "row")
+        row.bounds = Rect(x: 0, y: 0, width: 300, height: 40)
+        row.layoutManager = StackLayout(gap: 5)
+        let icon = frameLayer("icon", 0, 0, 16, 16)
+        try! row.addSublayer(icon); try! row.addSublayer(text)
+        row.layoutIfNeeded()
+        assertFrame(text, 21, 0, measured.width, measured.height)
+        text.string = "Hill Hill"
+        XCTAssertTrue(row.needsLayout)
+        row.layoutIfNeeded()
+        XCTAssertEqual(text.frame.width, text.preferredSize.width)
+        XCTAssertGreaterThan(text.frame.width, measured.width)
     }
 }
