@@ -93,10 +93,13 @@ extension Layer {
 
     // MARK: Hooks (called from Layer.swift)
 
-    /// The bounds size changed from `old`: the layer needs layout.
+    /// The bounds size changed from `old`: the layer needs layout, and its
+    /// sublayers with an `autoresizingMask` follow at once (CA resizes them
+    /// in `setBounds:`).
     final func boundsSizeDidChange(from old: Size) {
         guard actionState.model == nil else { return }
         setNeedsLayout()
+        resizeSublayers(withOldSize: old)
     }
 
     /// `layer` was just inserted among the sublayers: this layer needs

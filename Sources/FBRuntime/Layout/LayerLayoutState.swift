@@ -17,6 +17,7 @@ struct LayerLayoutState {
     var manager: (any LayoutManager)?
     var constraints: [LayoutConstraint] = []
     var item = LayoutItem()
+    var autoresizingMask: AutoresizingMask = []
     /// What a stack last set this layer's size to and the base size it
     /// grew or stretched it from (see `StackLayout`).
     var stackMemo: StackMemo?
