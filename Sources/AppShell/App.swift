@@ -112,23 +112,24 @@ public final class App: Sendable {
                 print("\(name): no KMS card with a connected display, no \(config.fbDevice), no simulator window (\(whyNot)): running headless")
             }
         }
-        guard let display else { exit(runHeadless(build)) }
+        guard let display else { exit(runHeadless(scale: config.scale, build)) }
         exit(runOnDisplay(display, config: config, build))
     }
 
     // MARK: Headless
 
-    private func runHeadless(_ build: (Screen) throws(AppError) -> Void) -> Int32 {
+    private func runHeadless(scale: Double, _ build: (Screen) throws(AppError) -> Void) -> Int32 {
         guard let display = HeadlessDisplay(width: options.width, height: options.height) else {
             print("\(name): error: cannot allocate a \(options.width)x\(options.height) frame")
             return 1
         }
         let appLoop = AppRunLoop(clock: display.clock)
         AppRunLoop.current = appLoop
-        let screen = Screen(appName: name, width: Double(display.width), height: Double(display.height))
+        let screen = Screen(appName: name, width: Double(display.width), height: Double(display.height), scale: scale)
         let compositor = Compositor()
         screen.onDebugOverlaysChange = { compositor.debugOverlays = $0 }
         screen.call("build") { () throws(AppError) in try build(screen) }
+        screen.root.layoutIfNeeded()       // laid out before it is shown: no animation from the unlaid frames
         screen.root.isDisplayRoot = true   // from now on, changes animate
         let out = options.outDirectory ?? "out/" + name
         do { try System.makeDirectories(out) } catch {
@@ -159,8 +160,10 @@ public final class App: Sendable {
         TerminationSignal.install()
         print("\(name): \(display.description)")
         let presenter = display.presenter
-        let screen = Screen(appName: name, width: Double(presenter.width), height: Double(presenter.height), isOnDisplay: true)
+        let screen = Screen(appName: name, width: Double(presenter.width), height: Double(presenter.height), isOnDisplay: true,
+                            scale: config.scale)
         screen.call("build") { () throws(AppError) in try build(screen) }
+        screen.root.layoutIfNeeded()       // as in the headless run
         screen.root.isDisplayRoot = true
         let loop = RenderLoop(root: screen.root, presenter: presenter)
         loop.compositor.debugOverlays = screen.debugOverlays   // before the render thread starts

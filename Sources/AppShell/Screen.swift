@@ -13,8 +13,11 @@ public struct AppError: Error, CustomStringConvertible {
 /// the size of the screen in points, and the touch handlers.
 ///
 /// Coordinates: the root layer covers the screen, origin top left, in
-/// points (one point is one pixel of the panel, turned by the board's
-/// `rotation`: a portrait app on a landscape panel sees a portrait screen).
+/// points: `scale` pixels of the panel a point (the board's `scale`,
+/// default 1), turned by the board's `rotation` (a portrait app on a
+/// landscape panel sees a portrait screen). The root is drawn magnified by
+/// `scale` (its `transform`), so layout in points looks alike on a
+/// 480×272 and a 1920×1080 panel; touches land in the root's points.
 ///
 /// Threading: everything here runs on the app thread (the thread that called
 /// `App.run`): the build closure, tap and timer handlers, gesture
@@ -28,8 +31,13 @@ public struct AppError: Error, CustomStringConvertible {
 public final class Screen {
     /// The layer that fills the screen; add the app's layers under it.
     public let root: Layer
-    /// The screen's size in points.
+    /// The screen's size in points (the panel's pixels / `scale`).
     public let width: Double, height: Double
+    /// Panel pixels per point (the board's `scale`; 1 without one). Give
+    /// layers with backing stores or images this `contentsScale` for
+    /// sharp pixels; text and shapes are drawn at the panel's resolution
+    /// anyway.
+    public let scale: Double
     /// Routes touches (hit-tested against the presentation tree) to gesture
     /// recognisers; add your own with `router.add(_:to:)`.
     public let router: TouchRouter
@@ -60,14 +68,19 @@ public final class Screen {
     var onDebugOverlaysChange: ((DebugOverlays) -> Void)?
     var statisticsSource: (() -> RenderLoopStatistics)?
 
-    init(appName: String, width: Double, height: Double, isOnDisplay: Bool = false) {
+    /// `width` and `height` in panel pixels; `scale` pixels a point (not
+    /// positive and finite: 1).
+    init(appName: String, width: Double, height: Double, isOnDisplay: Bool = false, scale: Double = 1) {
+        let scale = scale > 0 && scale.isFinite ? scale : 1
         self.appName = appName
-        self.width = width
-        self.height = height
+        self.scale = scale
+        self.width = width / scale
+        self.height = height / scale
         self.isOnDisplay = isOnDisplay
         root = Layer(name: "screen")
-        root.bounds = Rect(x: 0, y: 0, width: width, height: height)
+        root.bounds = Rect(x: 0, y: 0, width: width / scale, height: height / scale)
         root.position = Point(x: width / 2, y: height / 2)
+        if scale != 1 { root.transform = Transform3D(scaleX: scale, y: scale, z: 1) }
         router = TouchRouter(root: root)
     }
 

@@ -104,6 +104,32 @@ final class AppShellTests: XCTestCase {
         }
     }
 
+    /// With the board's scale 2, the screen is half the panel in points,
+    /// drawn magnified, and a tap at a panel pixel lands on the layer laid
+    /// out at that pixel's point (here by a stack).
+    func testScaledScreenIsInPoints() {
+        withManualRunLoop { _ in
+            let screen = Screen(appName: "test", width: 400, height: 200, scale: 2)
+            XCTAssertEqual(screen.scale, 2)
+            XCTAssertEqual([screen.width, screen.height], [200, 100])
+            XCTAssertEqual(screen.root.bounds, Rect(x: 0, y: 0, width: 200, height: 100))
+            XCTAssertEqual(screen.root.frame, Rect(x: 0, y: 0, width: 400, height: 200))
+            screen.root.layoutManager = StackLayout(gap: 10, padding: EdgeInsets(all: 10))
+            let left = Layer(name: "left"), right = Layer(name: "right")
+            left.bounds.size = Size(width: 50, height: 30)
+            right.bounds.size = Size(width: 50, height: 30)
+            try? screen.root.addSublayer(left); try? screen.root.addSublayer(right)
+            screen.root.layoutIfNeeded()
+            XCTAssertEqual(right.frame, Rect(x: 70, y: 10, width: 50, height: 30))
+            var taps = 0
+            screen.onTap(right) { () throws(AppError) in taps += 1 }
+            tap(screen, at: Point(x: 100, y: 30), time: 100)   // point (50, 15): on `left`
+            XCTAssertEqual(taps, 0)
+            tap(screen, at: Point(x: 150, y: 30), time: 101)   // point (75, 15)
+            XCTAssertEqual(taps, 1)
+        }
+    }
+
     /// A page's handlers go with `removeHandlers(in:)`, and with them what
     /// they captured; handlers elsewhere stay.
     func testRemovingAPagesHandlersReleasesThem() {

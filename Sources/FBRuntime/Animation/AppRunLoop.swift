@@ -6,9 +6,11 @@
 ///
 /// 0. blocks other threads posted (`post(_:)`: decoded images…) run;
 /// 1. the app's work for this turn runs (`body`: input handlers, timers);
-/// 2. the implicit transaction is committed (`flush`): animations added in
-///    it get the commit time as their `beginTime`, and `onCommit` runs — the
-///    point where a render-tree hand-off copies the model tree;
+/// 2. the implicit transaction is committed (`flush`): layers marked for
+///    layout are laid out inside it (`Layer.layoutIfNeeded()`, top down),
+///    animations added in it get the commit time as their `beginTime`, and
+///    `onCommit` runs — the point where a render-tree hand-off copies the
+///    model tree;
 /// 3. animations are checked against the clock (`processAnimations`): the
 ///    ones that began are reported started, the ones whose active duration
 ///    has ended are reported stopped and, with `isRemovedOnCompletion`,
@@ -37,6 +39,9 @@ public final class AppRunLoop {
     public let lock = Lock(recursive: true)
 
     let transactions = TransactionStack()
+    /// Display roots with layers marked for layout, laid out at the next
+    /// outermost commit (`Layout/LayoutPass.swift`).
+    let layoutQueue = LayoutQueue()
     /// Layers with animations whose start or end is still to be reported.
     /// Held strongly until then (CA's render tree keeps them too).
     private var trackedLayers: [Layer] = []
@@ -76,24 +81,30 @@ public final class AppRunLoop {
 
     /// Commits the implicit transaction if it is the only one open.
     public func flush() {
-        guard transactions.depth == 1 else { return }
+        guard transactions.depth == 1, transactions.isImplicitOnly else { return }
+        let unsettled = layoutQueue.layOut()
         transactions.flushImplicitTransaction()
-        if transactions.depth == 0 { didCommit() }
+        if transactions.depth == 0 { didCommit(layoutUnsettled: unsettled) }
     }
 
     /// Closes the innermost transaction; the outermost one commits.
     func commitTransaction() {
         guard transactions.depth > 0 else { return }
+        let unsettled = transactions.depth == 1 && layoutQueue.layOut()
         transactions.commit()
-        if transactions.depth == 0 { didCommit() }
+        if transactions.depth == 0 { didCommit(layoutUnsettled: unsettled) }
     }
 
-    private func didCommit() {
+    /// After the outermost commit. Layout ran just before it, inside the
+    /// transaction (so its changes animate as the transaction says); a
+    /// layer it left marked (`layoutUnsettled`) gets the next turn's commit.
+    private func didCommit(layoutUnsettled: Bool) {
         let t = clock.now
         let begins = pendingBegins
         pendingBegins.removeAll()
         for (layer, id) in begins { layer.beginAtCommit(id: id, time: t) }
         onCommit?(t)
+        if layoutUnsettled { transactions.ensureImplicitTransaction() }
     }
 
     /// Reports and removes animations that started or ended by `now`

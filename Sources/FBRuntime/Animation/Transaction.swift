@@ -75,6 +75,9 @@ public final class TransactionStack {
         }
     }
 
+    /// True when the only open transaction is the implicit one.
+    var isImplicitOnly: Bool { frames.count == 1 && frames[0].isImplicit }
+
     /// Commits the implicit transaction, if the only open one is implicit.
     public func flushImplicitTransaction() {
         if frames.count == 1 && frames[0].isImplicit { commit() }
@@ -154,7 +157,8 @@ public final class TransactionStack {
 /// the run-loop turn (`AppRunLoop.runTurn`). `begin()`/`commit()` make
 /// explicit ones; they nest, and an inner transaction inherits every
 /// setting it does not set itself. Only the outermost commit is a commit
-/// point: animations added inside begin then (`Layer.add(_:forKey:)`), and
+/// point: marked layers are laid out, inside it (`docs/layout.md`),
+/// animations added inside begin then (`Layer.add(_:forKey:)`), and
 /// `AppRunLoop.onCommit` runs (the render-tree hand-off hooks in there).
 ///
 /// The settings apply to the innermost open transaction; setting one with
@@ -172,8 +176,10 @@ public enum Transaction {
     public static func begin() { stack.begin() }
 
     /// Closes the innermost transaction. Closing the outermost one commits:
-    /// animations added in it begin now and `AppRunLoop.onCommit` runs. A
-    /// commit with nothing open is ignored (CA logs and ignores it).
+    /// layers marked for layout are laid out first, inside it (top down,
+    /// see `Layer.setNeedsLayout()`), animations added in it begin now and
+    /// `AppRunLoop.onCommit` runs. A commit with nothing open is ignored
+    /// (CA logs and ignores it).
     public static func commit() { loop.commitTransaction() }
 
     /// Commits the implicit transaction now instead of at the end of the

@@ -43,12 +43,17 @@ public struct BoardConfig: Equatable, Sendable {
     /// How frames are committed: atomic, legacy, or atomic where the
     /// driver has it (`auto`, the default).
     public var kmsAPI: KMSAPIChoice = .auto
+    /// Panel pixels per point of the UI (0.5…8, default 1): the app
+    /// shell's screen is the panel's size divided by it, in points, and is
+    /// drawn magnified by it, so one app's layout looks alike on a small
+    /// and a dense panel.
+    public var scale = 1.0
 
     public init(name: String) { self.name = name }
 
     /// The keys the format knows, in the order the files list them.
     public static let keys = ["name", "backend", "drm-device", "fb-device", "connector", "mode", "pixel-format", "rotation",
-                              "buffers", "touch-device", "calibration", "kms-api"]
+                              "buffers", "touch-device", "calibration", "kms-api", "scale"]
 }
 
 /// A board file that does not parse: `file:line: message`, like a compiler.
@@ -154,6 +159,11 @@ extension BoardConfig {
             case "kms-api":
                 guard let api = KMSAPIChoice(value) else { throw error("kms-api '\(value)': atomic, legacy or auto") }
                 config.kmsAPI = api
+            case "scale":
+                guard let s = parseDecimal(value), s >= 0.5, s <= 8 else {
+                    throw error("scale '\(value)': panel pixels per point, a number from 0.5 to 8 (1, 1.5, 2)")
+                }
+                config.scale = s
             default:
                 preconditionFailure("key list and switch disagree")
             }

@@ -44,11 +44,11 @@ public struct TextRun {
 open class TextLayer: Layer {
     /// Plain text, in the layer's font, size and colour. Ignored when
     /// `attributedString` is set.
-    public var string: String = "" { didSet { textVersion &+= 1; noteModelChange() } }
+    public var string: String = "" { didSet { textVersion &+= 1; noteModelChange(); invalidatePreferredSize() } }
     /// Styled runs, drawn instead of `string` when not `nil`.
-    public var attributedString: [TextRun]? { didSet { textVersion &+= 1; noteModelChange() } }
+    public var attributedString: [TextRun]? { didSet { textVersion &+= 1; noteModelChange(); invalidatePreferredSize() } }
     /// The font; a new layer starts with `TextLayer.defaultFont`.
-    public var font: Font? = TextLayer.defaultFont { didSet { textVersion &+= 1; noteModelChange() } }
+    public var font: Font? = TextLayer.defaultFont { didSet { textVersion &+= 1; noteModelChange(); invalidatePreferredSize() } }
     /// The font new text layers start with (`nil`: none, so text draws
     /// nothing until a font is set). The app shell sets it at start to the
     /// system's sans-serif font (`App.defaultFontPaths`). Set it on the app
@@ -56,12 +56,12 @@ open class TextLayer: Layer {
     /// copies take their layer's font, not this one.
     nonisolated(unsafe) public static var defaultFont: Font?
     /// Points per em. Default 36, as CA.
-    public var fontSize: Double = 36 { willSet { willChangeValue(forKey: .fontSize) } didSet { didChangeValues() } }
+    public var fontSize: Double = 36 { willSet { willChangeValue(forKey: .fontSize) } didSet { didChangeValues(); invalidatePreferredSize() } }
     /// Default opaque white, as CA.
     public var foregroundColor: Color = .white { willSet { willChangeValue(forKey: .foregroundColor) } didSet { didChangeValues() } }
     public var alignmentMode: TextAlignment = .natural { didSet { textVersion &+= 1; noteModelChange() } }
     /// Break lines to the bounds' width (default off: one line a paragraph).
-    public var isWrapped = false { didSet { textVersion &+= 1; noteModelChange() } }
+    public var isWrapped = false { didSet { textVersion &+= 1; noteModelChange(); invalidatePreferredSize() } }
     public var truncationMode: TextTruncation = .none { didSet { textVersion &+= 1; noteModelChange() } }
 
     let layoutCache = TextLayoutCache()
@@ -145,6 +145,22 @@ open class TextLayer: Layer {
         case let ("foregroundColor", .color(v)): foregroundColor = v
         default: super.setStoredValue(value, forKey: name)
         }
+    }
+
+    /// The size of the text laid out with the model values, points: the
+    /// `TextLayout`'s `width` and `height` (widest line by the bottom of
+    /// the last line) for an unlimited height, and an unlimited width too
+    /// unless `isWrapped` (then the bounds' width). Not rounded. Text
+    /// changes tell the superlayer's layout manager
+    /// (`invalidatePreferredSize()`).
+    open override var preferredSize: Size {
+        if let manager = layoutManager, let s = manager.preferredSize(of: self) { return LayoutLimits.clamp(s) }
+        var runs: [TextLayout.Run] = []
+        var sources: [Int] = []
+        resolveRuns(fontSize: fontSize, into: &runs, sources: &sources)
+        let measured = TextLayout(runs, width: isWrapped ? bounds.width : .infinity, height: .infinity, isWrapped: isWrapped,
+                                  truncation: .none, alignment: alignmentMode)
+        return LayoutLimits.clamp(Size(width: measured.width, height: measured.height))
     }
 
     /// The layout of the model values (no animation applied) in the

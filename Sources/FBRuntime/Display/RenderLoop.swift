@@ -125,6 +125,7 @@ public final class RenderLoop {
         lateMargin = max(0, presenter.refreshIntervalNanoseconds / 4)
         compositor.runsDisplayPass = false   // the display pass runs at commit, on the app thread
         taken.reserveCapacity(RenderTreeQueue.capacity)
+        root.layoutIfNeeded()   // the first frame shows the tree laid out
         let first = RenderTreeUpdate(capturing: root, at: MediaTime(time.nanoseconds()) / 1e9, everything: true)
         renderRoot = first.root
         updates.push(first)
@@ -132,11 +133,13 @@ public final class RenderLoop {
 
     // MARK: App thread
 
-    /// Runs `body` on the model tree, then commits (app thread). Kept for
+    /// Runs `body` on the model tree, lays out what it marked
+    /// (`Layer.layoutIfNeeded()`), then commits (app thread). Kept for
     /// programs that change the tree outside an `AppRunLoop` turn; `body`
     /// holds no lock the render thread needs, however long it takes.
     public func update<T>(_ body: (Layer) -> T) -> T {
         let result = body(root)
+        root.layoutIfNeeded()
         commit()
         return result
     }

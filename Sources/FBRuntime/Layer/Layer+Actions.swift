@@ -127,7 +127,7 @@ extension Layer {
     /// Whoever hands the tree to a display sets it; tests set it directly.
     public var isDisplayRoot: Bool {
         get { actionState.isDisplayRoot }
-        set { actionState.isDisplayRoot = newValue }
+        set { actionState.isDisplayRoot = newValue; if newValue { didBecomeDisplayRootForLayout() } }
     }
 
     /// True when this layer's root is a display root (see `isDisplayRoot`).

@@ -52,7 +52,11 @@ open class Layer {
     /// read and write it; the compositor and hit testing use it whole).
     public var geometry: LayerGeometry {
         get { properties.geometry }
-        set { willChangeGeometry(to: newValue); properties.geometry = newValue; didChangeValues() }
+        set {
+            let oldSize = properties.geometry.bounds.size
+            willChangeGeometry(to: newValue); properties.geometry = newValue; didChangeValues()
+            if !Layer.sameSize(oldSize, newValue.bounds.size) { boundsSizeDidChange(from: oldSize) }   // Layer+Layout.swift
+        }
     }
 
     /// The layer's own coordinate space: `origin` is the point of that space
@@ -96,7 +100,11 @@ open class Layer {
     /// change fades by default (see `Layer+Transition.swift`).
     public var isHidden: Bool {
         get { properties.isHidden }
-        set { willChangeSubtree(forKey: .hidden, changes: newValue != isHidden); properties.isHidden = newValue; didChangeSubtree() }
+        set {
+            let changes = newValue != isHidden
+            willChangeSubtree(forKey: .hidden, changes: changes); properties.isHidden = newValue; didChangeSubtree()
+            if changes { invalidatePreferredSize() }   // a stack skips hidden items
+        }
     }
     /// Filled inside the bounds, rounded by `cornerRadius`.
     public var backgroundColor: Color? {
@@ -134,7 +142,11 @@ open class Layer {
     /// `Layer+Transition.swift`).
     public var contents: LayerContents? {
         get { properties.contents }
-        set { willChangeSubtree(forKey: .contents, changes: newValue !== contents); properties.contents = newValue; didChangeSubtree() }
+        set {
+            let old = contents
+            willChangeSubtree(forKey: .contents, changes: newValue !== old); properties.contents = newValue; didChangeSubtree()
+            if newValue?.width != old?.width || newValue?.height != old?.height { invalidatePreferredSize() }
+        }
     }
     public var contentsGravity: ContentsGravity { get { properties.contentsGravity } set { properties.contentsGravity = newValue } }
     /// The part of the contents image shown, unit coordinates of the image
@@ -379,6 +391,8 @@ open class Layer {
     /// Actions, delegate and the app run loop's bookkeeping of this
     /// layer's animations (`Layer+Actions.swift`).
     final var actionState = LayerActionState()
+    /// What layout keeps for this layer (`Layout/Layer+Layout.swift`).
+    final var layoutState = LayerLayoutState()
 
     public init(name: String = "layer") { properties = LayerProperties(name: name) }
 
@@ -399,6 +413,22 @@ open class Layer {
         if key == .contents || key == .hidden || key == .sublayers { return .implicitAnimation }   // a fade (Layer+Transition.swift)
         return key.valueKind == nil ? nil : .implicitAnimation
     }
+
+    /// Places the sublayers (CA's `layoutSublayers()`); called by a layout
+    /// pass when the layer needs layout (see `setNeedsLayout()`), on the
+    /// app thread, inside the transaction being committed. Override it to
+    /// lay out in a subclass: set each sublayer's `frame` (or `bounds` and
+    /// `position`) in this layer's bounds space, points. The default asks
+    /// the `layoutManager`, if any.
+    open func layoutSublayers() { layoutState.manager?.layoutSublayers(of: self) }
+
+    /// The size the layer would like to be, in its bounds space, points
+    /// (CA's `preferredFrameSize()`, without the transform): the layout
+    /// manager's `preferredSize(of:)` when it gives one, else the contents
+    /// image's size in points, else the bounds size. `TextLayer` measures
+    /// its text. Finite and not negative. Stacks read it as an item's
+    /// base size.
+    open var preferredSize: Size { measuredPreferredSize }
 
     /// The value a custom animatable property has until it is set (CA's
     /// `defaultValue(forKey:)`); `nil` for keys the class does not declare.
@@ -491,6 +521,7 @@ open class Layer {
         sublayers.insert(layer, at: index)
         layer.superlayer = self
         didChangeSubtree()
+        didInsertSublayerForLayout(layer)
     }
 
     public func insertSublayer(_ layer: Layer, above sibling: Layer) throws(LayerTreeError) {
@@ -520,6 +551,7 @@ open class Layer {
         if let i = parent.sublayers.firstIndex(where: { $0 === self }) { parent.sublayers.remove(at: i) }
         superlayer = nil
         parent.didChangeSubtree()
+        parent.setNeedsLayout()
     }
 
     // MARK: Timing (CALayer adopts CAMediaTiming)

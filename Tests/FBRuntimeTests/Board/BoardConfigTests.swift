@@ -60,8 +60,14 @@ final class BoardConfigTests: XCTestCase {
         XCTAssertEqual(try parse("name = a\nmode = 800x480").mode, .size(width: 800, height: 480, refreshMillihertz: nil))
     }
 
+    /// Panel pixels per point: 1 without the key.
+    func testScale() throws {
+        XCTAssertEqual(try parse("name = a").scale, 1)
+        XCTAssertEqual(try parse("name = a\nscale = 1.5").scale, 1.5)
+    }
+
     func testEachErrorNamesTheFileAndLine() {
-        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, backend, drm-device, fb-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration, kms-api)")
+        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, backend, drm-device, fb-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration, kms-api, scale)")
         assertError("name = a\nkms-api = fast", "test.conf:2: kms-api 'fast': atomic, legacy or auto")
         assertError("name = a\nname = b", "test.conf:2: 'name' is set twice")
         assertError("name = a\n\nmode", "test.conf:3: expected 'key = value', got 'mode'")
@@ -74,6 +80,8 @@ final class BoardConfigTests: XCTestCase {
         assertError("name = a\npixel-format = rgb888", "test.conf:2: pixel-format 'rgb888': xrgb8888 or rgb565")
         assertError("name = a\nrotation = 45", "test.conf:2: rotation '45': 0, 90, 180 or 270")
         assertError("name = a\nbuffers = 4", "test.conf:2: buffers '4': 2 or 3")
+        assertError("name = a\nscale = 0.25", "test.conf:2: scale '0.25': panel pixels per point, a number from 0.5 to 8 (1, 1.5, 2)")
+        assertError("name = a\nscale = two", "test.conf:2: scale 'two': panel pixels per point, a number from 0.5 to 8 (1, 1.5, 2)")
         assertError("name = a\ncalibration = 1 0 0 0 1", "test.conf:2: calibration: 6 numbers (a b c d e f), got 5")
         assertError("name = a\ncalibration = 1 0 0 0 1 x", "test.conf:2: calibration: 'x' is not a number")
         assertError("name = a\ncalibration = 1 0 0 0 1 1e3", "test.conf:2: calibration: '1e3' is not a number")

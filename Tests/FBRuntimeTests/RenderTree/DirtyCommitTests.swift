@@ -86,7 +86,7 @@ final class DirtyCommitTests: XCTestCase {
     /// bookkeeping, app-side drawing hooks and render-side caches.
     static let notModelState: Set<String> = [
         "Layer.sublayers", "Layer.superlayer", "Layer.mask", "Layer.maskOwner", "Layer.animations",
-        "Layer.animationsVersion", "Layer.actionState", "Layer.handOff", "Layer.renderCache", "Layer.presentedMemo",
+        "Layer.animationsVersion", "Layer.actionState", "Layer.layoutState", "Layer.handOff", "Layer.renderCache", "Layer.presentedMemo",
         "Layer.drawHandler", "Layer.needsDisplayOnBoundsChange",
         "ShapeLayer.strokeCache", "ShapeLayer.trimPiece", "ShapeLayer.presentedPathMemo", "ShapeLayer.presentedStyleMemo",
         "ShapeLayer.geometryMemo",
