@@ -153,7 +153,18 @@ extension Compositor {
             return
         }
         signature.combine(2 as UInt64)
-        let extent = subtreeBounds(r, depth: depth, sublayers: false).enclosingIntRect.insetBy(-1).intersection(clip)
+        // A layer whose own drawing is a background or border on a
+        // whole-pixel rectangle (no contents, no content of its own, no
+        // shadow) touches exactly those pixels: no anti-aliasing slack, so
+        // a changing rectangle does not clear and redraw a one-pixel ring
+        // of what is below it in thin strips every frame.
+        let own: IntRect
+        if shadow == nil, layer.contents == nil, !layer.drawsOwnContent, let rect = wholePixelRect(r) {
+            own = rect
+        } else {
+            own = subtreeBounds(r, depth: depth, sublayers: false).enclosingIntRect.insetBy(-1)
+        }
+        let extent = own.intersection(clip)
         let opaque = cullsOccludedLayers ? opaqueRect(r, opacity: layerOpacity).intersection(clip) : .zero
         // A trim the layer can damage in part comes last: the signature
         // without it tells the damage tracker when nothing else changed.

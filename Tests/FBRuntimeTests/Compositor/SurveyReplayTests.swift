@@ -230,7 +230,7 @@ final class SurveyReplayTests: XCTestCase {
 
         dot.backgroundColor = Color(rgb: 0xFF0000)                      // three levels down
         frame(0.2, "a colour deep inside")
-        XCTAssertEqual(compositor.damage.boundingBox, IntRect(x: 10 + 32 + 4 + 2 - 1, y: 10 + 30 + 4 + 2 - 1, width: 8, height: 8))
+        XCTAssertEqual(compositor.damage.boundingBox, IntRect(x: 10 + 32 + 4 + 2, y: 10 + 30 + 4 + 2, width: 6, height: 6))
         XCTAssertGreaterThan(compositor.statistics.unitsReplayed, 0, "the other card is taken over")
         XCTAssertLessThan(compositor.statistics.unitsReplayed, whole)
 
