@@ -147,6 +147,11 @@ public final class Compositor {
     /// (default). Off, every fill is scan-converted: the reference of the
     /// masks' tests.
     public var shapeMaskBlits = true
+    /// Fill the fully covered inside of each row of a cached shape mask
+    /// (a rounded background's middle) with the plain fill kernel when the
+    /// colour is opaque (default). Off, the whole mask goes through the
+    /// coverage kernel: the reference (`MaskInteriorFillTests`).
+    public var maskInteriorFills = true
     /// Where shape coverage is cached (shared by default).
     public var shapeMasks = CoverageMaskCache.shapes
     /// Take over the last frame's survey of a subtree whose model, placement
