@@ -263,7 +263,8 @@ extension Compositor {
 
     /// The whole target pixels `r` (drawn directly, not offscreen) covers
     /// with opaque pixels that do not depend on the backdrop: with
-    /// `isOpaque`, or an opaque background without rounded corners; at full
+    /// `isOpaque`, or an opaque background (inside its rounded corners,
+    /// `opaqueBackgroundInterior`, when it has some); at full
     /// effective opacity, source-over, no mask, through an axis-aligned
     /// map (the pixels entirely inside its projected bounds). Empty
     /// otherwise.
@@ -273,7 +274,12 @@ extension Compositor {
             return .zero
         }
         let opaqueBackground = (r.p.backgroundColor.map { $0.alpha >= 1 } ?? false) && !r.hasCorners
-        guard layer.isOpaque || opaqueBackground || contentsCoverBoundsOpaquely(r) else { return .zero }
+        guard layer.isOpaque || opaqueBackground || contentsCoverBoundsOpaquely(r) else {
+            // An opaque background with rounded corners (a card): the
+            // rectangle inside the corners, which it covers fully, so what
+            // lies under a card's middle is neither cleared nor drawn.
+            return opaqueBackgroundInterior(r, opacity: opacity)
+        }
         let box = projectedBox(r.bounds, r.toTarget)
         guard !box.isEmpty else { return .zero }
         let limit = 1_073_741_824.0
