@@ -10,7 +10,83 @@ extension Compositor {
     /// target. Mirrors `draw`'s decisions exactly (same skips, same groups,
     /// same inherited opacity); `clip` is the pixel clip of the
     /// `masksToBounds` ancestors (the target's bounds at the root).
+    ///
+    /// A subtree that nothing changed since the last frame (its
+    /// `subtreeVersion`, placement, opacity, clip and depth are those of
+    /// the last frame's survey, and nothing in it depends on time) is not
+    /// walked: its units are the last frame's, copied (`SurveyMemo`).
     func survey(_ layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
+        if surveyReplayAllowed, replaySurvey(of: layer, parent: parent, opacity: opacity, clip: clip, depth: depth) {
+            return
+        }
+        let outerVaries = surveyVaries
+        surveyVaries = false
+        let firstUnit = tracker.units.count
+        let culledBefore = statistics.layersCulled
+        surveyLayer(layer, parent: parent, opacity: opacity, clip: clip, depth: depth)
+        if replaysUnchangedSubtrees {
+            layer.surveyMemo.token = surveyToken
+            layer.surveyMemo.frame = frameNumber
+            layer.surveyMemo.version = layer.subtreeVersion
+            layer.surveyMemo.varies = surveyVaries
+            layer.surveyMemo.toTarget = parent.toTarget
+            layer.surveyMemo.sublayerSpace = parent.sublayerSpace
+            layer.surveyMemo.flipped = parent.flipped
+            layer.surveyMemo.opacity = opacity
+            layer.surveyMemo.clip = clip
+            layer.surveyMemo.depth = depth
+            layer.surveyMemo.units = firstUnit ..< tracker.units.count
+            layer.surveyMemo.layersCulled = statistics.layersCulled - culledBefore
+        }
+        surveyVaries = surveyVaries || outerVaries
+    }
+
+    /// Takes over the last frame's survey of `layer`'s subtree when it is
+    /// valid for this placement (see `survey`); false otherwise.
+    func replaySurvey(of layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) -> Bool {
+        let memo = layer.surveyMemo
+        guard memo.token == surveyToken, memo.frame &+ 1 == frameNumber, !memo.varies,
+              memo.version == layer.subtreeVersion,
+              memo.placementMatches(parent, opacity: opacity, clip: clip, depth: depth),
+              let first = tracker.replay(memo.units, of: layer) else { return false }
+        let old = memo.units
+        let shift = first - old.lowerBound
+        var k = old.lowerBound
+        while k < old.upperBound {
+            let resolved = k < previousUnitResolved.count ? previousUnitResolved[k] : nil
+            if let resolved { noteSurveyed(resolved, unit: k + shift) }
+            // The units' own memos move with them, so a later change above
+            // them still finds them current.
+            if k > old.lowerBound {
+                let unitLayer = tracker.previousUnitLayer(k)
+                let m = unitLayer.surveyMemo
+                if m.token == surveyToken, m.frame == memo.frame, m.units.lowerBound == k {
+                    unitLayer.surveyMemo.frame = frameNumber
+                    unitLayer.surveyMemo.units = (m.units.lowerBound + shift) ..< (m.units.upperBound + shift)
+                }
+            }
+            k += 1
+        }
+        layer.surveyMemo.frame = frameNumber
+        layer.surveyMemo.units = first ..< (first + old.count)
+        statistics.layersCulled += memo.layersCulled
+        statistics.unitsReplayed += old.count
+        return true
+    }
+
+    /// True when the survey of `layer` depends on more than its model
+    /// state and placement: animations (presentation values, transitions),
+    /// content that changes with time, tiles, the 3-D and replicated units
+    /// (which fold their subtrees at the frame's time), rasterized
+    /// bitmaps, a backdrop blur or a mask (kept simple: surveyed afresh).
+    func surveyVaries(_ layer: Layer) -> Bool {
+        !layer.animations.isEmpty || layer.contentChangesWithTime || layer.drawsInTiles || layer.isTransformLayer
+            || layer.replicator != nil || layer.shouldRasterize || layer.backgroundBlurRadius != 0 || layer.mask != nil
+    }
+
+    /// The body of `survey` for one layer.
+    func surveyLayer(_ layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
+        if surveyVaries(layer) { surveyVaries = true }
         guard isWithinDepthLimit(layer, depth) else { return }
         if !layer.animations.isEmpty && surveyIfInTransition(layer, parent: parent, opacity: opacity, clip: clip, depth: depth) {
             return      // Compositor+Transition.swift
@@ -45,7 +121,7 @@ extension Compositor {
         // test on the layer's own bounds first; the walk of the subtree
         // only then.
         if !layer.drawsInTiles, projectedBox(r.bounds, r.toTarget).enclosingIntRect.insetBy(-1).intersection(clip).isEmpty,
-           subtreeBounds(r, depth: depth).enclosingIntRect.insetBy(-1).intersection(clip).isEmpty {
+           cullBounds(r, depth: depth).enclosingIntRect.insetBy(-1).intersection(clip).isEmpty {
             return
         }
         if layer.drawsInTiles { surveyTiles(r, clip: clip) }   // Compositor+Tiles.swift
@@ -77,7 +153,18 @@ extension Compositor {
             return
         }
         signature.combine(2 as UInt64)
-        let extent = subtreeBounds(r, depth: depth, sublayers: false).enclosingIntRect.insetBy(-1).intersection(clip)
+        // A layer whose own drawing is a background or border on a
+        // whole-pixel rectangle (no contents, no content of its own, no
+        // shadow) touches exactly those pixels: no anti-aliasing slack, so
+        // a changing rectangle does not clear and redraw a one-pixel ring
+        // of what is below it in thin strips every frame.
+        let own: IntRect
+        if shadow == nil, layer.contents == nil, !layer.drawsOwnContent, let rect = wholePixelRect(r) {
+            own = rect
+        } else {
+            own = subtreeBounds(r, depth: depth, sublayers: false).enclosingIntRect.insetBy(-1)
+        }
+        let extent = own.intersection(clip)
         let opaque = cullsOccludedLayers ? opaqueRect(r, opacity: layerOpacity).intersection(clip) : .zero
         // A trim the layer can damage in part comes last: the signature
         // without it tells the damage tracker when nothing else changed.
@@ -106,6 +193,34 @@ extension Compositor {
             }
         }
         tracker.endSubtree(of: i)
+    }
+
+    /// `subtreeBounds(r, depth:)` for the off-clip test: the box the
+    /// subtree had the last time it was computed, moved with the layer's
+    /// map, while nothing in the subtree changed or depends on time (a
+    /// subtree scrolled off the clip is not walked every frame; see
+    /// `SurveyMemo`).
+    func cullBounds(_ r: ResolvedLayer, depth: Int) -> BoundingBox {
+        let layer = r.layer
+        guard replaysUnchangedSubtrees else { return subtreeBounds(r, depth: depth) }
+        let memo = layer.surveyMemo
+        if memo.cullToken == surveyToken, memo.cullVersion == layer.subtreeVersion, memo.cullDepth == depth,
+           let shift = memo.cullShift(to: r.toTarget) {
+            return memo.cullBox.offsetBy(shift.dx, shift.dy)
+        }
+        let outerVaries = surveyVaries
+        surveyVaries = false
+        let box = subtreeBounds(r, depth: depth)
+        // What the walk met that depends on time (animations, through
+        // `presentationValues`; particles; tiles) keeps the box from
+        // being reused.
+        layer.surveyMemo.cullToken = surveyVaries || surveyVaries(layer) ? 0 : surveyToken
+        layer.surveyMemo.cullVersion = layer.subtreeVersion
+        layer.surveyMemo.cullDepth = depth
+        layer.surveyMemo.cullMap = r.toTarget
+        layer.surveyMemo.cullBox = box
+        surveyVaries = surveyVaries || outerVaries
+        return box
     }
 
     /// Keeps what the survey resolved for unit `i` for the draw
@@ -148,7 +263,8 @@ extension Compositor {
 
     /// The whole target pixels `r` (drawn directly, not offscreen) covers
     /// with opaque pixels that do not depend on the backdrop: with
-    /// `isOpaque`, or an opaque background without rounded corners; at full
+    /// `isOpaque`, or an opaque background (inside its rounded corners,
+    /// `opaqueBackgroundInterior`, when it has some); at full
     /// effective opacity, source-over, no mask, through an axis-aligned
     /// map (the pixels entirely inside its projected bounds). Empty
     /// otherwise.
@@ -158,7 +274,12 @@ extension Compositor {
             return .zero
         }
         let opaqueBackground = (r.p.backgroundColor.map { $0.alpha >= 1 } ?? false) && !r.hasCorners
-        guard layer.isOpaque || opaqueBackground || contentsCoverBoundsOpaquely(r) else { return .zero }
+        guard layer.isOpaque || opaqueBackground || contentsCoverBoundsOpaquely(r) else {
+            // An opaque background with rounded corners (a card): the
+            // rectangle inside the corners, which it covers fully, so what
+            // lies under a card's middle is neither cleared nor drawn.
+            return opaqueBackgroundInterior(r, opacity: opacity)
+        }
         let box = projectedBox(r.bounds, r.toTarget)
         guard !box.isEmpty else { return .zero }
         let limit = 1_073_741_824.0
@@ -194,6 +315,7 @@ extension Compositor {
         let box = projectedBox(r.bounds, r.toTarget)
         guard !box.isEmpty, box.maxX - box.minX > Compositor.hugeLayerSide || box.maxY - box.minY > Compositor.hugeLayerSide
         else { return }
+        surveyVaries = true
         Diagnostics.warn(r.layer, "size", "larger than \(Int(Compositor.hugeLayerSide)) pixels on screen; drawn clipped to the target, offscreen passes and caches clamped")
     }
 }

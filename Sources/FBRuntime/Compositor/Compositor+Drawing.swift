@@ -181,9 +181,39 @@ extension Compositor {
     /// Composites `color` through `mask` placed with its top-left pixel at
     /// (`x`, `y`), cut to the clip (`Canvas.fill(mask:…)`: the kernel a path
     /// fill uses, fed the mask's rows).
+    ///
+    /// With `maskInteriorFills`, an opaque colour composited source-over
+    /// fills each row's interior run (`CoverageMask.interiors`) with the
+    /// plain fill kernel and blends only the rest through the mask: over
+    /// full coverage both give the colour itself, bit for bit.
     func fillMask(_ mask: CoverageMask, x: Int, y: Int, color: PremultipliedColor, operator op: BlendOperator, canvas: Canvas) {
         let r = IntRect(x: x, y: y, width: mask.width, height: mask.height).intersection(canvas.clip)
         guard !r.isEmpty else { return }
+        if maskInteriorFills, !mask.interiors.isEmpty, op == .srcOver, color.isOpaque,
+           let blend = KernelTable.solidMask(.srcOver, color: color.argb, alpha: 255, family: canvas.family),
+           let fill = KernelTable.solid(color: color.argb, family: canvas.family) {
+            let target = canvas.target, argb = color.argb
+            mask.coverage.withUnsafeBufferPointer { buffer in
+                let coverage = buffer.baseAddress!
+                var row = r.y
+                while row < r.maxY {
+                    let my = row - y
+                    let run = mask.interiors[my]
+                    // The interior in target columns, cut to the clip (empty for none).
+                    let s = Swift.min(Swift.max(x + Int(run & 0xFFFF), r.x), r.maxX)
+                    let e = Swift.max(Swift.min(x + Int(run >> 16), r.maxX), s)
+                    let line = target.row(row)
+                    let cov = coverage + my * mask.width      // mask column c is target column x + c
+                    if s > r.x { blend(line + r.x, cov + (r.x - x), s - r.x, argb, 255) }
+                    if e > s { fill(line + s, e - s, argb) }
+                    if r.maxX > e { blend(line + e, cov + (e - x), r.maxX - e, argb, 255) }
+                    row += 1
+                }
+            }
+            statistics.pixelsWritten += r.area
+            statistics.pixelsBlended += r.area
+            return
+        }
         mask.coverage.withUnsafeBufferPointer { buffer in
             // Read only: the canvas takes a view, and a mask view is mutable.
             let view = PixelView<A8>(base: UnsafeMutablePointer(mutating: buffer.baseAddress!), width: mask.width,

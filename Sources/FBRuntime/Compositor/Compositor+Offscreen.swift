@@ -87,6 +87,7 @@ extension Compositor {
     func subtreeBounds(_ r: ResolvedLayer, depth: Int, sublayers: Bool = true, effects: Bool = true) -> BoundingBox {
         var box = projectedBox(r.bounds, r.toTarget)
         let layer = r.layer
+        if surveyVaries(layer) { surveyVaries = true }      // particles, tiles: a box that moves with time
         if !layer.masksToBounds {
             if let contents = layer.contents, r.p.contentsRect.isFinite {
                 let cs = layer.contentsScale > 0 && layer.contentsScale.isFinite ? layer.contentsScale : 1

@@ -96,7 +96,12 @@ import Raster
 /// replicator are one unit with their whole subtree, whose extent is the
 /// clip (a change inside redraws the screen); while a layer with a
 /// backdrop blur is on screen, any damage redraws the whole frame (the
-/// blur reads what lies behind it).
+/// blur reads what lies behind it). The survey that finds the damage
+/// walks only what may have changed: a subtree with no model change since
+/// the last frame (`Layer.subtreeVersion`), in the same placement, with
+/// nothing animated, takes over the last frame's units, and a subtree
+/// scrolled off the clip is culled by its box, moved (`SurveyMemo`,
+/// `replaysUnchangedSubtrees`).
 ///
 /// **`shouldRasterize`**: the layer image (background, contents, sublayers,
 /// border) is rendered into a bitmap in the layer's own space at
@@ -142,8 +147,32 @@ public final class Compositor {
     /// (default). Off, every fill is scan-converted: the reference of the
     /// masks' tests.
     public var shapeMaskBlits = true
+    /// Fill the fully covered inside of each row of a cached shape mask
+    /// (a rounded background's middle) with the plain fill kernel when the
+    /// colour is opaque (default). Off, the whole mask goes through the
+    /// coverage kernel: the reference (`MaskInteriorFillTests`).
+    public var maskInteriorFills = true
     /// Where shape coverage is cached (shared by default).
     public var shapeMasks = CoverageMaskCache.shapes
+    /// Take over the last frame's survey of a subtree whose model, placement
+    /// and inputs did not change and that nothing animates (default), and
+    /// cull a subtree scrolled off the clip by the box it had (see
+    /// `SurveyMemo`). Off, every frame surveys every layer it reaches: the
+    /// reference the replay is tested against (`SurveyReplayTests`).
+    public var replaysUnchangedSubtrees = true
+    /// Names this compositor in the layers' `SurveyMemo`s.
+    let surveyToken = Compositor.nextEpoch()
+    /// Set while surveying a subtree when something in it depends on time
+    /// or on state outside the model (see `SurveyMemo.varies`).
+    var surveyVaries = false
+    /// This frame may replay subtrees surveyed in the last one: same
+    /// settings, no contents image changed since (`LayerContents.latestSerial`).
+    var surveyReplayAllowed = false
+    var lastSurveySettings: UInt64 = 0
+    var lastContentsSerial: UInt64 = 0
+    /// The last frame's `unitResolved`, kept during the survey for the
+    /// units it replays.
+    var previousUnitResolved: [ResolvedLayer?] = []
     /// What each layer part drew in recent frames (`shapeMask`).
     var shapeCandidates = ShapeCandidates()
     /// Fills made so far by the layer whose own content is being drawn.
@@ -261,6 +290,7 @@ public final class Compositor {
         frameNumber &+= 1
         evaluationEpoch = Compositor.nextEpoch()
         defer { evaluationEpoch = 0 }
+        swap(&unitResolved, &previousUnitResolved)
         unitResolved.removeAll(keepingCapacity: true)
         var settings = LayerSignature()
         settings.combine(UInt64(clearColor.argb))
@@ -269,6 +299,11 @@ public final class Compositor {
         settings.combine(cullsOccludedLayers)
         settings.combine(UInt64(debugOverlays.rawValue))   // overlays on or off: a full frame
         tracker.beginFrame(target: target, settings: settings.value)
+        let contentsSerial = LayerContents.latestSerial
+        surveyReplayAllowed = replaysUnchangedSubtrees && settings.value == lastSurveySettings
+            && contentsSerial == lastContentsSerial
+        lastSurveySettings = settings.value
+        lastContentsSerial = contentsSerial
         let bounds = target.bounds
         let drawable = scale > 0 && scale.isFinite
         self.time = time
@@ -276,6 +311,8 @@ public final class Compositor {
         let rootMap = ProjectiveTransform(AffineTransform(scaleX: scale, y: scale))
         let placement = ParentPlacement(toTarget: rootMap, sublayerSpace: .identity, flipped: false, time: time)
         if drawable { survey(root, parent: placement, opacity: 1, clip: bounds, depth: 0) }
+        tracker.endSurvey()
+        previousUnitResolved.removeAll(keepingCapacity: true)
         tracker.computeDamage(bounds: bounds)
         if backdropOnScreen && !tracker.damage.isEmpty { tracker.damageEverything(bounds: bounds) }
         backdropOnScreen = false
@@ -330,6 +367,7 @@ public final class Compositor {
     /// warns once, naming it (the survey and the draw both stop there).
     func isWithinDepthLimit(_ layer: Layer, _ depth: Int) -> Bool {
         guard depth >= Compositor.maximumDepth else { return true }
+        surveyVaries = true
         Diagnostics.warn(layer, "depth", "nested deeper than Compositor.maximumDepth (\(Compositor.maximumDepth)); not drawn, with its sublayers")
         return false
     }
@@ -640,6 +678,7 @@ public final class Compositor {
         let p = presentationValues(of: layer, at: localTime)
         let geometry = p.geometry
         guard geometry.bounds.isFinite else {
+            surveyVaries = true     // surveyed afresh: the warning is the survey's to give
             Diagnostics.warn(layer, "nonFinite", "bounds are not finite; not drawn, with its sublayers")
             return nil
         }
@@ -647,6 +686,7 @@ public final class Compositor {
         if !parent.sublayerSpace.isIdentity { toSuperlayer = toSuperlayer.concatenating(parent.sublayerSpace) }
         let toTarget = toSuperlayer.flattened.concatenating(parent.toTarget)
         guard toTarget.isFinite else {
+            surveyVaries = true
             Diagnostics.warn(layer, "nonFinite", "position, transform or an ancestor's map is not finite; not drawn, with its sublayers")
             return nil
         }

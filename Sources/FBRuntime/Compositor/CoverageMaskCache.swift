@@ -8,6 +8,46 @@ struct CoverageMask {
     /// Coverage, `width × height`, rows packed.
     var coverage: [UInt8]
     var left: Int, top: Int, width: Int, height: Int
+    /// Per row, the longest run of full coverage (255) when it is at least
+    /// `minimumInterior` pixels long: start in the low 16 bits, end
+    /// (exclusive) in the high 16 bits, mask columns; 0 for none. Empty
+    /// when no row has one. An opaque colour fills it without reading the
+    /// mask (`Compositor.fillMask`): the inside of a rounded background.
+    var interiors: [UInt32] = []
+
+    /// Shorter full runs are blended with the rest of the row.
+    static let minimumInterior = 16
+
+    init(coverage: [UInt8], left: Int, top: Int, width: Int, height: Int) {
+        self.coverage = coverage
+        self.left = left; self.top = top; self.width = width; self.height = height
+        guard width >= CoverageMask.minimumInterior, width <= Int(UInt16.max), coverage.count == width * height else { return }
+        var runs = [UInt32](repeating: 0, count: height)
+        var found = false
+        coverage.withUnsafeBufferPointer { c in
+            var y = 0
+            while y < height {
+                let row = y * width
+                var best = 0, bestStart = 0, start = -1
+                var x = 0
+                while x <= width {
+                    if x < width && c[row + x] == 255 {
+                        if start < 0 { start = x }
+                    } else if start >= 0 {
+                        if x - start > best { best = x - start; bestStart = start }
+                        start = -1
+                    }
+                    x += 1
+                }
+                if best >= CoverageMask.minimumInterior {
+                    runs[y] = UInt32(bestStart) | UInt32(bestStart + best) << 16
+                    found = true
+                }
+                y += 1
+            }
+        }
+        if found { interiors = runs }
+    }
 }
 
 /// Coverage bitmaps (A8) of shapes that keep their shape, size and
@@ -97,7 +137,7 @@ public final class CoverageMaskCache: @unchecked Sendable {   // every access ho
         if let mask = cachedMask(for: key) { return mask }
         lock.withLock { misses += 1 }
         let mask = make()
-        lock.withLock { store.insert(mask, for: key, cost: mask.coverage.count + CoverageMaskCache.entryOverhead) }
+        lock.withLock { store.insert(mask, for: key, cost: mask.coverage.count + 4 * mask.interiors.count + CoverageMaskCache.entryOverhead) }
         return mask
     }
 

@@ -138,6 +138,9 @@ final class DamageTracker {
     /// the units of a straight layer's subtree from here).
     private(set) var unitLayers: [Layer] = []
     private var previous: [DrawnUnit] = []
+    /// The last frame's `unitLayers`, kept until the survey ends
+    /// (`endSurvey`) for the units it replays.
+    private var previousUnitLayers: [Layer] = []
     private var index: [ObjectIdentifier: Int] = [:]
     private var previousIndex: [ObjectIdentifier: Int] = [:]
     /// The opaque rectangles of this frame's units.
@@ -174,6 +177,7 @@ final class DamageTracker {
     func beginFrame(target: PixelView<ARGB8888>, settings: UInt64) {
         swap(&units, &previous)
         swap(&index, &previousIndex)
+        swap(&unitLayers, &previousUnitLayers)
         units.removeAll(keepingCapacity: true)
         unitLayers.removeAll(keepingCapacity: true)
         index.removeAll(keepingCapacity: true)
@@ -201,6 +205,40 @@ final class DamageTracker {
         occlusion.add(opaqueRect, position: i)
         return i
     }
+
+    /// Appends the last frame's units `range` again, in order, with their
+    /// signatures, extents and opaque rectangles (a subtree the survey
+    /// found unchanged: see `SurveyMemo`); returns the index of the first.
+    /// `nil`, appending nothing, when the range is not a whole subtree of
+    /// the last frame whose first unit is `layer`.
+    func replay(_ range: Range<Int>, of layer: Layer) -> Int? {
+        let first = units.count
+        guard !range.isEmpty else { return first }
+        guard range.upperBound <= previous.count, range.upperBound <= previousUnitLayers.count,
+              previousUnitLayers[range.lowerBound] === layer, previous[range.lowerBound].subtreeEnd == range.upperBound
+        else { return nil }
+        let shift = first - range.lowerBound
+        var k = range.lowerBound
+        while k < range.upperBound {
+            var u = previous[k]
+            u.subtreeEnd += shift
+            u.partialDamage = nil          // the signature is the last frame's: nothing to damage
+            u.occluded = false
+            u.matched = false
+            units.append(u)
+            unitLayers.append(previousUnitLayers[k])
+            index[u.layer] = k + shift
+            occlusion.add(u.opaqueRect, position: k + shift)
+            k += 1
+        }
+        return first
+    }
+
+    /// The layer of the last frame's unit `i`.
+    func previousUnitLayer(_ i: Int) -> Layer { previousUnitLayers[i] }
+
+    /// The survey is over: lets go of the last frame's layers.
+    func endSurvey() { previousUnitLayers.removeAll(keepingCapacity: true) }
 
     /// Marks unit `i` as one whose sublayers are units (`playsSublayers`).
     func setPlaysSublayers(_ i: Int) { units[i].playsSublayers = true }

@@ -44,5 +44,9 @@ public struct FrameStatistics: Equatable, Sendable {
     /// with an instance delay). Custom properties of content layers are
     /// evaluated per key where they are drawn, outside this count.
     public var animationEvaluations = 0
+    /// Units the survey took over from the last frame without walking
+    /// their layers: subtrees nothing changed, moved or animated
+    /// (`Compositor.replaysUnchangedSubtrees`).
+    public var unitsReplayed = 0
     public init() {}
 }

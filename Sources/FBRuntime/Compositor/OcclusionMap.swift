@@ -33,17 +33,19 @@ struct OcclusionMap {
     }
 
     /// Calls `body` with the parts of `rect` that no rectangle of a unit at
-    /// `from` or later covers (those units overwrite them anyway). Stops
-    /// splitting once the pieces would exceed `VisiblePieces.capacity`;
-    /// the pieces left then are drawn whole (correct, just more work).
+    /// `from` or later covers (those units overwrite them anyway). A hole
+    /// that would split the pieces beyond `VisiblePieces.capacity` is left
+    /// out (its pixels are drawn: correct, just more work), and the other
+    /// holes still apply. A rectangle one unit covers whole (an opaque
+    /// screen background under the damage) is answered first: with many
+    /// opaque cards above it, subtracting them first would run out of
+    /// pieces before reaching it.
     func forEachVisiblePart(of rect: IntRect, drawnFrom from: Int, _ body: (IntRect) -> Void) {
+        if covers(rect, drawnFrom: from) { return }
         var pieces = VisiblePieces(rect)
         var k = entries.count - 1
         while k >= 0 && entries[k].position >= from {
-            if !entries[k].rect.intersection(rect).isEmpty {
-                if !pieces.subtract(entries[k].rect) { break }
-                if pieces.isEmpty { return }
-            }
+            if !entries[k].rect.intersection(rect).isEmpty, pieces.subtract(entries[k].rect), pieces.isEmpty { return }
             k -= 1
         }
         pieces.forEach(body)

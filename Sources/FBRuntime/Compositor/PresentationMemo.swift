@@ -26,9 +26,11 @@ final class PresentationMemo {
 private let renderEpochs = Atomic<UInt64>(0)
 
 extension Compositor {
-    /// A number no other `render` call has had (never 0).
+    /// A number no other `render` call (or compositor: `surveyToken`) has
+    /// had (odd, so never 0). Doubled before the low bit is set: `n | 1`
+    /// gave two consecutive calls the same number (2k and 2k + 1).
     static func nextEpoch() -> UInt64 {
-        renderEpochs.wrappingAdd(1, ordering: .relaxed).newValue | 1
+        renderEpochs.wrappingAdd(1, ordering: .relaxed).newValue &<< 1 | 1
     }
 
     /// The presentation values of `layer` at its local time `t`: from its
@@ -37,6 +39,7 @@ extension Compositor {
     /// layer has animations) and memoised for the rest of the frame.
     func presentationValues(of layer: Layer, at t: MediaTime) -> PresentationValues {
         guard !layer.animations.isEmpty else { return PresentationValues(modelOf: layer) }
+        surveyVaries = true     // the survey of a subtree holding this layer depends on time
         if evaluationEpoch != 0, let memo = layer.presentedMemo, memo.epoch == evaluationEpoch, memo.time == t {
             return memo.values
         }

@@ -168,6 +168,8 @@ open class EmitterLayer: Layer {
     override var drawsOwnContent: Bool { !emitterCells.isEmpty }
 
     override var drawsOwnContentInParentSpace: Bool { preservesDepth }
+    /// Particles move with time.
+    override var contentChangesWithTime: Bool { true }
 
     /// An emitter with a cell that emits moves every frame, as in Core
     /// Animation, though no animation runs: the render loop keeps drawing

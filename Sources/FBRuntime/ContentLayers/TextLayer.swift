@@ -200,7 +200,10 @@ open class TextLayer: Layer {
     /// per layout. It is what changes when the text is recoloured, so a
     /// label's damage is its ink, not its line boxes widened.
     override func ownContentExtent(at t: MediaTime) -> Rect? {
-        _ = layoutCache.layout(for: self, fontSize: presentedFontSize(at: t), bounds: PresentationValues(self, at: t).bounds)
+        // Without animations the presented bounds are the model's: no
+        // evaluation (the survey asks this of every text unit it walks).
+        let bounds = animations.isEmpty ? self.bounds : PresentationValues(self, at: t).bounds
+        _ = layoutCache.layout(for: self, fontSize: presentedFontSize(at: t), bounds: bounds)
         return layoutCache.inkBounds
     }
 

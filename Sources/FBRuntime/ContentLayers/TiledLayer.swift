@@ -233,6 +233,8 @@ open class TiledLayer: Layer {
 
     override var drawsOwnContent: Bool { true }
     override var drawsInTiles: Bool { true }
+    /// Tiles arrive and fade in with time.
+    override var contentChangesWithTime: Bool { true }
 
     override func invalidateTiles(in rect: Rect?) { cache.invalidate(rect) }
 

@@ -257,6 +257,13 @@ open class Layer {
     /// This frame's presentation values of an animated layer (render-side
     /// state; see `PresentationMemo`).
     final var presentedMemo: PresentationMemo?
+    /// What the compositor's survey recorded for this layer's subtree in
+    /// the last frame it surveyed it (render-side state; see `SurveyMemo`).
+    final var surveyMemo = SurveyMemo()
+    /// Bumped by every model change of this layer or of a layer in its
+    /// subtree (sublayers and masks, recursively): see `noteModelChange()`.
+    /// The survey replays a subtree whose version it has seen.
+    final var subtreeVersion: UInt64 = 0
 
     // MARK: Content drawn by layer subclasses
 
@@ -300,6 +307,11 @@ open class Layer {
     /// True when that content needs the layer's 4×4 into its superlayer's
     /// space (`OwnContentDrawing.parentSpace`): an emitter preserving depth.
     var drawsOwnContentInParentSpace: Bool { false }
+
+    /// True when what the layer draws of its own changes with time without
+    /// an animation or a model change (particles flying, tiles arriving):
+    /// the survey never replays a subtree holding such a layer.
+    var contentChangesWithTime: Bool { false }
 
     /// Folds into `signature` everything that decides what the layer's own
     /// content (`drawOwnContent`), rendering context or replication draws

@@ -41,6 +41,12 @@ public final class LayerContents {
         serial = contentsSerials.add(1, ordering: .relaxed).newValue
     }
 
+    /// The last serial handed out: it moves whenever any contents object
+    /// is made or `contentsDidChange()` is called, which the compositor
+    /// takes as "some image may have changed" (no subtree is replayed
+    /// from the last frame's survey then).
+    static var latestSerial: UInt64 { contentsSerials.load(ordering: .relaxed) }
+
     /// Tells the compositor that the image's pixels changed: every layer
     /// showing it is redrawn next frame, and the mip chain is rebuilt at
     /// the next trilinear draw.

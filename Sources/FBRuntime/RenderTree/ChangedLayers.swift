@@ -35,8 +35,20 @@ enum ChangedLayers {
 
 extension Layer {
     /// Notes that the layer's model state changed, for the next commit
-    /// (see `ChangedLayers`). Cheap after the first change: one flag.
+    /// (see `ChangedLayers`), and bumps `subtreeVersion` of the layer and
+    /// of every layer above it (superlayers and mask owners), so the
+    /// compositor's survey sees the subtrees that changed. O(depth); the
+    /// commit's part is cheap after the first change: one flag.
     final func noteModelChange() {
+        var above: Layer? = self
+        var steps = 0
+        // Bounded: a loop made through masks (a layer's mask holding the
+        // layer) must not hang the setter.
+        while let l = above, steps <= Compositor.maximumDepth {
+            l.subtreeVersion &+= 1
+            above = l.superlayer ?? l.maskOwner
+            steps += 1
+        }
         guard !handOff.isChanged, handOff.twin != nil else { return }
         handOff.isChanged = true
         ChangedLayers.lock.withLock { ChangedLayers.list.append(self) }

@@ -319,6 +319,53 @@ final class DamageTests: XCTestCase {
         unculled.render(root, at: 0, into: reference.view)
         XCTAssertNil(firstDifference(target.view, reference.view))
     }
+
+    /// An opaque rounded background occludes the rectangle inside its
+    /// corners: nothing under it is cleared or drawn there, and every
+    /// pixel of that rectangle is the background's own. The targets start
+    /// full of garbage, so a pixel the background did not cover fully
+    /// would show it: radii up to half the side, some corners only,
+    /// fractional places and 1.5 pixels per point, frame after frame.
+    func testRoundedOpaqueBackgroundsOccludeTheirInside() throws {
+        var rng = SeededRandom(state: 7)
+        for scale in [1.0, 1.5] {
+            let w = Int(200 * scale), h = Int(140 * scale)
+            let root = layer("root", 0, 0, 200, 140, color: 0x204060)
+            let below = layer("below", 30, 30, 120, 70, color: 0xFF0000)
+            try root.addSublayer(below)
+            var cards: [Layer] = []
+            for k in 0..<6 {
+                let card = layer("card\(k)", 10 + Double(k % 3) * 62, 12 + Double(k / 3) * 60, 50 + Double(k) * 1.5, 40,
+                                 color: 0xFFFFFF)
+                card.cornerRadius = [4, 10, 25, 8.5, 13, 100][k]
+                if k == 3 { card.maskedCorners = [.minXMinY, .maxXMaxY] }
+                if k == 4 { card.borderWidth = 2; card.borderColor = Color(rgb: 0xE0E0E0) }
+                try root.addSublayer(card)
+                cards.append(card)
+            }
+            let culled = Compositor(scale: scale), reference = Compositor(scale: scale)
+            reference.cullsOccludedLayers = false
+            let a = Surface<ARGB8888>(width: w, height: h)!, b = Surface<ARGB8888>(width: w, height: h)!
+            for step in 0..<12 {
+                for (k, card) in cards.enumerated() {
+                    card.position.x += step % 4 == 3 ? rng.double(-2, 2) : Double((k + step) % 3) - 1
+                    card.position.y += Double((k * 2 + step) % 3) - 1
+                }
+                if step % 4 == 0 {
+                    // Garbage everywhere, then a full frame.
+                    for y in 0..<h { for x in 0..<w { a.view[x, y] = UInt32(truncatingIfNeeded: rng.next()) } }
+                    culled.invalidate()
+                }
+                culled.render(root, at: 0, into: a.view)
+                reference.render(root, at: 0, into: b.view)
+                if let d = firstDifference(a.view, b.view) {
+                    XCTFail("×\(scale), step \(step): first difference at (\(d.x), \(d.y)): 0x\(String(d.a, radix: 16)) vs 0x\(String(d.b, radix: 16))")
+                    return
+                }
+            }
+            XCTAssertGreaterThan(culled.statistics.pixelsWritten, 0)
+        }
+    }
 }
 
 extension DamageTests {

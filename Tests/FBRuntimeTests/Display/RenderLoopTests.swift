@@ -77,8 +77,9 @@ final class RenderLoopTests: XCTestCase {
         XCTAssertTrue(loop.runOnce())
         XCTAssertEqual(display.damages.count, 3)
         XCTAssertEqual(display.damages[0], IntRect(x: 0, y: 0, width: 64, height: 48), "the first frame is whole")
-        // The old and new squares (8×8, 5 apart) with a pixel of margin.
-        XCTAssertEqual(display.damages[1], IntRect(x: 3, y: 19, width: 15, height: 10))
+        // The old and new squares (8×8, 5 apart), exactly: a whole-pixel
+        // rectangle needs no margin.
+        XCTAssertEqual(display.damages[1], IntRect(x: 4, y: 20, width: 13, height: 8))
         XCTAssertTrue(display.damages[2].isEmpty)
         // Two changes far apart: two rectangles, copied one by one.
         let corner = Layer(name: "corner")

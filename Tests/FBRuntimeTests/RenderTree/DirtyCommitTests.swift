@@ -87,6 +87,7 @@ final class DirtyCommitTests: XCTestCase {
     static let notModelState: Set<String> = [
         "Layer.sublayers", "Layer.superlayer", "Layer.mask", "Layer.maskOwner", "Layer.animations",
         "Layer.animationsVersion", "Layer.actionState", "Layer.layoutState", "Layer.handOff", "Layer.renderCache", "Layer.presentedMemo",
+        "Layer.surveyMemo", "Layer.subtreeVersion",
         "Layer.drawHandler", "Layer.needsDisplayOnBoundsChange",
         "ShapeLayer.strokeCache", "ShapeLayer.trimPiece", "ShapeLayer.presentedPathMemo", "ShapeLayer.presentedStyleMemo",
         "ShapeLayer.geometryMemo",

@@ -128,9 +128,10 @@ final class RenderTreeTests: XCTestCase {
             loop.update { _ in square.position.x += 2 }
             XCTAssertTrue(loop.runOnce())
             XCTAssertTrue(square.handOff.twin === twin && root.handOff.twin === rootTwin, "step \(step)")
-            // The old and the new square (8×8, 2 apart) with the tracker's
-            // pixel of margin: what the damage tracker gives a moved layer.
-            let expected = IntRect(x: oldX - 1, y: 19, width: 8 + 2 + 2, height: 10)
+            // The old and the new square (8×8, 2 apart), exactly (a
+            // whole-pixel rectangle needs no anti-aliasing margin): what
+            // the damage tracker gives a moved layer.
+            let expected = IntRect(x: oldX, y: 20, width: 8 + 2, height: 8)
             XCTAssertEqual(loop.compositor.damage.boundingBox, expected, "step \(step)")
             XCTAssertEqual(pixelChecksum(display.screen.view), reference(root), "step \(step)")
         }

@@ -48,6 +48,20 @@ final class SpanKernelTests: XCTestCase {
         }
     }
 
+    /// The fill writes overlapping 64-byte chunks aligned to cache lines:
+    /// every start within a line, lengths around the chunk size, nothing
+    /// written outside the span.
+    func testFillAtEveryOffsetInACacheLine() {
+        for n in [15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 100, 571] {
+            for offset in 0..<16 {
+                let color = UInt32(0x8000_0000) | UInt32(n * 16 + offset)
+                withSpans(n, offset: offset, seed: UInt64(n * 31 + offset)) { x, y, _ in
+                    SIMDKernels.fill(x, n, color: color); ScalarKernels.fill(y, n, color: color)
+                }
+            }
+        }
+    }
+
     func testImageKernels() {
         for n in lengths {
             for offset in [0, 1, 5] {
