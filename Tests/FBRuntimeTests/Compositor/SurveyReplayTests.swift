@@ -15,19 +15,8 @@ import XCTest
 /// takes the layers' memos over, which would keep the one under test from
 /// replaying anything.
 final class SurveyReplayTests: XCTestCase {
-    struct SeededRandom {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func double(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53) }
-        mutating func chance(_ p: Double) -> Bool { double(0, 1) < p }
-    }
+    /// The same seeded splitmix64 generator as the damage tests.
+    typealias SeededRandom = DamageTests.SeededRandom
 
     func firstDifference(_ a: PixelView<ARGB8888>, _ b: PixelView<ARGB8888>) -> (x: Int, y: Int, a: UInt32, b: UInt32)? {
         for y in 0..<a.height {
