@@ -79,6 +79,16 @@ public struct AppOptionReader {
         integer(in: 1...AppOptions.maxFrames, "1…\(AppOptions.maxFrames)")
     }
 
+    /// `--backend auto|kms|fbdev`.
+    public mutating func backend() -> BoardConfig.Backend {
+        switch value() {
+        case "auto": return .auto
+        case "kms": return .kms
+        case "fbdev": return .fbdev
+        default: usage("--backend takes auto, kms or fbdev")
+        }
+    }
+
     /// `--size WxH`: pixels, each 1 … `RasterLimits.maxDimension`.
     public mutating func size() -> (width: Int, height: Int) {
         guard let size = AppOptionReader.parseSize(value()) else {
@@ -126,13 +136,7 @@ extension AppOptions {
             if extra(a, &r) { continue }
             switch a {
             case "--headless": options.headless = true
-            case "--backend":
-                switch r.value() {
-                case "auto": options.backend = .auto
-                case "kms": options.backend = .kms
-                case "fbdev": options.backend = .fbdev
-                default: usage("--backend takes auto, kms or fbdev")
-                }
+            case "--backend": options.backend = r.backend()
             case "--frames": options.frames = r.frames()
             case "--size": (options.width, options.height) = r.size()
             case "--out": options.outDirectory = r.value()

@@ -58,15 +58,17 @@ public final class SimWindowPresenter: FramePresenter {
     }
 
     public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
-        precondition(!isFlipPending, "SimWindowPresenter: a flip is pending; wait for it before presenting")
-        precondition(frame.width == width && frame.height == height, "SimWindowPresenter: frame size differs")
-        held.hold(frame, damage: damage, pieces: nil)
+        hold(frame, damage: damage, pieces: nil)
     }
 
     public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
+        hold(frame, damage: damage.boundingBox, pieces: damage)
+    }
+
+    private func hold(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(!isFlipPending, "SimWindowPresenter: a flip is pending; wait for it before presenting")
         precondition(frame.width == width && frame.height == height, "SimWindowPresenter: frame size differs")
-        held.hold(frame, damage: damage.boundingBox, pieces: damage)
+        held.hold(frame, damage: damage, pieces: pieces)
     }
 
     /// Copies the prepared damage into the scan-out buffer (the frame stays

@@ -173,13 +173,7 @@ func parseOptions(_ arguments: [String]) -> Options {
     while let a = r.next() {
         switch a {
         case "--headless": options.headless = true
-        case "--backend":
-            switch r.value() {
-            case "auto": options.backend = .auto
-            case "kms": options.backend = .kms
-            case "fbdev": options.backend = .fbdev
-            default: usage("--backend takes auto, kms or fbdev")
-            }
+        case "--backend": options.backend = r.backend()
         case "--frames":
             options.frames = r.frames()
             options.framesGiven = true

@@ -145,15 +145,17 @@ public final class SimulatedPresenter: FramePresenter {
     }
 
     public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
-        precondition(pageFlipState == .idle, "SimulatedPresenter: a flip is pending; wait for it before presenting")
-        precondition(frame.width == width && frame.height == height, "SimulatedPresenter: frame size differs")
-        held.hold(frame, damage: damage, pieces: nil)
+        hold(frame, damage: damage, pieces: nil)
     }
 
     public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
+        hold(frame, damage: damage.boundingBox, pieces: damage)
+    }
+
+    private func hold(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(pageFlipState == .idle, "SimulatedPresenter: a flip is pending; wait for it before presenting")
         precondition(frame.width == width && frame.height == height, "SimulatedPresenter: frame size differs")
-        held.hold(frame, damage: damage.boundingBox, pieces: damage)
+        held.hold(frame, damage: damage, pieces: pieces)
     }
 
     public func commit() throws(KMSError) -> PresentOutcome {
