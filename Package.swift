@@ -111,6 +111,11 @@ let package = Package(
         // handling, shared by fbdemo, fbcheck and the desktop simulator fbsim.
         .target(name: "DemoScenes", dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "ImageLoading"], path: "Sources/DemoScenes",
                 swiftSettings: boardSize),
+        // Each demo scene's scripted touch and settling time, for fbcheck's
+        // --demo-touch on the emulated board and the scene tests: test
+        // material, so not in DemoScenes (fbdemo links none of it).
+        .target(name: "DemoTouchScripts", dependencies: ["DemoScenes", "FBRuntime"], path: "Sources/DemoTouchScripts",
+                swiftSettings: boardSize),
         // The demo app, on the host and on the board: the scenes over the app
         // shell, a chooser or one scene (scripts/demo, the deploy unit).
         .executableTarget(name: "fbdemo", dependencies: ["AppShell", "DemoScenes", "FBRuntime"],
@@ -126,7 +131,7 @@ let package = Package(
         .executableTarget(
             name: "fbcheck",
             dependencies: ["AppShell", "FBRuntime", "FBRuntimeTesting", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput",
-                           "DemoScenes"],
+                           "DemoScenes", "DemoTouchScripts"],
             path: "Sources/fbcheck", swiftSettings: boardSize
         ),
         // Renders a fixed scene with every Raster kernel and prints a checksum;
@@ -196,6 +201,6 @@ let package = Package(
         // An app whose handlers throw and trap, run by AppShellTests.
         .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
         .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "apptrapprobe"], path: "Tests/AppShellTests"),
-        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes"], path: "Tests/InputTests"),
+        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes", "DemoTouchScripts"], path: "Tests/InputTests"),
     ]
 )

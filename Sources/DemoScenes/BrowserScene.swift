@@ -218,17 +218,6 @@ public final class BrowserScene: DemoScene {
         spring.initialVelocity = Swift.min(Swift.max(v, -20), 20)
         try? grid.add(spring, forKey: "scroll")
     }
-
-    /// Four upward flicks of 70 % of the screen: whatever the velocities,
-    /// they take the grid past its end, so it rests at `maximumOffset`.
-    public var touchScript: [DemoTouchStep] {
-        var steps: [DemoTouchStep] = []
-        for _ in 0..<4 { steps.append(.drag(x0: 0.5, y0: 0.85, x1: 0.5, y1: 0.15, checkFollows: false)) }
-        return steps
-    }
-
-    /// The last spring settles in about 1 s.
-    public var restSeconds: Double { 1.6 }
 }
 
 private extension Layer {

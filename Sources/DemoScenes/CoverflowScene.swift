@@ -54,7 +54,7 @@ public final class CoverflowScene: DemoScene {
     /// The settle animation under way: from, to, begin (media time), seconds.
     private var settle: (from: Double, to: Double, begin: MediaTime, duration: Double)?
     private var dragStart = 0.0
-    private let centreY: Double
+    package let centreY: Double
 
     public init(width: Double, height: Double) {
         self.width = width
@@ -256,22 +256,6 @@ public final class CoverflowScene: DemoScene {
         router.add(tap, to: root)
         return true
     }
-
-    /// A flick to the left across 45 % of the width (three covers, plus
-    /// the saturated momentum of two: from cover 3 to cover 8), a pause
-    /// well past its settling (at most 0.9 s: a tap while it still moves
-    /// centres instead of flipping), then a tap on the centre cover (it
-    /// flips).
-    public var touchScript: [DemoTouchStep] {
-        let y = centreY / height
-        return [.drag(x0: 0.8, y0: y, x1: 0.35, y1: y, checkFollows: false),
-                .wait(seconds: 2.0),
-                .tap(x: 0.5, y: y)]
-    }
-
-    /// The flip (0.6 s) and slack for the emulated board (under TCG a
-    /// frame of the flip can take half a second).
-    public var restSeconds: Double { 3.0 }
 
     private func panned() {
         let now = AppRunLoop.current.now

@@ -144,14 +144,6 @@ public final class CubeScene: DemoScene {
         return true
     }
 
-    /// A drag a quarter of the width to the right across the middle: the
-    /// yaw grows by `degreesPerPoint` × width / 4.
-    public var touchScript: [DemoTouchStep] {
-        [.drag(x0: 0.3, y0: 0.5, x1: 0.55, y1: 0.5, checkFollows: false)]
-    }
-
-    public var restSeconds: Double { 0.3 }
-
     private func panned() {
         switch pan.state {
         case .began:

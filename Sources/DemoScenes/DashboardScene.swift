@@ -452,10 +452,4 @@ public final class DashboardScene: DemoScene {
         sheet.position = Point(x: width / 2, y: closedY)
         Transaction.commit()
     }
-
-    /// Tap the Settings button: the sheet is open at rest.
-    public var touchScript: [DemoTouchStep] {
-        let b = buttons[2]
-        return [.tap(x: (b.position.x + b.bounds.width / 2) / width, y: (b.position.y + b.bounds.height / 2) / height)]
-    }
 }

@@ -22,44 +22,11 @@ public protocol DemoScene: AnyObject {
     /// its layers) and returns true; the default returns false, and
     /// `SceneTouch` then drags any top-level layer and pinches it to zoom.
     func installGestures(in router: TouchRouter) -> Bool
-    /// The touches `fbcheck --demo-touch` writes to a uinput touchscreen on
-    /// the emulated board (scripts/qemu-board), in order. Its screendump is
-    /// taken `restSeconds` after the last one, so the state it leaves must
-    /// not depend on timing (e.g. a flick ends snapped to an item, a launch
-    /// is paused at a fixed `timeOffset`). Default: a tap and a drag of the
-    /// layer at 20 %, 30 % of the screen a quarter of its width to the right.
-    var touchScript: [DemoTouchStep] { get }
-    /// Seconds from the last scripted touch until the scene is at rest
-    /// (every animation it started has ended or is paused). Default 0.6.
-    var restSeconds: Double { get }
 }
 
 extension DemoScene {
     public func turn(at time: MediaTime) {}
     public func installGestures(in router: TouchRouter) -> Bool { false }
-    public var touchScript: [DemoTouchStep] {
-        [.tap(x: 0.2, y: 0.3), .drag(x0: 0.2, y0: 0.3, x1: 0.45, y1: 0.3, checkFollows: true)]
-    }
-    public var restSeconds: Double { 0.6 }
-}
-
-/// One step of a demo's scripted touch, in fractions of the screen (0…1
-/// across the width and down the height, origin top left; fbcheck turns them
-/// into panel pixels).
-public enum DemoTouchStep: Equatable {
-    /// Down and up at one place.
-    case tap(x: Double, y: Double)
-    /// Down at (x0, y0), eight moves in equal steps to (x1, y1), up.
-    /// `checkFollows`: require the top-level layer under the start to have
-    /// moved by exactly the drag (the generic `SceneTouch` drag).
-    case drag(x0: Double, y0: Double, x1: Double, y1: Double, checkFollows: Bool)
-    /// Nothing for `seconds` (input keeps being routed).
-    case wait(seconds: Double)
-    /// Two fingers down together, centred on (x, y), `startSpread` apart
-    /// horizontally (a fraction of the width), moved apart (or together)
-    /// in eight equal steps to `endSpread`, both lifted: a pinch whose
-    /// scale is endSpread / startSpread (up to the pixel rounding).
-    case pinch(x: Double, y: Double, startSpread: Double, endSpread: Double)
 }
 
 /// The scenes fbdemo, fbcheck and fbsim know by name.

@@ -249,18 +249,6 @@ public final class FireworksScene: DemoScene {
         return true
     }
 
-    /// A tap in the middle of the sky (launches), a second for the rocket
-    /// to climb, then a drag along the timeline to 55 % of the width: the
-    /// sky paused 2.2 s after that launch, in its burst.
-    public var touchScript: [DemoTouchStep] {
-        let y = (timelineFrame.minY + timelineFrame.height / 2) / height
-        return [.tap(x: 0.5, y: 0.3),
-                .wait(seconds: 1.0),
-                .drag(x0: 0.25, y0: y, x1: 0.55, y1: y, checkFollows: false)]
-    }
-
-    public var restSeconds: Double { 0.3 }
-
     private func tapped() {
         let now = AppRunLoop.current.now
         let p = tap.location

@@ -244,23 +244,9 @@ public final class LockScene: DemoScene {
     }
 
     /// Fractions of the screen: the knob's centre at rest.
-    private var knobFraction: (x: Double, y: Double) {
+    package var knobFraction: (x: Double, y: Double) {
         (knobMinX / width, (bottomFrame.minY + knobY) / height)
     }
-
-    /// A short drag (a fifth of the width: springs back), then, once the
-    /// spring has settled, a drag to the right edge (unlocks).
-    public var touchScript: [DemoTouchStep] {
-        let k = knobFraction
-        return [.drag(x0: k.x, y0: k.y, x1: k.x + 0.2, y1: k.y, checkFollows: false),
-                .wait(seconds: 1.0),
-                .drag(x0: k.x, y0: k.y, x1: 0.98, y1: k.y, checkFollows: false)]
-    }
-
-    /// The slide (0.45 s), the home screen's fade (0.3 s) and slack for
-    /// the emulated board (under TCG on a loaded host a frame can take
-    /// over a second).
-    public var restSeconds: Double { 2.5 }
 
     private func panned() {
         guard state == .locked else { return }

@@ -188,10 +188,4 @@ public final class ShapesScene: DemoScene {
         }
         Transaction.flush()
     }
-
-    /// A pinch about the middle arrow from fingers 20 % of the width apart
-    /// to 30 %: the stage zooms to 1.5× (snapped on lift).
-    public var touchScript: [DemoTouchStep] {
-        [.pinch(x: 0.5, y: 0.55, startSpread: 0.2, endSpread: 0.3)]
-    }
 }

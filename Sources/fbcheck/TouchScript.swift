@@ -1,6 +1,7 @@
 import CInput
 import CPosix
 import DemoScenes
+import DemoTouchScripts
 import FBRuntime
 
 /// A short script of touches for `scripts/qemu-board` (`--tap X,Y`,
@@ -45,14 +46,14 @@ struct TouchScript {
     /// An empty script (steps come from --tap and --drag).
     init() {}
 
-    /// A scene's own script (`DemoScene.touchScript`, fractions of the
+    /// A scene's own script (`DemoTouchScripts.steps(for:)`, fractions of the
     /// screen) in pixels of a `width` × `height` panel.
     init(scene: any DemoScene, width: Int, height: Int) {
         func px(_ f: Double, _ size: Int) -> Int {
             guard f.isFinite else { return 0 }
             return Int((min(max(f, 0), 1) * Double(size - 1)).rounded())
         }
-        for step in scene.touchScript {
+        for step in DemoTouchScripts.steps(for: scene) {
             switch step {
             case let .tap(x, y): steps.append(.tap(x: px(x, width), y: px(y, height)))
             case let .drag(x0, y0, x1, y1, check):
@@ -66,7 +67,7 @@ struct TouchScript {
                                     xa1: px(x - s1, width), xb1: px(x + s1, width)))
             }
         }
-        let rest = scene.restSeconds
+        let rest = DemoTouchScripts.restSeconds(for: scene)
         restMilliseconds = rest.isFinite ? Int(min(max(rest, 0), 60) * 1000) : 600
     }
 

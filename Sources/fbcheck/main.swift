@@ -90,7 +90,7 @@
 //                      --screendump is taken once the scene is at rest after
 //                      the touches instead of at the first frame.
 //   --demo-touch       the same with the scene's own script
-//                      (DemoScene.touchScript: the touches each demo is
+//                      (DemoTouchScripts.steps(for:): the touches each demo is
 //                      checked with on the emulated board).
 //   --test-fault NAME  a fault while the scene runs, for tests only:
 //                      connector, flip-error[:ERRNO[:N]], tree-replace,
@@ -142,7 +142,7 @@ struct Options {
     /// --backend; nil: the board's (auto without one).
     var backend: BoardConfig.Backend?
     var touchScript = TouchScript()
-    /// --demo-touch: the scene's own touch script (DemoScene.touchScript).
+    /// --demo-touch: the scene's own touch script (DemoTouchScripts.steps(for:)).
     var demoTouch = false
     /// --test-fault (FaultChecks).
     var testFault: String?

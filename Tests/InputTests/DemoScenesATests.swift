@@ -1,5 +1,6 @@
 import XCTest
 @testable import DemoScenes
+import DemoTouchScripts
 import FBRuntime
 import Raster
 
@@ -100,7 +101,7 @@ final class DemoScenesATests: XCTestCase {
             for (w, h) in [(240, 136)] {
                 let scene = try XCTUnwrap(DemoCatalog.make(name, width: Double(w), height: Double(h)), name)
                 XCTAssertEqual(scene.root.bounds, Rect(x: 0, y: 0, width: Double(w), height: Double(h)))
-                XCTAssertFalse(scene.touchScript.isEmpty, name)
+                XCTAssertFalse(DemoTouchScripts.steps(for: scene).isEmpty, name)
                 // At rest, frames at two times are the same picture (the
                 // still scene on the board does not move).
                 let a = render(scene.root, width: w, height: h, at: 100)
@@ -135,7 +136,7 @@ final class DemoScenesATests: XCTestCase {
     func testTouchScriptsStayOnScreen() throws {
         for name in DemoCatalog.names {
             let scene = try XCTUnwrap(DemoCatalog.make(name, width: 640, height: 480))
-            for step in scene.touchScript {
+            for step in DemoTouchScripts.steps(for: scene) {
                 switch step {
                 case let .tap(x, y): XCTAssertTrue((0...1).contains(x) && (0...1).contains(y), name)
                 case let .drag(x0, y0, x1, y1, _):

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import DemoScenes
+import DemoTouchScripts
 import FBRuntime
 import Input
 import Raster
@@ -94,7 +95,7 @@ final class DemoScenesBTests: XCTestCase {
                     display.renderFrame(scene.root, with: compositor)
                 }
                 XCTAssertNotEqual(pixelChecksum(display.framebuffer.view), first, "\(name) does not animate")
-                XCTAssertFalse(scene.touchScript.isEmpty)
+                XCTAssertFalse(DemoTouchScripts.steps(for: scene).isEmpty)
             }
         }
     }
