@@ -12,7 +12,9 @@ public enum CalculationMode: Equatable, Sendable {
     /// `timingFunctions` are ignored.
     case paced
     /// A Catmull-Rom spline through the values (Kochanek–Bartels with the
-    /// optional tension/continuity/bias arrays), at the key times.
+    /// optional tension/continuity/bias arrays), at the key times; smooth
+    /// in time at every interior key (continuity 0) however unevenly the
+    /// key times are spaced, as Core Animation's.
     case cubic
     /// Cubic, with paced key times.
     case cubicPaced
@@ -175,9 +177,29 @@ public struct KeyframeAnimation: MediaTimed, Sendable {
 
     /// Kochanek–Bartels (TCB) spline on segment `i` (values i → i+1) at
     /// local parameter `s`; end tangents use the segment itself (clamped).
+    ///
+    /// Smooth in time, not only in each segment's parameter: a key between
+    /// intervals of unequal length Δ₋ (before) and Δ₊ (after) scales its
+    /// outgoing tangent by 2Δ₊ / (Δ₋ + Δ₊) and its incoming one by
+    /// 2Δ₋ / (Δ₋ + Δ₊) (Kochanek and Bartels' adjustment for unequal
+    /// spacing), so with continuity 0 the velocity, value per unit of
+    /// progress, is the same on both sides of every interior key whatever
+    /// the key times. Evenly spaced keys scale by 1 (plain Catmull-Rom).
     private func cubicValue(segment i: Int, _ s: Double) -> AnimatableValue? {
         let n = values.count
         let p0 = values[Swift.max(0, i - 1)], p1 = values[i], p2 = values[i + 1], p3 = values[Swift.min(n - 1, i + 2)]
+        // The key times around the segment: t(i−1) … t(i+2), where there are keys.
+        var walk = KeyTimeWalk(self)
+        let before = i > 0 ? walk.time(i - 1) : nil
+        let ti = walk.time(i), tj = walk.time(i + 1)
+        let after = i + 2 < n ? walk.time(i + 2) : nil
+        let span = tj - ti
+        /// 2Δ / (Δ + other), 1 at an end key or where the intervals vanish.
+        func spacing(_ other: Double?) -> Double {
+            guard let other, other.isFinite, span.isFinite, span + other > 0 else { return 1 }
+            return 2 * span / (span + other)
+        }
+        let f1 = spacing(before.map { ti - $0 }), f2 = spacing(after.map { $0 - tj })
         func param(_ array: [Double]?, _ k: Int) -> Double {
             guard let array, k < array.count, array[k].isFinite else { return 0 }
             return array[k]
@@ -187,10 +209,10 @@ public struct KeyframeAnimation: MediaTimed, Sendable {
         let t2 = param(tensionValues, i + 1), c2 = param(continuityValues, i + 1), b2 = param(biasValues, i + 1)
         let a1 = (1 - t1) * (1 + b1) * (1 + c1) / 2, d1 = (1 - t1) * (1 - b1) * (1 - c1) / 2
         let a2 = (1 - t2) * (1 + b2) * (1 - c2) / 2, d2 = (1 - t2) * (1 - b2) * (1 + c2) / 2
-        // m1 = a1·(p1 − p0) + d1·(p2 − p1);  m2 = a2·(p2 − p1) + d2·(p3 − p2)
-        // Hermite: h00·p1 + h10·m1 + h01·p2 + h11·m2
+        // m1 = f1·(a1·(p1 − p0) + d1·(p2 − p1));  m2 = f2·(a2·(p2 − p1) + d2·(p3 − p2))
+        // Hermite: h00·p1 + h10·m1 + h01·p2 + h11·m2 (f1, f2 folded into h10, h11)
         let s2 = s * s, s3 = s2 * s
-        let h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2
+        let h00 = 2 * s3 - 3 * s2 + 1, h10 = (s3 - 2 * s2 + s) * f1, h01 = -2 * s3 + 3 * s2, h11 = (s3 - s2) * f2
         let w0 = -h10 * a1
         let w1 = h00 + h10 * (a1 - d1) - h11 * a2
         let w2 = h01 + h10 * d1 + h11 * (a2 - d2)

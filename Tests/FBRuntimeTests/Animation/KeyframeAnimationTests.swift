@@ -73,6 +73,62 @@ final class KeyframeAnimationTests: XCTestCase {
         XCTAssertEqual(flat, 0, accuracy: 1e-3)
     }
 
+    /// Issue 22: with uneven key times the cubic modes stay smooth in
+    /// time. The velocity (value per unit of progress) just before and just
+    /// after each interior key agrees, for TCB parameters with continuity 0
+    /// as well; before, the tangents were per segment, and with key times
+    /// [0, 0.8, 1] the velocity jumped from 125 to 500 units at the middle
+    /// key. Evenly spaced keys are unchanged (Catmull-Rom, as above).
+    func testCubicVelocityIsContinuousInTimeAtUnevenKeys() throws {
+        let h = 1e-7
+        func velocities(_ a: KeyframeAnimation, at knot: Double) throws -> (left: Double, right: Double) {
+            let v = try XCTUnwrap(scalar(a.value(atProgress: knot)))
+            let l = try XCTUnwrap(scalar(a.value(atProgress: knot - h))), r = try XCTUnwrap(scalar(a.value(atProgress: knot + h)))
+            return ((v - l) / h, (r - v) / h)
+        }
+        var a = KeyframeAnimation(key: .opacity, values: [.scalar(0), .scalar(100), .scalar(200)])
+        a.calculationMode = .cubic
+        a.keyTimes = [0, 0.8, 1]
+        var (left, right) = try velocities(a, at: 0.8)
+        // Catmull-Rom's tangent at the middle key, (200 − 0) / 2 per
+        // average interval 0.5: 200 units per unit of progress both sides.
+        XCTAssertEqual(left, 200, accuracy: 1e-3)
+        XCTAssertEqual(right, 200, accuracy: 1e-3)
+        XCTAssertEqual(scalar(a.value(atProgress: 0.8))!, 100, accuracy: 1e-12)
+
+        // Five keys at uneven times, a wiggle, with tension and bias.
+        a.values = [.scalar(0), .scalar(40), .scalar(-10), .scalar(70), .scalar(20)]
+        a.keyTimes = [0, 0.1, 0.55, 0.7, 1]
+        let settings: [(tension: Double, bias: Double)] = [(0, 0), (0.4, 0), (0, 0.5), (-0.3, -0.4)]
+        for parameters in settings {
+            a.tensionValues = Array(repeating: parameters.tension, count: 5)
+            a.biasValues = Array(repeating: parameters.bias, count: 5)
+            for (k, knot) in [0.1, 0.55, 0.7].enumerated() {
+                (left, right) = try velocities(a, at: knot)
+                XCTAssertEqual(left, right, accuracy: 1e-3 * max(1, abs(left)), "key \(k + 1), \(parameters)")
+                XCTAssertEqual(scalar(a.value(atProgress: knot))!, scalar(a.values[k + 1])!, accuracy: 1e-9)
+            }
+        }
+
+        // Cubic paced: key times from the distances (10, 90, 20 units), so
+        // uneven; the speed is continuous at both inner keys.
+        a = KeyframeAnimation(key: .opacity, values: [.scalar(0), .scalar(10), .scalar(100), .scalar(80)])
+        a.calculationMode = .cubicPaced
+        let times = a.effectiveKeyTimes()
+        XCTAssertEqual(times[1], 10.0 / 120, accuracy: 1e-12)
+        for knot in [times[1], times[2]] {
+            (left, right) = try velocities(a, at: knot)
+            XCTAssertEqual(left, right, accuracy: 1e-3 * max(1, abs(left)))
+        }
+
+        // A non-zero continuity makes a corner, as intended: the two sides differ.
+        a.calculationMode = .cubic
+        a.keyTimes = nil
+        a.continuityValues = [0, 0.8, 0, 0]
+        (left, right) = try velocities(a, at: 1.0 / 3)
+        XCTAssertGreaterThan(abs(left - right), 1)
+    }
+
     func testEdgeCases() {
         var a = KeyframeAnimation(key: .opacity, values: [])
         XCTAssertNil(a.value(atProgress: 0.5))
