@@ -198,12 +198,32 @@ open class Layer {
     /// A layer whose alpha (with its sublayers) masks this layer's image and
     /// shadow. It is laid out in this layer's bounds space and has no
     /// superlayer; this layer's `sublayerTransform` does not apply to it.
+    ///
+    /// A layer is in one place at a time: setting a layer that has a
+    /// superlayer removes it from there first, and one that is another
+    /// layer's mask stops being that one's (its `mask` becomes `nil`), as
+    /// `addSublayer` moves a layer (Core Animation leaves both undefined).
     public var mask: Layer? {
-        didSet {
-            if let oldValue, oldValue !== mask, oldValue.maskOwner === self { oldValue.maskOwner = nil }
-            mask?.maskOwner = self
-            noteModelChange()
+        get { maskStorage }
+        set {
+            if let m = newValue, m.maskOwner !== self {
+                if let other = m.maskOwner, other.mask === m { other.mask = nil }
+                m.removeFromSuperlayer()
+            }
+            setMaskInPlace(newValue)
         }
+    }
+    final private(set) var maskStorage: Layer?
+    /// Sets `mask` without moving the layer out of where it is: for render
+    /// twins (`RenderTreeUpdate.apply`), whose updates reproduce the app
+    /// side's arrangement as a whole, and must not run the app side's
+    /// tree bookkeeping on the render thread.
+    final func setMaskInPlace(_ m: Layer?) {
+        let old = maskStorage
+        maskStorage = m
+        if let old, old !== m, old.maskOwner === self { old.maskOwner = nil }
+        m?.maskOwner = self
+        noteModelChange()
     }
     /// The layer whose `mask` this layer is (not retained; cleared when
     /// that layer lets go of it).
@@ -510,7 +530,8 @@ open class Layer {
     // MARK: Tree edits
 
     /// Appends `layer` as the frontmost sublayer, removing it from its old
-    /// superlayer (possibly in another tree) first.
+    /// superlayer (possibly in another tree), or from the `mask` of the
+    /// layer it masks, first.
     /// - Throws: `LayerTreeError.wouldCreateCycle` if `layer` is this layer
     ///   or one of its ancestors (the layers above, through superlayers and
     ///   the layers whose `mask` a layer on the way is); the tree is
@@ -529,6 +550,8 @@ open class Layer {
         let count = sublayers.count - (layer.superlayer === self ? 1 : 0)
         guard index >= 0 && index <= count else { throw .indexOutOfRange(index, count: count) }
         willChangeSubtree(forKey: .sublayers, changes: true)
+        // Out of where it was: a superlayer, or another layer's mask slot.
+        if let owner = layer.maskOwner, owner.mask === layer { owner.mask = nil }
         layer.removeFromSuperlayer()
         sublayers.insert(layer, at: index)
         layer.superlayer = self

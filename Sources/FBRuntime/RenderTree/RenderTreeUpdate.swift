@@ -296,7 +296,7 @@ public final class RenderTreeUpdate {
             e.twin.copyLayerState(from: e.state)
             e.twin.animations = e.animations
             if !RenderTreeUpdate.same(e.twin.sublayers, e.sublayers) { e.twin.setRenderSublayers(e.sublayers) }
-            if e.twin.mask !== e.mask { e.twin.mask = e.mask }
+            if e.twin.mask !== e.mask { e.twin.setMaskInPlace(e.mask) }
         }
     }
 

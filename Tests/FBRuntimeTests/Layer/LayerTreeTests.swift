@@ -25,6 +25,46 @@ final class LayerTreeTests: XCTestCase {
         XCTAssertTrue(x.superlayer === tree2)
     }
 
+    /// A layer is in one place at a time: a mask made a sublayer leaves
+    /// its mask slot, a sublayer made a mask leaves its superlayer, and a
+    /// mask given to another layer leaves the first. Before, it could be
+    /// both, and an edit under it reached the render tree only through
+    /// one of its places (DirtyCommitTests found it: a mask's sublayer's
+    /// `strokeEnd` never reached the screen).
+    func testALayerIsEitherASublayerOrAMask() throws {
+        let root = Layer(name: "root"), a = Layer(name: "a"), b = Layer(name: "b"), m = ShapeLayer(name: "m")
+        try root.addSublayer(a)
+        try root.addSublayer(b)
+        a.mask = m
+        try b.addSublayer(m)                          // the mask becomes b's sublayer
+        XCTAssertNil(a.mask)
+        XCTAssertNil(m.maskOwner)
+        XCTAssertTrue(m.superlayer === b)
+        a.mask = m                                    // and back: out of b
+        XCTAssertTrue(a.mask === m && m.maskOwner === a)
+        XCTAssertNil(m.superlayer)
+        XCTAssertTrue(b.sublayers.isEmpty)
+        b.mask = m                                    // another layer's mask now
+        XCTAssertNil(a.mask)
+        XCTAssertTrue(b.mask === m && m.maskOwner === b)
+        b.mask = m                                    // set again: unchanged
+        XCTAssertTrue(b.mask === m && m.maskOwner === b)
+
+        // Through commits: the render tree follows each move, and an edit
+        // to the mask after the moves reaches its twin.
+        RenderTreeUpdate(capturing: root, at: 0).apply()
+        try a.addSublayer(m)
+        RenderTreeUpdate(capturing: root, at: 0).apply()
+        XCTAssertNil(b.handOff.twin!.mask)
+        XCTAssertTrue(a.handOff.twin!.sublayers.first === m.handOff.twin)
+        b.mask = m
+        m.strokeEnd = 0.25
+        RenderTreeUpdate(capturing: root, at: 0).apply()
+        XCTAssertTrue(b.handOff.twin!.mask === m.handOff.twin)
+        XCTAssertTrue(a.handOff.twin!.sublayers.isEmpty)
+        XCTAssertEqual((m.handOff.twin as? ShapeLayer)?.strokeEnd, 0.25)
+    }
+
     func testInsertAboveBelowReplaceKeepOrder() throws {
         let root = Layer(name: "root")
         let a = Layer(name: "a"), b = Layer(name: "b"), c = Layer(name: "c"), d = Layer(name: "d")

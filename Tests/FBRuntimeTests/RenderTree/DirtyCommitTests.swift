@@ -85,7 +85,7 @@ final class DirtyCommitTests: XCTestCase {
     /// handed to the twin: the tree, animations (compared by key),
     /// bookkeeping, app-side drawing hooks and render-side caches.
     static let notModelState: Set<String> = [
-        "Layer.sublayers", "Layer.superlayer", "Layer.mask", "Layer.maskOwner", "Layer.animations",
+        "Layer.sublayers", "Layer.superlayer", "Layer.maskStorage", "Layer.maskOwner", "Layer.animations",
         "Layer.animationsVersion", "Layer.actionState", "Layer.layoutState", "Layer.handOff", "Layer.renderCache", "Layer.presentedMemo",
         "Layer.surveyMemo", "Layer.subtreeVersion",
         "Layer.drawHandler", "Layer.needsDisplayOnBoundsChange",
