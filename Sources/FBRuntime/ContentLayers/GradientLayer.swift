@@ -19,6 +19,10 @@ import Raster
 /// **Stops.** `colors` in order; `locations` (0…1) place them, and a
 /// `locations` array whose count differs from `colors` is ignored (stops
 /// spread evenly), as CA does for `nil`. No colours draws nothing.
+/// Between stops, straight colour and alpha are mixed separately (as Core
+/// Graphics draws CAGradientLayer, and as SVG and cairo do); a colour with
+/// alpha 0 keeps its hue. `interpolation = .premultiplied` mixes
+/// premultiplied colours instead (CSS gradients).
 ///
 /// **Drawing.** The gradient is shaded into an image at the layer's
 /// on-screen density (at most `maximumImageSide` pixels a side), cached
@@ -33,6 +37,9 @@ open class GradientLayer: Layer {
     public enum Kind: Sendable { case axial, radial, conic }
 
     public var type: Kind = .axial { didSet { noteModelChange() } }
+    /// How colours between stops are mixed: `.unpremultiplied` (default,
+    /// Core Graphics' rule) or `.premultiplied`. Not animatable.
+    public var interpolation: GradientInterpolation = .unpremultiplied { didSet { noteModelChange() } }
     public var colors: [Color] = [] { willSet { willChangeValue(forKey: .colors) } didSet { didChangeValues() } }
     public var locations: [Double]? { willSet { willChangeValue(forKey: .locations) } didSet { didChangeValues() } }
     /// Unit coordinates; default (0.5, 0): top centre.
@@ -60,6 +67,7 @@ open class GradientLayer: Layer {
         // `other` is of this class (see `copyLayerState(from:)`).
         let o = unsafeDowncast(other, to: GradientLayer.self)
         type = o.type
+        interpolation = o.interpolation
         colors = o.colors
         locations = o.locations
         startPoint = o.startPoint
@@ -104,6 +112,7 @@ open class GradientLayer: Layer {
         s.combine(presentedLocations(at: t))
         s.combine(customKeys: GradientLayer.pointKeys, of: self, at: t)
         s.combine(type == .axial ? 0 : type == .radial ? 1 : 2)
+        s.combine(interpolation == .unpremultiplied ? 0 : 1)
     }
 
     /// Render-thread storage for the lists of a plain animation of `colors`
@@ -137,7 +146,8 @@ open class GradientLayer: Layer {
 
     override func drawOwnContent(_ d: OwnContentDrawing) {
         guard case let .colors(colors)? = presentedColors(at: d.localTime), !colors.isEmpty else { return }
-        var spec = GradientSpec(kind: type, colors: colors, locations: [], start: startPoint, end: endPoint, width: 0, height: 0)
+        var spec = GradientSpec(kind: type, interpolation: interpolation, colors: colors, locations: [], start: startPoint, end: endPoint,
+                                width: 0, height: 0)
         if case let .scalars(l)? = presentedLocations(at: d.localTime), l.count == colors.count { spec.locations = l }
         if case let .point(p)? = d.value("startPoint") { spec.start = p }
         if case let .point(p)? = d.value("endPoint") { spec.end = p }
@@ -157,6 +167,7 @@ open class GradientLayer: Layer {
 /// Everything a gradient image depends on.
 struct GradientSpec: Equatable {
     var kind: GradientLayer.Kind
+    var interpolation: GradientInterpolation
     var colors: [Color]
     /// Empty: evenly spaced.
     var locations: [Double]
@@ -174,10 +185,12 @@ struct GradientSpec: Equatable {
         stops.reserveCapacity(colors.count)
         var i = 0
         while i < colors.count {
-            stops.append(GradientStop(colors[i].premultiplied, at: locations.isEmpty ? nil : locations[i]))
+            let c = colors[i]
+            stops.append(GradientStop(red: c.red, green: c.green, blue: c.blue, alpha: c.alpha, at: locations.isEmpty ? nil : locations[i]))
             i += 1
         }
         let paint = paint ?? GradientPaint.linear(x0: 0, y0: 0, x1: 0, y1: 0, stops: [])
+        paint.interpolation = interpolation
         let w = Double(width), h = Double(height)
         let x0 = start.x * w, y0 = start.y * h, x1 = end.x * w, y1 = end.y * h
         switch kind {
@@ -203,7 +216,7 @@ struct GradientSpec: Equatable {
     /// once they are long enough; a plain assignment would share `other`'s
     /// lists, and the next frame's change to them would copy).
     mutating func assign(_ other: GradientSpec) {
-        kind = other.kind; start = other.start; end = other.end; width = other.width; height = other.height
+        kind = other.kind; interpolation = other.interpolation; start = other.start; end = other.end; width = other.width; height = other.height
         colors.removeAll(keepingCapacity: true)
         var i = 0
         while i < other.colors.count { colors.append(other.colors[i]); i += 1 }

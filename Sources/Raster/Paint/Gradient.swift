@@ -1,17 +1,44 @@
 /// One colour stop of a gradient.
 public struct GradientStop: Equatable, Sendable {
-    /// The colour at `location`, premultiplied. Colours between stops are
-    /// interpolated in premultiplied space (so a stop with alpha 0 fades the
-    /// neighbouring colour out without darkening it, unlike straight-alpha
-    /// interpolation).
+    /// The colour at `location`, premultiplied.
     public var color: PremultipliedColor
+    /// The same colour with straight (unpremultiplied) alpha, ARGB
+    /// `0xAARRGGBB`, when the stop was made from straight channels: what
+    /// `.unpremultiplied` interpolation mixes. `nil` for a stop made from a
+    /// premultiplied colour, whose straight channels are then `c' · 255 / a`
+    /// exactly (a transparent stop is transparent black).
+    public var straight: UInt32?
     /// Where along the gradient the stop sits (0 = start, 1 = end), or `nil`
     /// to have it placed automatically (see `GradientPaint` for the rules).
     public var location: Double?
 
     @inlinable public init(_ color: PremultipliedColor, at location: Double? = nil) {
-        self.color = color; self.location = location
+        self.color = color; self.location = location; straight = nil
     }
+
+    /// A stop from straight channels in 0…1 (clamped; NaN counts as 0),
+    /// as SVG's `stop-color` with `stop-opacity` or `CGGradient` give them:
+    /// a transparent stop keeps its colour for `.unpremultiplied`
+    /// interpolation.
+    @inlinable public init(red: Double, green: Double, blue: Double, alpha: Double = 1, at location: Double? = nil) {
+        let r = unitToByte(red), g = unitToByte(green), b = unitToByte(blue), a = unitToByte(alpha)
+        color = PremultipliedColor(red8: r, green: g, blue: b, alpha: a)
+        straight = UInt32(a) << 24 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+        self.location = location
+    }
+}
+
+/// How a gradient mixes the colours of two stops.
+public enum GradientInterpolation: Sendable {
+    /// Straight colour and alpha are mixed separately, then premultiplied:
+    /// Core Graphics', SVG's and cairo's rule, and the default. White to
+    /// black at 20 % opacity is mid-grey at 60 % opacity half-way (77 over
+    /// black).
+    case unpremultiplied
+    /// Premultiplied channels are mixed (CSS gradients' and Canvas' rule):
+    /// a transparent stop fades its neighbour out without darkening it.
+    /// The same example is 128 over black half-way.
+    case premultiplied
 }
 
 /// What a gradient shows outside its 0…1 parameter range.
@@ -28,7 +55,8 @@ public enum GradientSpread: Sendable {
 /// number of stops, a spread mode and a gradient-space transform.
 ///
 /// **Evaluation.** Colours come from a 256-entry table of premultiplied
-/// colours built when the paint is made (and rebuilt in place by
+/// colours (mixed as `interpolation` says: unpremultiplied by default)
+/// built when the paint is made (and rebuilt in place by
 /// `setLinear`, `setRadial` and `setConic`, never during a draw); entry `i`
 /// is the colour at `t = i/255`. Per
 /// pixel the parameter `t` is found as an 8.24 fixed-point value (`Fixed24`),
@@ -79,6 +107,12 @@ public final class GradientPaint: Paint {
     public private(set) var isRowInvariant: Bool
     /// The stops after the clean-up described above, in order.
     public private(set) var stops: [GradientStop]
+    /// How colours between stops are mixed (default `.unpremultiplied`);
+    /// setting it rebuilds the colour table (never do it during a draw).
+    /// Stops that are all opaque give the same table either way.
+    public var interpolation: GradientInterpolation = .unpremultiplied {
+        didSet { if interpolation != oldValue { GradientPaint.buildTable(stops, interpolation: interpolation, into: table) } }
+    }
     /// `normalize`'s working storage, kept for the next `set…`.
     private var locationScratch: [Double?] = []
 
@@ -97,7 +131,7 @@ public final class GradientPaint: Paint {
     private func configure(shape: Shape, stops rawStops: [GradientStop], spread: GradientSpread, coversPlane: Bool) {
         GradientPaint.normalize(rawStops, into: &stops, locations: &locationScratch)
         self.spread = spread
-        GradientPaint.buildTable(stops, into: table)
+        GradientPaint.buildTable(stops, interpolation: interpolation, into: table)
         switch (stops.count, shape) {
         case (0, _), (_, .nothing):
             self.shape = .nothing
@@ -273,7 +307,12 @@ public final class GradientPaint: Paint {
         }
         out.reserveCapacity(n)
         k = 0
-        while k < n { out.append(GradientStop(stops[k].color, at: locations[k]!)); k += 1 }
+        while k < n {
+            var stop = stops[k]
+            stop.location = locations[k]!
+            out.append(stop)
+            k += 1
+        }
         // Stable insertion sort: n is small, and equal locations keep their order.
         var a = 1
         while a < n {
@@ -290,10 +329,20 @@ public final class GradientPaint: Paint {
 
     /// The premultiplied colour at `t` of the piecewise-linear colour
     /// function of sorted `stops` (non-empty), per channel in `Double`,
-    /// unrounded: the reference the table and the tests use.
-    public static func colorComponents(at t: Double, stops: [GradientStop]) -> (a: Double, r: Double, g: Double, b: Double) {
+    /// unrounded: the reference the table and the tests use. With
+    /// `.unpremultiplied`, the straight channels and alpha of the two stops
+    /// around `t` are mixed, then the colour premultiplied (`c · a / 255`).
+    public static func colorComponents(at t: Double, stops: [GradientStop],
+                                       interpolation: GradientInterpolation = .unpremultiplied) -> (a: Double, r: Double, g: Double, b: Double) {
         func comps(_ c: UInt32) -> (Double, Double, Double, Double) {
             (Double(c >> 24), Double((c >> 16) & 0xFF), Double((c >> 8) & 0xFF), Double(c & 0xFF))
+        }
+        /// Straight channels in 0…255 (unrounded), alpha as is.
+        func straightComps(_ stop: GradientStop) -> (Double, Double, Double, Double) {
+            if let s = stop.straight { return comps(s) }
+            let c = comps(stop.color.argb)
+            guard c.0 > 0 else { return (0, 0, 0, 0) }
+            return (c.0, c.1 * 255 / c.0, c.2 * 255 / c.0, c.3 * 255 / c.0)
         }
         let n = stops.count
         if t < stops[0].location! { return comps(stops[0].color.argb) }
@@ -304,17 +353,23 @@ public final class GradientPaint: Paint {
         if k == n - 1 { return comps(stops[k].color.argb) }
         let l0 = stops[k].location!, l1 = stops[k + 1].location!
         let u = (t - l0) / (l1 - l0)
+        if interpolation == .unpremultiplied && !(stops[k].color.isOpaque && stops[k + 1].color.isOpaque) {
+            let c0 = straightComps(stops[k]), c1 = straightComps(stops[k + 1])
+            let a = c0.0 + (c1.0 - c0.0) * u
+            let f = a / 255
+            return (a, (c0.1 + (c1.1 - c0.1) * u) * f, (c0.2 + (c1.2 - c0.2) * u) * f, (c0.3 + (c1.3 - c0.3) * u) * f)
+        }
         let c0 = comps(stops[k].color.argb), c1 = comps(stops[k + 1].color.argb)
         return (c0.0 + (c1.0 - c0.0) * u, c0.1 + (c1.1 - c0.1) * u, c0.2 + (c1.2 - c0.2) * u, c0.3 + (c1.3 - c0.3) * u)
     }
 
-    static func buildTable(_ stops: [GradientStop], into table: UnsafeMutablePointer<UInt32>) {
+    static func buildTable(_ stops: [GradientStop], interpolation: GradientInterpolation, into table: UnsafeMutablePointer<UInt32>) {
         if stops.isEmpty {
             table.initialize(repeating: 0, count: 256)
             return
         }
         for i in 0..<256 {
-            let c = colorComponents(at: Double(i) / 255, stops: stops)
+            let c = colorComponents(at: Double(i) / 255, stops: stops, interpolation: interpolation)
             // Rounding is monotonic, so channel ≤ alpha survives it.
             func byte(_ v: Double) -> UInt32 { UInt32(FloatMath.floor(v + 0.5)) }
             (table + i).initialize(to: (byte(c.a) << 24) | (byte(c.r) << 16) | (byte(c.g) << 8) | byte(c.b))

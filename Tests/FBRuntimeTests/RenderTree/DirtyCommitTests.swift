@@ -254,6 +254,7 @@ final class DirtyCommitTests: XCTestCase {
         sub(TextLayer.self, "isWrapped") { l, r in l.isWrapped = r.bool() }
         sub(TextLayer.self, "truncationMode") { l, r in l.truncationMode = r.bool() ? .end : .middle }
         sub(GradientLayer.self, "type") { l, r in l.type = r.bool() ? .radial : .conic }
+        sub(GradientLayer.self, "interpolation") { l, r in l.interpolation = r.bool() ? .premultiplied : .unpremultiplied }
         sub(GradientLayer.self, "colors") { l, r in l.colors = [r.color(), r.color()] }
         sub(GradientLayer.self, "locations") { l, r in l.locations = r.bool() ? [0, r.double()] : nil }
         sub(GradientLayer.self, "startPoint") { l, r in l.startPoint = Point(x: r.double(), y: 0) }

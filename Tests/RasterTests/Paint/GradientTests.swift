@@ -71,14 +71,28 @@ final class GradientTests: XCTestCase {
 
     /// The largest slope of the colour function (levels per unit t), for the
     /// error bound: the table quantises t to the nearest 1/255, which moves
-    /// the colour by at most slope · 0.5/255.
-    private func maxSlope(_ stops: [GradientStop]) -> Double {
+    /// the colour by at most slope · 0.5/255. Measured on the reference
+    /// (`colorComponents`) in steps of 1/4096 within each pair of stops:
+    /// unpremultiplied mixing makes each piece a quadratic, steepest at an
+    /// end, where a step's quotient is within 1/4096 of it.
+    private func maxSlope(_ stops: [GradientStop], _ interpolation: GradientInterpolation = .unpremultiplied) -> Double {
         var m = 0.0
         for k in 0..<(stops.count - 1) {
-            let dl = stops[k + 1].location! - stops[k].location!
-            guard dl > 0 else { continue }
-            let a = PaintFixtures.channels(stops[k].color.argb), b = PaintFixtures.channels(stops[k + 1].color.argb)
-            for i in 0..<4 { m = max(m, abs(a[i] - b[i]) / dl) }
+            let l0 = stops[k].location!, l1 = stops[k + 1].location!
+            guard l1 > l0 else { continue }
+            let steps = 4096
+            let h = (l1 - l0) / Double(steps)
+            // The pair's own mix, not the neighbours' (shared locations).
+            let pair = [GradientStop(stops[k].color, at: 0), GradientStop(stops[k + 1].color, at: 1)].enumerated().map { i, s in
+                var s = s; s.straight = stops[k + i].straight; return s
+            }
+            var previous = GradientPaint.colorComponents(at: 0, stops: pair, interpolation: interpolation)
+            for j in 1...steps {
+                let c = GradientPaint.colorComponents(at: Double(j) / Double(steps), stops: pair, interpolation: interpolation)
+                for (a, b) in [(c.a, previous.a), (c.r, previous.r), (c.g, previous.g), (c.b, previous.b)] { m = max(m, abs(a - b) / h) }
+                previous = c
+            }
+            m *= 1 + 1.0 / 1024    // the steepest point may lie inside a step
         }
         return m
     }
@@ -200,11 +214,48 @@ final class GradientTests: XCTestCase {
         // not a darkened or whitened red (straight-alpha interpolation with
         // transparent white would give pink).
         let g = GradientPaint.linear(x0: 0, y0: 0, x1: 255, y1: 0, stops: [GradientStop(.init(red8: 255, green: 0, blue: 0)), GradientStop(clearWhite)])
+        g.interpolation = .premultiplied
         let span = PaintFixtures.span(g, x: 127, y: 0, count: 1, family: .simd)
         let a = span[0] >> 24
         XCTAssertEqual((span[0] >> 16) & 0xFF, a)
         XCTAssertEqual(span[0] & 0xFFFF, 0)
         XCTAssertTrue((126...129).contains(a), "alpha \(a)")
+    }
+
+    /// Issue 22: the default mixes straight colour and alpha (Core
+    /// Graphics, SVG, cairo). White to black at 20 % opacity is mid-grey at
+    /// 60 % half-way: 77 premultiplied (128 mixing premultiplied colours,
+    /// as before). A stop made from straight channels keeps its colour at
+    /// alpha 0 (red to transparent white passes through pink, SVG's
+    /// well-known result); one made from a premultiplied colour is
+    /// transparent black.
+    func testUnpremultipliedInterpolationIsTheDefault() {
+        func midpoint(_ stops: [GradientStop], _ interpolation: GradientInterpolation? = nil) -> PremultipliedColor {
+            let g = GradientPaint.linear(x0: 0, y0: 0, x1: 254, y1: 0, stops: stops)
+            if let interpolation { g.interpolation = interpolation }
+            // Pixel 127's centre, 127.5, is t = 0.502 (table entry 128).
+            return PremultipliedColor(argb: PaintFixtures.span(g, x: 127, y: 0, count: 1, family: .reference)[0])
+        }
+        let whiteToDimBlack = [GradientStop(red: 1, green: 1, blue: 1), GradientStop(red: 0, green: 0, blue: 0, alpha: 0.2)]
+        var c = midpoint(whiteToDimBlack)
+        XCTAssertEqual(Double(c.alpha), 255 * (1 - 0.8 * 128 / 255), accuracy: 1)       // 153
+        XCTAssertEqual(Double(c.red), 255 * (127.0 / 255) * (1 - 0.8 * 128 / 255), accuracy: 1)   // 76
+        c = midpoint(whiteToDimBlack, .premultiplied)
+        XCTAssertEqual(Double(c.red), 127, accuracy: 1)
+        // Straight stops keep their colour at alpha 0: pink half-way.
+        c = midpoint([GradientStop(red: 1, green: 0, blue: 0), GradientStop(red: 1, green: 1, blue: 1, alpha: 0)])
+        XCTAssertEqual(Double(c.alpha), 127, accuracy: 1)
+        XCTAssertEqual(Double(c.red), 127, accuracy: 1)
+        XCTAssertEqual(Double(c.green), 127 * 127 / 255, accuracy: 1)
+        // A premultiplied transparent stop has no colour: red darkens.
+        c = midpoint([GradientStop(.init(red8: 255, green: 0, blue: 0)), GradientStop(clearWhite)])
+        XCTAssertEqual(Double(c.red), 255 * (127.0 / 255) * (127.0 / 255), accuracy: 1)
+        XCTAssertEqual(c.green, 0)
+        // Opaque stops: the same table both ways.
+        let opaque = GradientPaint.linear(x0: 0, y0: 0, x1: 255, y1: 0, stops: [GradientStop(red), GradientStop(blue), GradientStop(yellow)])
+        let before = PaintFixtures.span(opaque, x: 0, y: 0, count: 256, family: .reference)
+        opaque.interpolation = .premultiplied
+        XCTAssertEqual(PaintFixtures.span(opaque, x: 0, y: 0, count: 256, family: .reference), before)
     }
 
     // MARK: Stops and bad input
