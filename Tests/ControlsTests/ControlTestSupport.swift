@@ -63,8 +63,11 @@ final class ControlScene {
 
     var now: MediaTime { clock.now }
 
-    /// Advances the clock and commits what changed (a run-loop turn).
+    /// Commits what changed (a run-loop turn: animations added outside a
+    /// turn begin now), advances the clock and turns again (finished
+    /// animations are removed).
     func advance(by seconds: Double) {
+        loop.runTurn()
         clock.advance(by: seconds)
         loop.runTurn()
     }
@@ -116,8 +119,11 @@ final class ControlScene {
         return target
     }
 
-    /// Renders and compares with `Tests/Goldens/<name>.png`.
+    /// Lets the animations of the last changes finish (1 s), renders and
+    /// compares with `Tests/Goldens/<name>.png`: a golden shows a state,
+    /// not a moment of the way there.
     func assertGolden(_ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        advance(by: 1)
         let result = compareWithGolden(render().view, name: name)
         XCTAssertTrue(result.passed, result.message, file: file, line: line)
     }
