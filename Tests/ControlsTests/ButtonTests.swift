@@ -13,6 +13,7 @@ final class ButtonTests: XCTestCase {
 
     /// A 160×44 button at (20, 20) in a 200×84 scene.
     private func makeButton(_ title: String = "Start", style: Button.Style = .filled, dark: Bool = false) -> Button {
+        scene?.finish()
         let theme = Theme.testing(dark: dark)
         scene = ControlScene(width: 200, height: 84, background: theme.colors.background)
         let button = Button(title: title, style: style, theme: theme)

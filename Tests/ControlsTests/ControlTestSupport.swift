@@ -64,12 +64,13 @@ final class ControlScene {
     var now: MediaTime { clock.now }
 
     /// Commits what changed (a run-loop turn: animations added outside a
-    /// turn begin now), advances the clock and turns again (finished
-    /// animations are removed).
+    /// turn begin now), advances the clock and turns again: the router's
+    /// recognizers see the time (as the app shell does at their deadlines)
+    /// and finished animations are removed.
     func advance(by seconds: Double) {
         loop.runTurn()
         clock.advance(by: seconds)
-        loop.runTurn()
+        loop.runTurn { router.advance(to: clock.now) }
     }
 
     /// Sends one event at the clock's time, in a run-loop turn; returns the

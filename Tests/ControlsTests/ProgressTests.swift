@@ -13,6 +13,7 @@ final class ProgressTests: XCTestCase {
 
     /// A 200×6 bar at (20, 17) in a 240×40 scene.
     private func makeBar(_ progress: Double, dark: Bool = false) -> ProgressBar {
+        scene?.finish()
         let theme = Theme.testing(dark: dark)
         scene = ControlScene(width: 240, height: 40, background: theme.colors.background)
         let bar = ProgressBar(progress: progress, theme: theme)
@@ -22,6 +23,7 @@ final class ProgressTests: XCTestCase {
 
     /// An 80×80 ring at (10, 10) in a 100×100 scene.
     private func makeRing(_ progress: Double, dark: Bool = false) -> ProgressRing {
+        scene?.finish()
         let theme = Theme.testing(dark: dark)
         scene = ControlScene(width: 100, height: 100, background: theme.colors.background)
         let ring = ProgressRing(progress: progress, theme: theme)

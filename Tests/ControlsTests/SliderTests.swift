@@ -15,6 +15,7 @@ final class SliderTests: XCTestCase {
     /// 28-point thumb its centre runs over slider x 14…214 (scene x
     /// 30…230): 2 points per unit. Scene y 40 is the middle.
     private func makeSlider(value: Double = 25, dark: Bool = false) -> Slider {
+        scene?.finish()
         let theme = Theme.testing(dark: dark)
         scene = ControlScene(width: 260, height: 80, background: theme.colors.background)
         let s = Slider(value: value, minimumValue: 0, maximumValue: 100, theme: theme)

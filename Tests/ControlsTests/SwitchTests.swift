@@ -13,6 +13,7 @@ final class SwitchTests: XCTestCase {
     /// A 52×32 switch at (24, 24) in a 100×80 scene: track x 24…76, y 24…56;
     /// the knob's centre is at x 40 (off) or 60 (on), y 40.
     private func makeSwitch(isOn: Bool = false, dark: Bool = false) -> Switch {
+        scene?.finish()
         let theme = Theme.testing(dark: dark)
         scene = ControlScene(width: 100, height: 80, background: theme.colors.background)
         let s = Switch(isOn: isOn, theme: theme)
