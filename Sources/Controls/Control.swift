@@ -170,27 +170,36 @@ open class Control: Layer {
 
     // MARK: Router side (ControlTracker)
 
+    // A point that does not convert (the control scaled to nothing or
+    // turned edge-on under the finger: NaN) never reaches the hooks: a
+    // down is refused, a move skipped, a lift becomes a cancel.
+
     final func trackerBegan(_ touch: Touch) -> Bool {
         guard isEnabled else { return false }
         trackingTime = touch.timestamp
-        isTracking = beginTracking(at: convertFromDisplay(touch.location, at: touch.timestamp))
+        let point = convertFromDisplay(touch.location, at: touch.timestamp)
+        guard point.isFinite else { return false }
+        isTracking = beginTracking(at: point)
         return isTracking
     }
 
     final func trackerMoved(_ touch: Touch) {
         guard isTracking else { return }
         trackingTime = touch.timestamp
-        continueTracking(at: convertFromDisplay(touch.location, at: touch.timestamp))
+        let point = convertFromDisplay(touch.location, at: touch.timestamp)
+        guard point.isFinite else { return }
+        continueTracking(at: point)
     }
 
     final func trackerEnded(_ touch: Touch, cancelled: Bool) {
         guard isTracking else { return }
         trackingTime = touch.timestamp
         isTracking = false
-        if cancelled {
+        let point = cancelled ? touch.location : convertFromDisplay(touch.location, at: touch.timestamp)
+        if cancelled || !point.isFinite {
             cancelTracking()
         } else {
-            endTracking(at: convertFromDisplay(touch.location, at: touch.timestamp))
+            endTracking(at: point)
         }
     }
 

@@ -48,8 +48,16 @@ public final class PickerWheel: Control {
     }
     private var storedIndex = 0
 
-    /// Height of a row, points.
-    public var rowHeight: Double = 36 { didSet { setNeedsLayout(); invalidatePreferredSize() } }
+    /// Height of a row, points, ≥ 1 (smaller or NaN values become 1).
+    public var rowHeight: Double = 36 {
+        didSet {
+            if !(rowHeight >= 1) { rowHeight = 1 }
+            if rowHeight == .infinity { rowHeight = LayoutLimits.maximumCoordinate }
+            offset = Double(storedIndex) * rowHeight
+            setNeedsLayout()
+            invalidatePreferredSize()
+        }
+    }
     /// Rows shown (the band's and as many above and below), for
     /// `preferredSize`.
     public var visibleRows = 5 { didSet { invalidatePreferredSize() } }
@@ -173,7 +181,7 @@ public final class PickerWheel: Control {
         let target: Int
         if !isDragging && !caughtMoving {
             // A tap: the row under the finger.
-            target = clampedIndex(Int(((point.y - bandCenterY) / rowHeight + offset / rowHeight).rounded()))
+            target = nearestIndex(toOffset: point.y - bandCenterY + offset)
             storedIndex = target
             setSelectedIndexScrolling(target, duration: theme.metrics.animationDuration, timing: .easeOut)
         } else {
@@ -215,7 +223,7 @@ public final class PickerWheel: Control {
     private func fling(speed v: Double) {
         let a = max(deceleration, 1)
         let projected = offset + v * abs(v) / (2 * a)
-        let target = clampedIndex(Int((projected / rowHeight).rounded()))
+        let target = nearestIndex(toOffset: projected)
         storedIndex = target
         let distance = Double(target) * rowHeight - offset
         // Coasting at the finger's speed needs the target ahead in the
@@ -278,6 +286,15 @@ public final class PickerWheel: Control {
     private var contentTop: Double { bandCenterY - rowHeight / 2 }
 
     private func clampedIndex(_ i: Int) -> Int { min(max(i, 0), max(items.count - 1, 0)) }
+
+    /// The row whose rest offset is nearest to `offset`, clamped to the
+    /// rows (as a Double first: Int(_:) traps beyond its range; a NaN
+    /// counts as the first row).
+    private func nearestIndex(toOffset offset: Double) -> Int {
+        let row = (offset / rowHeight).rounded()
+        guard !row.isNaN else { return 0 }
+        return Int(min(max(row, 0), Double(max(items.count - 1, 0))))
+    }
 
     private func rebuildRows() {
         for row in rowLayers { row.removeFromSuperlayer() }

@@ -75,9 +75,10 @@ public final class SegmentedControl: Control {
     /// The segment under `point` (bounds space, points), clamped to the
     /// first and last along x; nil without segments.
     public func segment(at point: Point) -> Int? {
-        guard !titles.isEmpty, bounds.width > 0 else { return nil }
-        let i = Int(((point.x - bounds.minX) / segmentWidth).rounded(.down))
-        return min(max(i, 0), titles.count - 1)
+        guard !titles.isEmpty, bounds.width > 0, point.x.isFinite else { return nil }
+        // Clamped as a Double: Int(_:) traps beyond its range.
+        let i = min(max(((point.x - bounds.minX) / segmentWidth).rounded(.down), 0), Double(titles.count - 1))
+        return Int(i)
     }
 
     /// As many equal segments as titles, each as wide as the widest title

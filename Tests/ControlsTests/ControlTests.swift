@@ -110,3 +110,49 @@ final class ControlTests: XCTestCase {
         XCTAssertFalse(r.isNear(Point(x: 50, y: 50 + slop + 0.5)))
     }
 }
+
+/// Bad input: points that do not convert, absurd speeds and sizes.
+final class ControlBadInputTests: XCTestCase {
+    private var scene: ControlScene!
+
+    override func tearDown() { scene?.finish(); scene = nil }
+
+    func testAControlScaledToNothingUnderTheFingerCancelsInsteadOfTrapping() {
+        scene = ControlScene(width: 300, height: 100)
+        let segments = SegmentedControl(titles: ["A", "B"], theme: .testing())
+        scene.add(segments, frame: Rect(x: 10, y: 10, width: 200, height: 44))
+        var calls = 0
+        segments.onValueChanged = { _ in calls += 1 }
+        scene.send(1, .began, 160, 30)
+        XCTAssertEqual(segments.pressedIndex, 1)
+        Transaction.withoutActions { segments.transform = Transform3D(scaleX: 0, y: 0, z: 1) }
+        XCTAssertFalse(segments.convertFromDisplay(Point(x: 160, y: 30), at: scene.now).isFinite)
+        scene.send(1, .moved, 170, 30)             // skipped
+        XCTAssertEqual(segments.pressedIndex, 1)
+        scene.send(1, .ended, 170, 30)             // a cancel
+        XCTAssertNil(segments.pressedIndex)
+        XCTAssertEqual(segments.selectedIndex, 0)
+        XCTAssertEqual(calls, 0)
+        XCTAssertEqual(segments.segment(at: Point(x: 1e300, y: 0)), 1)
+        XCTAssertEqual(segments.segment(at: Point(x: -1e300, y: 0)), 0)
+        XCTAssertNil(segments.segment(at: Point(x: .nan, y: 0)))
+    }
+
+    func testAPickerFlungAbsurdlyFastStopsOnItsLastRow() {
+        scene = ControlScene(width: 200, height: 200)
+        let wheel = PickerWheel(items: ["a", "b", "c", "d"], theme: .testing())
+        scene.add(wheel, frame: Rect(x: 20, y: 10, width: 160, height: 180))
+        // 1e12 points in one millisecond.
+        let id = scene.newTouch()
+        scene.send(id, .began, 100, 150)
+        scene.clock.advance(by: 0.001)
+        scene.send(id, .moved, 100, -1e12)
+        scene.send(id, .ended, 100, -1e12)
+        XCTAssertEqual(wheel.selectedIndex, 3)
+        wheel.rowHeight = 0
+        XCTAssertEqual(wheel.rowHeight, 1)
+        wheel.rowHeight = .nan
+        XCTAssertEqual(wheel.rowHeight, 1)
+        XCTAssertEqual(wheel.offset, 3)
+    }
+}
