@@ -1,5 +1,6 @@
 @testable import Controls
 import FBRuntime
+import TestSupport
 import XCTest
 
 /// Theme: the two built-in themes and switching a displayed tree's theme at
@@ -75,5 +76,44 @@ final class ThemeTests: XCTestCase {
         XCTAssertEqual(a.titleLayer.fontSize, 30)
         XCTAssertEqual(a.preferredSize.height, 60)
         XCTAssertGreaterThan(a.preferredSize.width, before.width)
+    }
+
+    /// Every control in one column laid out by a `StackLayout`, in the
+    /// light theme, half way through the switch to dark, and dark.
+    func testGoldenPanelSwitchesThemeAnimated() {
+        let light = Theme.testing(), dark = Theme.testing(dark: true)
+        scene = ControlScene(width: 280, height: 470, background: light.colors.background)
+        let panel = Layer(name: "panel")
+        panel.layoutManager = StackLayout(direction: .column, gap: 10, padding: EdgeInsets(all: 12), crossAlignment: .start)
+        let slider = Slider(value: 0.3, theme: light)
+        let controls: [Control] = [
+            Button(title: "Brew", theme: light), Switch(isOn: true, theme: light), slider,
+            Stepper(value: 3, minimumValue: 0, maximumValue: 10, theme: light),
+            SegmentedControl(titles: ["S", "M", "L"], selectedIndex: 1, theme: light),
+            ProgressBar(progress: 0.6, theme: light), ProgressRing(progress: 0.75, theme: light),
+            LineChart(values: [0.2, 0.5, 0.3, 0.8], theme: light),
+        ]
+        controls.last!.layoutItem = LayoutItem(basis: 60)
+        Transaction.withoutActions {
+            panel.frame = scene.root.bounds
+            for c in controls { try! panel.addSublayer(c) }
+            try! scene.root.addSublayer(panel)
+            scene.root.layoutIfNeeded()
+        }
+        for c in controls { c.attach(to: scene.router) }
+        scene.root.isDisplayRoot = true
+        XCTAssertEqual(slider.frame, Rect(x: 12, y: 12 + 44 + 10 + 32 + 10, width: 200, height: 44), "its preferred size in the column")
+        scene.assertGolden("controls-panel-light")
+        scene.loop.runTurn {
+            Transaction.animationDuration = 1          // the screen's own colour, with the controls'
+            Transaction.animationTimingFunction = .linear
+            dark.apply(to: scene.root, duration: 1)
+            scene.root.backgroundColor = dark.colors.background
+        }
+        scene.clock.advance(by: 0.5)
+        let mid = scene.render()
+        let result = compareWithGolden(mid.view, name: "controls-panel-half-way")
+        XCTAssertTrue(result.passed, result.message)
+        scene.assertGolden("controls-panel-dark")
     }
 }
