@@ -131,6 +131,22 @@ final class StepperTests: XCTestCase {
         XCTAssertEqual(s.value, 4)
     }
 
+
+    func testATapMidAnimationStepsTheHalfOnScreen() {
+        let s = makeStepper()
+        scene.root.bounds = Rect(x: 0, y: 0, width: 300, height: 76)
+        // Slides 100 points right over 1 s, linear: half way "−" spans scene
+        // x 66…110 and "+" 110…154, while the model says "−" 116…160.
+        scene.loop.runTurn {
+            Transaction.animationDuration = 1
+            Transaction.animationTimingFunction = .linear
+            s.position = Point(x: s.position.x + 100, y: s.position.y)
+        }
+        scene.advance(by: 0.5)
+        scene.tap(140, 38)
+        XCTAssertEqual(s.value, 6, "the \"+\" on screen, not the model's \"−\"")
+    }
+
     func testPreferredSizeInAStack() {
         let theme = Theme.testing()
         let row = Layer(name: "row")
