@@ -279,6 +279,8 @@ struct Stroker {
             }
             var pos = 0.0
             var c = 0, cs = 0.0
+            let firstSlot = out.count, startsOn = index % 2 == 0
+            var endsOn = false
             // The work limit: every dash drawn has at least 4 outline
             // points, so dashes past maxOutlinePoints / 4 would be left out
             // of the outline anyway; cutting them here spares the walk.
@@ -288,6 +290,7 @@ struct Stroker {
                 if index % 2 == 0 {
                     let slot = out.add()
                     Stroker.extract(piece, lens, pos, next, cursor: &c, cursorStart: &cs, into: &out.items[slot])
+                    endsOn = next >= len
                 }
                 if pos + remaining > len { break }
                 pos += remaining
@@ -295,8 +298,34 @@ struct Stroker {
                 remaining = pattern[index]
                 if pos == len && index % 2 == 1 { break }
             }
+            if piece.closed && startsOn && endsOn && out.count > firstSlot {
+                Stroker.joinAcrossStart(of: piece, firstSlot: firstSlot, in: &out)
+            }
         }
         return true
+    }
+
+    /// On a closed piece whose pattern is on across its start point, the
+    /// last dash (ending there) and the first (starting there) are one
+    /// dash: joined at that point as the path's own vertex is (a corner
+    /// joins, a point inside a curve runs on), with no caps — cairo, Skia
+    /// and Core Graphics draw it so. A single dash covering the whole
+    /// piece is the closed piece itself. The last dash is put in front of
+    /// the first, in the first's slot, and its own slot dropped (storage
+    /// kept): each slot keeps its role from stroke to stroke, so their
+    /// capacities settle and a dash animation stops allocating.
+    static func joinAcrossStart(of piece: Piece, firstSlot: Int, in out: inout PieceList) {
+        let last = out.count - 1
+        if last == firstSlot {
+            out.items[last].copy(piece)
+            return
+        }
+        let tail = out.items[last]
+        let k = tail.points.count - 1            // its last point is the first dash's first
+        out.items[firstSlot].points.insert(contentsOf: tail.points[0..<k], at: 0)
+        out.items[firstSlot].corners.insert(contentsOf: tail.corners[0..<k], at: 0)
+        out.items[firstSlot].corners[k] = piece.corners.isEmpty ? true : piece.corners[0]
+        out.count -= 1
     }
 
     /// `dashed(_:into:)` on arrays (tests).

@@ -103,6 +103,57 @@ final class StrokeTests: XCTestCase {
         XCTAssertEqual(area(l, StrokeStyle(width: 4, dash: [1e-6, 1e-6])), 400, accuracy: 0.5)
     }
 
+    /// Issue 22: on a closed subpath whose pattern is on across its start,
+    /// the last and the first dash are one dash joined at the start, as
+    /// cairo, Skia and Core Graphics draw it. The rectangle 80 × 40 from
+    /// (20, 12), perimeter 240, dash [40, 20] with phase 30: on at 0–10,
+    /// 30–70, 90–130, 150–190 and 210–240, so 210–250 is one dash round
+    /// the start corner. It must equal the four dashes drawn as open
+    /// polylines, with a miter at (20, 12); before, two butt caps met
+    /// there and the corner's outer 3 × 3 square was empty.
+    func testDashOnAcrossTheStartOfAClosedPathIsJoined() {
+        let rect = Path(rect: 20, 12, 80, 40)
+        let style = StrokeStyle(width: 6, join: .miter, dash: [40, 20], dashPhase: 30)
+        var explicit = Path()
+        for polyline in [[(20.0, 42.0), (20, 12), (30, 12)], [(50, 12), (90, 12)],
+                         [(100, 22), (100, 52), (90, 52)], [(70, 52), (30, 52)]] {
+            explicit.move(to: PathPoint(polyline[0].0, polyline[0].1))
+            for p in polyline.dropFirst() { explicit.line(to: PathPoint(p.0, p.1)) }
+        }
+        let solid = StrokeStyle(width: 6, join: .miter)
+        XCTAssertEqual(area(rect, style), area(explicit, solid), accuracy: 0.01)
+        let corner = IntRect(x: 17, y: 9, width: 3, height: 3)
+        XCTAssertEqual(area(rect, style, clip: corner), 9, accuracy: 0.01)
+        // Pixel for pixel the same coverage.
+        XCTAssertEqual(differing(coverage(rect.stroked(style)), coverage(explicit.stroked(solid))), 0)
+        // Off across the start (phase 0: 0–40 … 180–220, off 220–240):
+        // nothing to join, the corner keeps its cap.
+        XCTAssertEqual(area(rect, StrokeStyle(width: 6, join: .miter, dash: [40, 20]), clip: corner), 0, accuracy: 0.01)
+        // One dash longer than the whole perimeter: the closed stroke itself.
+        XCTAssertEqual(differing(coverage(rect.stroked(StrokeStyle(width: 6, join: .miter, dash: [300, 10]))),
+                                 coverage(rect.stroked(solid))), 0)
+        // A circle, on across its start (inside the curve): the same
+        // coverage as the full circle where the joined dash runs, so no
+        // seam at the start point (before: a wedge between two butt caps).
+        let circle = Path(circleCenter: PathPoint(64, 32.5), radius: 20)
+        let c = 2 * Double.pi * 20
+        let dashedCircle = coverage(circle.stroked(StrokeStyle(width: 6, dash: [c * 0.9, c * 0.1], dashPhase: c * 0.05)))
+        let fullCircle = coverage(circle.stroked(StrokeStyle(width: 6)))
+        for y in 30..<36 { for x in 78..<90 { XCTAssertEqual(dashedCircle[y * 128 + x], fullCircle[y * 128 + x], "(\(x), \(y))") } }
+    }
+
+    /// How many pixels two coverages differ in.
+    func differing(_ a: [UInt8], _ b: [UInt8]) -> Int { zip(a, b).filter { $0 != $1 }.count }
+
+    /// The stroke's coverage in `clip`, one byte per pixel, row by row.
+    func coverage(_ outline: Path) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: clip.width * clip.height)
+        PathRasterizer().fill(outline, rule: .nonZero, clip: clip) { y, x, cov, n in
+            for i in 0..<n { out[y * self.clip.width + x + i] = cov[i] }
+        }
+        return out
+    }
+
     func testPartialStrokes() {
         let l = line(14, 30, 114, 30)
         XCTAssertEqual(area(l, StrokeStyle(width: 4, start: 0.25, end: 0.75)), 200, accuracy: 0.5)
