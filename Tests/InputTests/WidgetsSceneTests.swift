@@ -5,10 +5,11 @@ import FBRuntime
 import Raster
 import XCTest
 
-/// The widgets demo: its layout at the smallest, a middle and the largest
-/// panel (every control on screen, none over another), and its interaction
-/// through the real `TouchRouter` with the scene's own gestures, on a
-/// manual clock, a run-loop turn per event (as fbdemo routes input).
+/// The widgets demo: its layout at the boards' smallest, a middle and the
+/// largest panel and a few others (every control on screen, none over
+/// another), and its interaction through the real `TouchRouter` with the
+/// scene's own gestures, on a manual clock, a run-loop turn per event (as
+/// fbdemo routes input).
 final class WidgetsSceneTests: XCTestCase {
     private var clock = ManualClock(now: 10)
     private var savedLoop: AppRunLoop!
@@ -21,7 +22,10 @@ final class WidgetsSceneTests: XCTestCase {
 
     override func tearDown() { AppRunLoop.current = savedLoop }
 
-    static let sizes: [(Double, Double)] = [(480, 272), (640, 480), (1920, 1080)]
+    /// The boards' smallest and largest panels and a middle one, then
+    /// common others, a portrait one and one smaller than any board's.
+    static let sizes: [(Double, Double)] = [(480, 272), (640, 480), (1920, 1080),
+                                            (800, 480), (1024, 600), (1280, 720), (480, 800), (320, 240)]
 
     /// The scene displayed, with its gestures in a router over its root.
     private func make(width: Double = 640, height: Double = 480) -> (WidgetsScene, TouchRouter) {
