@@ -113,12 +113,12 @@ let package = Package(
 
         // The demo scenes (orbit, showcase, the board demos) and their touch
         // handling, shared by fbdemo, fbcheck and the desktop simulator fbsim.
-        .target(name: "DemoScenes", dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "ImageLoading"], path: "Sources/DemoScenes",
+        .target(name: "DemoScenes", dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "Raster", "ImageIO", "ImageLoading", "Controls"], path: "Sources/DemoScenes",
                 swiftSettings: boardSize),
         // Each demo scene's scripted touch and settling time, for fbcheck's
         // --demo-touch on the emulated board and the scene tests: test
         // material, so not in DemoScenes (fbdemo links none of it).
-        .target(name: "DemoTouchScripts", dependencies: ["DemoScenes", "FBRuntime"], path: "Sources/DemoTouchScripts",
+        .target(name: "DemoTouchScripts", dependencies: ["DemoScenes", "FBRuntime", "Controls"], path: "Sources/DemoTouchScripts",
                 swiftSettings: boardSize),
         // The demo app, on the host and on the board: the scenes over the app
         // shell, a chooser or one scene (scripts/demo, the deploy unit).
@@ -205,7 +205,7 @@ let package = Package(
         // An app whose handlers throw and trap, run by AppShellTests.
         .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
         .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "apptrapprobe"], path: "Tests/AppShellTests"),
-        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes", "DemoTouchScripts"], path: "Tests/InputTests"),
+        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes", "DemoTouchScripts", "Controls"], path: "Tests/InputTests"),
         .testTarget(name: "ControlsTests", dependencies: ["Controls", "FBRuntime", "Raster", "ImageIO", "TestSupport"], path: "Tests/ControlsTests"),
     ]
 )

@@ -43,6 +43,7 @@ public enum DemoCatalog {
         ("browser", "A scrolling grid of photos with momentum"),
         ("shapes", "Morphing paths, marching ants: pinch"),
         ("dashboard", "A heat pump's panel: gauges, a chart"),
+        ("widgets", "Controls: tabs, switches, sliders, charts"),
     ]
 
     /// Every scene's name, in the order demos are listed.
@@ -61,6 +62,7 @@ public enum DemoCatalog {
         case "browser": return BrowserScene(width: width, height: height)
         case "shapes": return ShapesScene(width: width, height: height)
         case "dashboard": return DashboardScene(width: width, height: height)
+        case "widgets": return WidgetsScene(width: width, height: height)
         default: return nil
         }
     }

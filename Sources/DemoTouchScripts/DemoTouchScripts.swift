@@ -1,3 +1,4 @@
+import Controls
 import DemoScenes
 import FBRuntime
 
@@ -84,6 +85,23 @@ public enum DemoTouchScripts {
             return [.tap(x: (b.position.x + b.bounds.width / 2) / size.width,
                          y: (b.position.y + b.bounds.height / 2) / size.height)]
         }
+        if let widgets = scene as? WidgetsScene {
+            // Tap the dark switch, then the Settings tab: at rest the
+            // Settings page shows, dark (the colours take `themeDuration`,
+            // the tab's indicator and the page's fade the theme's animation
+            // duration; neither depends on when the taps land).
+            var steps: [DemoTouchStep] = []
+            for control in [widgets.darkSwitch as Control, widgets.tabs] {
+                let b = control.bounds
+                var centre = Point(x: b.minX + b.width / 2, y: b.minY + b.height / 2)
+                if control === widgets.tabs {   // the middle of the last segment
+                    centre.x = b.minX + b.width * (Double(WidgetsScene.pageTitles.count) - 0.5) / Double(WidgetsScene.pageTitles.count)
+                }
+                let p = control.convert(centre, to: scene.root)
+                steps.append(.tap(x: p.x / size.width, y: p.y / size.height))
+            }
+            return steps
+        }
         if scene is CubeScene {
             // A drag a quarter of the width to the right across the middle:
             // the yaw grows by `degreesPerPoint` × width / 4.
@@ -105,6 +123,9 @@ public enum DemoTouchScripts {
         // The flip (0.6 s) and slack for the emulated board (under TCG a
         // frame of the flip can take half a second).
         if scene is CoverflowScene { return 3.0 }
+        // The colours' change (0.3 s) and the page's fade (0.2 s), with
+        // slack for the emulated board.
+        if scene is WidgetsScene { return 1.0 }
         return 0.6
     }
 }

@@ -4,7 +4,8 @@ import DemoTouchScripts
 import FBRuntime
 import Raster
 
-/// The lock, coverflow, cube and fireworks demos: each builds at two sizes
+/// The lock, coverflow, cube and fireworks demos (and widgets, at rest and
+/// animated; its interaction is in WidgetsSceneTests): each builds at two sizes
 /// and renders, and its interaction does what it should, driven through
 /// the scene's own gestures (`SceneTouch(scene:orientation:)`) with
 /// synthetic touches on a manual clock, a turn of the app's run loop per
@@ -88,13 +89,13 @@ final class DemoScenesATests: XCTestCase {
     // MARK: Every demo
 
     func testEachDemoBuildsAtTwoSizesAndRendersAtRest() throws {
-        for name in ["lock", "coverflow", "cube", "fireworks"] {
+        for name in ["lock", "coverflow", "cube", "fireworks", "widgets"] {
             XCTAssertTrue(DemoCatalog.names.contains(name), name)
-            // The boards' smallest and largest panels are laid out; a
+            // The boards' smallest, a middle and the largest panels are laid out; a
             // quarter of the smallest is rendered (a debug build renders
             // slowly: four renders of four scenes at 480×272 took 20–60 s
             // on the shared machine).
-            for (w, h) in [(480.0, 272.0), (1920.0, 1080.0)] {
+            for (w, h) in [(480.0, 272.0), (640.0, 480.0), (1920.0, 1080.0)] {
                 let laidOut = try XCTUnwrap(DemoCatalog.make(name, width: w, height: h), name)
                 XCTAssertEqual(laidOut.root.bounds, Rect(x: 0, y: 0, width: w, height: h))
             }

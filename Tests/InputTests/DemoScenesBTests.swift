@@ -72,7 +72,7 @@ final class DemoScenesBTests: XCTestCase {
     // MARK: Every demo
 
     func testEachDemoBuildsAndRendersAtTwoSizes() throws {
-        for name in ["browser", "shapes", "dashboard"] {
+        for name in ["browser", "shapes", "dashboard", "widgets"] {
             XCTAssertTrue(DemoCatalog.names.contains(name))
             for (w, h) in [(480, 272), (1280, 720)] {
                 let scene = try XCTUnwrap(DemoCatalog.make(name, width: Double(w), height: Double(h)), name)
