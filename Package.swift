@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "TouchInput", targets: ["TouchInput"]),
         .library(name: "ImageIO", targets: ["ImageIO"]),
         .library(name: "ImageLoading", targets: ["ImageLoading"]),
+        .library(name: "Controls", targets: ["Controls"]),
         .executable(name: "fbdemo", targets: ["fbdemo"]),
         .executable(name: "fbcheck", targets: ["fbcheck"]),
         .executable(name: "rastercheck", targets: ["rastercheck"]),
@@ -94,6 +95,9 @@ let package = Package(
         // Decoding images off the app thread (worker pthreads), results
         // delivered on the app's run-loop turns: FBRuntime + ImageIO.
         .target(name: "ImageLoading", dependencies: ["FBRuntime", "ImageIO"], path: "Sources/ImageLoading", swiftSettings: boardSize + releaseSpeed),
+        // Controls over the layer model and the touch router: theme, buttons,
+        // switches, sliders, scroll views, lists. Embedded-ready.
+        .target(name: "Controls", dependencies: ["FBRuntime", "Raster"], path: "Sources/Controls", swiftSettings: boardSize + releaseSpeed),
 
         // The app shell: one call runs an app (display choice, render loop,
         // input and touch routing, the app run loop, signals, restoring the
@@ -197,5 +201,6 @@ let package = Package(
         .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
         .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "apptrapprobe"], path: "Tests/AppShellTests"),
         .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes"], path: "Tests/InputTests"),
+        .testTarget(name: "ControlsTests", dependencies: ["Controls", "FBRuntime", "Raster", "ImageIO", "TestSupport"], path: "Tests/ControlsTests"),
     ]
 )
