@@ -40,8 +40,10 @@ extension ScrollView {
             offset.y = bounces ? rubberBandedOffset(raw, minimum: lo.y, maximum: hi.y, dimension: bounds.height)
                                : Swift.min(Swift.max(raw, lo.y), hi.y)
         }
-        setModelOffset(offset)
-        visibleOffsetDidChange(offset)
+        Transaction.withoutActions {
+            setModelOffset(offset)
+            visibleOffsetDidChange(offset)
+        }
     }
 
     /// The finger let go at media time `time` moving the content at
@@ -146,24 +148,27 @@ extension ScrollView {
     /// view's `boundsOrigin`, and each indicator's `position`.
     private func addMotionKeyframes(duration: Double, at time: MediaTime) {
         let steps = Swift.min(Swift.max(Int((duration * 60).rounded(.up)), 1), 600)
-        keyframeScratch.removeAll(keepingCapacity: true)
+        var values: [AnimatableValue] = []
+        values.reserveCapacity(steps + 1)
         for i in 0...steps {
             let t = time + duration * Double(i) / Double(steps)
-            keyframeScratch.append(.point(Point(x: motionX.value(at: t), y: motionY.value(at: t))))
+            values.append(.point(Point(x: motionX.value(at: t), y: motionY.value(at: t))))
         }
-        var origin = KeyframeAnimation(key: .boundsOrigin, values: keyframeScratch, duration: duration)
+        var origin = KeyframeAnimation(key: .boundsOrigin, values: values, duration: duration)
         origin.calculationMode = .linear
         add(origin, forKey: ScrollView.motionAnimationKey, at: time)
         guard showsScrollIndicators else { return }
         for vertical in [false, true] {
             let indicator = vertical ? verticalIndicator : horizontalIndicator
-            keyframeScratch.removeAll(keepingCapacity: true)
+            guard !indicator.isHidden else { continue }
+            values.removeAll(keepingCapacity: false)
+            values.reserveCapacity(steps + 1)
             for i in 0...steps {
                 let t = time + duration * Double(i) / Double(steps)
                 let offset = Point(x: motionX.value(at: t), y: motionY.value(at: t))
-                keyframeScratch.append(.point(indicatorFrame(vertical: vertical, at: offset).origin))
+                values.append(.point(indicatorFrame(vertical: vertical, at: offset).origin))
             }
-            var move = KeyframeAnimation(key: .position, values: keyframeScratch, duration: duration)
+            var move = KeyframeAnimation(key: .position, values: values, duration: duration)
             move.calculationMode = .linear
             indicator.add(move, forKey: ScrollView.motionAnimationKey, at: time)
         }

@@ -119,8 +119,6 @@ open class ScrollView: Layer {
     var isMoving = false
     var dragStartOffset: Point = .zero
     var lastAdvance: MediaTime = 0
-    /// Scratch for the motion's keyframes, kept to reuse their storage.
-    var keyframeScratch: [AnimatableValue] = []
 
     /// Animation keys the view uses on itself and its indicators.
     public static let motionAnimationKey = "scroll"
@@ -227,7 +225,9 @@ open class ScrollView: Layer {
         lastAdvance = time
         let offset = visibleContentOffset(at: time)
         if time >= motionEndTime ?? time { isMoving = false }
-        visibleOffsetDidChange(offset)
+        // One transaction for everything the step changes (cells, the
+        // spinner): outside a run-loop turn it commits once, not per change.
+        Transaction.withoutActions { visibleOffsetDidChange(offset) }
     }
 
     /// When `advance(to:)` is next wanted (media time), nil when no motion
