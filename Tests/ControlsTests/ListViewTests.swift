@@ -107,6 +107,31 @@ final class ListViewTests: ScrollTestCase {
         XCTAssertGreaterThan(list.contentOffset.y, 9000)
     }
 
+    /// In a displayed tree, reusing a cell moves and shows it at once: no
+    /// implicit animation of its frame or a fade of its `isHidden` (the
+    /// list changes them without actions), and reloading does the same.
+    func testReuseInADisplayedTreeAnimatesNothing() {
+        root.isDisplayRoot = true
+        let list = makeList(rows: 1000)
+        let router = TouchRouter(root: root)
+        list.attach(to: router)
+        AppRunLoop.current.runTurn {
+            drag(router, from: Point(x: 160, y: 400), to: Point(x: 160, y: 80), steps: 8, seconds: 0.08)
+        }
+        for _ in 0..<20 {
+            clock.advance(by: 1.0 / 60)
+            AppRunLoop.current.runTurn { router.advance(to: clock.now) }
+        }
+        AppRunLoop.current.runTurn { list.reloadData() }
+        let cells = list.sublayers.compactMap { $0 as? ListCell }
+        XCTAssertGreaterThan(cells.count, 10)
+        for cell in cells {
+            XCTAssertTrue(cell.animations.isEmpty, "cell \(cell.indexPath.row): \(cell.animations.map { $0.key })")
+        }
+        XCTAssertNotNil(list.animation(forKey: ScrollView.motionAnimationKey), "the fling's own keyframes run")
+        XCTAssertEqual(list.animations.count, 1, "and nothing else on the list")
+    }
+
     /// Sections with headers and rows of varying height: the tops are the
     /// running sums, lookups go both ways, headers get header cells.
     func testSectionsHeadersAndRowHeights() {

@@ -143,7 +143,9 @@ public final class ListView: ScrollView {
             }
         }
         itemTops.append(y)
-        for cell in visibleCells { recycle(cell) }
+        Transaction.withoutActions {   // hiding a layer in a displayed tree would fade it
+            for cell in visibleCells { recycle(cell) }
+        }
         visibleCells.removeAll(keepingCapacity: true)
         contentSize = Size(width: bounds.width, height: y)
         updateVisibleCells(for: visibleContentOffset(at: AppRunLoop.current.now))

@@ -40,7 +40,9 @@ public struct ScrollAxes: OptionSet, Equatable, Sendable {
 ///
 /// Coordinates: everything is in points; `contentOffset`, `contentSize`
 /// and sublayer frames in the view's bounds space (the content's), touch
-/// locations in display space as the router gives them.
+/// locations in display space as the router gives them. A new view has
+/// `anchorPoint` (0, 0), so its `position` is its top-left corner in the
+/// superlayer, and `masksToBounds` on.
 ///
 /// Invariants: at rest (no finger, no motion) `contentOffset` is within
 /// `minimumContentOffset…maximumContentOffset` on the scrollable axes
