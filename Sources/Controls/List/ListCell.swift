@@ -33,6 +33,19 @@ public final class ListCell: Layer {
         contentLayer.anchorPoint = .zero
         try? addSublayer(contentLayer)
     }
+
+    /// A cell's geometry and visibility change at once: the list moves a
+    /// reused cell to its new row and shows or hides it without an
+    /// implicit animation (and so without a transaction of its own per
+    /// frame). Other properties animate as any layer's.
+    public override class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
+        switch key {
+        case .position, .positionX, .positionY, .bounds, .boundsOrigin, .boundsSize, .anchorPoint, .hidden:
+            return LayerAction.none
+        default:
+            return super.defaultAction(forKey: key)
+        }
+    }
 }
 
 /// A button revealed by swiping a row to the left: a title on a colour;

@@ -47,14 +47,18 @@ extension ListView {
     func updatePull(at offset: Point) {
         guard onRefresh != nil else { return }
         let centre = Point(x: bounds.width / 2, y: -refreshHeight / 2)
-        Transaction.withoutActions {
-            if refreshSpinner.position != centre { refreshSpinner.position = centre }
-            guard !isRefreshing else { return }
+        var opacity = refreshSpinner.opacity
+        if !isRefreshing {
             let pull = pullDistance(at: offset)
             isPulledPastThreshold = isTracking && pull >= refreshThreshold
             // Only a finger's pull shows it: a bounce back past the top does not.
-            let opacity = isTracking ? Swift.min(1, pull / Swift.max(refreshThreshold, 1)) : 0
-            if refreshSpinner.opacity != opacity { refreshSpinner.opacity = opacity }
+            opacity = isTracking ? Swift.min(1, pull / Swift.max(refreshThreshold, 1)) : 0
+        }
+        // A transaction only when something changes (a fling changes nothing here).
+        guard refreshSpinner.position != centre || refreshSpinner.opacity != opacity else { return }
+        Transaction.withoutActions {
+            refreshSpinner.position = centre
+            refreshSpinner.opacity = opacity
         }
     }
 

@@ -143,9 +143,7 @@ public final class ListView: ScrollView {
             }
         }
         itemTops.append(y)
-        Transaction.withoutActions {   // hiding a layer in a displayed tree would fade it
-            for cell in visibleCells { recycle(cell) }
-        }
+        for cell in visibleCells { recycle(cell) }   // hidden at once: ListCell.defaultAction
         visibleCells.removeAll(keepingCapacity: true)
         contentSize = Size(width: bounds.width, height: y)
         updateVisibleCells(for: visibleContentOffset(at: AppRunLoop.current.now))
@@ -228,9 +226,7 @@ public final class ListView: ScrollView {
     public override func layoutSublayers() {
         super.layoutSublayers()
         if contentSize.width != bounds.width { contentSize = Size(width: bounds.width, height: contentSize.height) }
-        Transaction.withoutActions {
-            for cell in visibleCells { place(cell) }
-        }
+        for cell in visibleCells { place(cell) }
         updateVisibleCells(for: visibleContentOffset(at: AppRunLoop.current.now))
     }
 
@@ -245,32 +241,33 @@ public final class ListView: ScrollView {
         let first = firstItem(endingAfter: top)
         var last = firstItem(endingAfter: bottom)
         if last >= itemCount || itemTops[last] >= bottom { last -= 1 }
-        Transaction.withoutActions {
-            guard first <= last, first < itemCount else {
-                for cell in visibleCells { recycle(cell) }
-                visibleCells.removeAll(keepingCapacity: true)
-                return
-            }
-            while let cell = visibleCells.first, cell.item < first || cell.item > last {
-                recycle(cell); visibleCells.removeFirst()
-            }
-            while let cell = visibleCells.last, cell.item > last || cell.item < first {
-                recycle(cell); visibleCells.removeLast()
-            }
-            if visibleCells.isEmpty {
-                for item in first...last { visibleCells.append(dequeue(item)) }
-                return
-            }
-            var head = visibleCells[0].item
-            while head > first {
-                head -= 1
-                visibleCells.insert(dequeue(head), at: 0)
-            }
-            var tail = visibleCells[visibleCells.count - 1].item
-            while tail < last {
-                tail += 1
-                visibleCells.append(dequeue(tail))
-            }
+        // Cells move and hide without implicit animations (their class's
+        // default action), so no transaction is opened here: one per frame
+        // would allocate.
+        guard first <= last, first < itemCount else {
+            for cell in visibleCells { recycle(cell) }
+            visibleCells.removeAll(keepingCapacity: true)
+            return
+        }
+        while let cell = visibleCells.first, cell.item < first || cell.item > last {
+            recycle(cell); visibleCells.removeFirst()
+        }
+        while let cell = visibleCells.last, cell.item > last || cell.item < first {
+            recycle(cell); visibleCells.removeLast()
+        }
+        if visibleCells.isEmpty {
+            for item in first...last { visibleCells.append(dequeue(item)) }
+            return
+        }
+        var head = visibleCells[0].item
+        while head > first {
+            head -= 1
+            visibleCells.insert(dequeue(head), at: 0)
+        }
+        var tail = visibleCells[visibleCells.count - 1].item
+        while tail < last {
+            tail += 1
+            visibleCells.append(dequeue(tail))
         }
     }
 
@@ -293,17 +290,25 @@ public final class ListView: ScrollView {
         return cell
     }
 
-    /// The cell's frame for its item, and its content's (not slid).
+    /// The cell's frame for its item, and its content's (not slid). Cells
+    /// and their content have `anchorPoint` (0, 0), so the frame is
+    /// `position` and `bounds.size`, set directly: the `frame` getter goes
+    /// through the transform and allocates.
     private func place(_ cell: ListCell) {
         guard cell.item >= 0, cell.item < itemCount else { return }
         let frame = itemRect(cell.item)
-        if cell.frame != frame { cell.frame = frame }
-        let content = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
-        if cell.contentLayer.frame != content { cell.contentLayer.frame = content }
+        let size = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+        if cell.anchorPoint != .zero { cell.anchorPoint = .zero }
+        if cell.position != frame.origin { cell.position = frame.origin }
+        if cell.bounds != size { cell.bounds = size }
+        let content = cell.contentLayer
+        if content.anchorPoint != .zero { content.anchorPoint = .zero }
+        if content.position != .zero { content.position = .zero }
+        if content.bounds != size { content.bounds = size }
     }
 
     private func recycle(_ cell: ListCell) {
-        if cell === openCell { closeSwipedRow(animated: false) }
+        if cell === openCell { Transaction.withoutActions { closeSwipedRow(animated: false) } }
         cell.item = -1
         if !cell.isHidden { cell.isHidden = true }
         if cell.isHeader { headerPool.append(cell) } else { rowPool.append(cell) }

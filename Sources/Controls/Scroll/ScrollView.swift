@@ -227,9 +227,9 @@ open class ScrollView: Layer {
         lastAdvance = time
         let offset = visibleContentOffset(at: time)
         if time >= motionEndTime ?? time { isMoving = false }
-        // One transaction for everything the step changes (cells, the
-        // spinner): outside a run-loop turn it commits once, not per change.
-        Transaction.withoutActions { visibleOffsetDidChange(offset) }
+        // No transaction of its own: what a step changes (list cells) does
+        // not animate implicitly, and a transaction per frame allocates.
+        visibleOffsetDidChange(offset)
     }
 
     /// When `advance(to:)` is next wanted (media time), nil when no motion
