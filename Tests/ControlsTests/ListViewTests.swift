@@ -132,6 +132,26 @@ final class ListViewTests: ScrollTestCase {
         XCTAssertEqual(list.animations.count, 1, "and nothing else on the list")
     }
 
+    /// A tap on a list in motion stops it where it is and selects nothing;
+    /// the next tap, on content at rest, selects.
+    func testATapThatCatchesAFlingSelectsNothing() {
+        let list = makeList(rows: 1000)
+        var selected: [ListIndexPath] = []
+        list.onSelectRow = { _, ip in selected.append(ip) }
+        let router = TouchRouter(root: root)
+        list.attach(to: router)
+        drag(router, from: Point(x: 160, y: 400), to: Point(x: 160, y: 80), steps: 8, seconds: 0.08)
+        clock.advance(by: 0.2)
+        let onScreen = list.visibleContentOffset(at: clock.now).y
+        tap(router, at: Point(x: 100, y: 200))
+        XCTAssertTrue(selected.isEmpty)
+        XCTAssertFalse(list.isDecelerating)
+        XCTAssertEqual(list.contentOffset.y, onScreen, accuracy: 1e-9)
+        clock.advance(by: 0.5)
+        tap(router, at: Point(x: 100, y: 200))
+        XCTAssertEqual(selected, [ListIndexPath(section: 0, row: Int((onScreen + 200) / 44))])
+    }
+
     /// Sections with headers and rows of varying height: the tops are the
     /// running sums, lookups go both ways, headers get header cells.
     func testSectionsHeadersAndRowHeights() {

@@ -86,7 +86,8 @@ extension ListView {
 
     /// A tap at `location` (display space): on an open row's button, runs
     /// its action and closes the row; elsewhere with a row open, closes
-    /// it; else selects the row under it.
+    /// it; else selects the row under it — unless the tap landed on moving
+    /// content, which it only stops.
     func handleTap(at location: Point) {
         let p = convert(location, from: nil)
         if let cell = openCell {
@@ -105,6 +106,7 @@ extension ListView {
             }
             return
         }
+        guard !touchCaughtMotion else { return }   // the tap stopped a fling: no selection
         if let indexPath = indexPathForRow(at: p) { onSelectRow?(self, indexPath) }
     }
 }

@@ -56,6 +56,7 @@ public final class ScrollPanRecognizer: GestureRecognizer {
         sampleCount = 0; nextSample = 0
         addSample(touch)
         caught = scrollView?.isDecelerating ?? false
+        scrollView?.touchCaughtMotion = caught
         scrollView?.catchMotion(at: touch.timestamp)
     }
 

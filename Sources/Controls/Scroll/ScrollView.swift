@@ -116,6 +116,10 @@ open class ScrollView: Layer {
     /// is on screen at that time, points.
     public internal(set) var visibleContentOffset: Point = .zero
 
+    /// The touch down now (or the last one) landed on moving content and
+    /// stopped it: a tap that only catches a fling selects nothing.
+    public internal(set) var touchCaughtMotion = false
+
     var motionX = ScrollAxisMotion.resting(at: 0)
     var motionY = ScrollAxisMotion.resting(at: 0)
     var isMoving = false
