@@ -169,6 +169,31 @@ final class ScrollViewTests: ScrollTestCase {
         XCTAssertEqual(view.contentOffset.x, 1200)
     }
 
+    /// A motion caught by a finger and let go without a drag settles on
+    /// the page nearest to where it was caught (not to where an earlier
+    /// drag began).
+    func testPagingCaughtMidMotionSettlesOnTheNearestPage() {
+        let view = ScrollView()
+        view.bounds = Rect(x: 0, y: 0, width: 300, height: 200)
+        view.contentSize = Size(width: 1500, height: 200)
+        view.isPagingEnabled = true
+        view.scrollAxes = .horizontal
+        try! root.addSublayer(view)
+        let router = TouchRouter(root: root)
+        view.attach(to: router)
+        drag(router, from: Point(x: 250, y: 100), to: Point(x: 200, y: 100), seconds: 0.5, hold: 0.2)
+        runUntilIdle(router)
+        XCTAssertEqual(view.contentOffset.x, 0, "an earlier drag from page 0")
+        view.scroll(to: Point(x: 1200, y: 0), animated: true)
+        var t = clock.now
+        while view.visibleContentOffset(at: t).x < 1100 { t += 1.0 / 120 }
+        clock.set(t)
+        tap(router, at: Point(x: 150, y: 100))
+        XCTAssertEqual(view.contentOffset.x, 1200, "caught past 1,050: the nearest page is the last")
+        runUntilIdle(router)
+        XCTAssertEqual(view.visibleContentOffset.x, 1200)
+    }
+
     /// Snapping to 50 points: the rest is the free deceleration's rest
     /// rounded to a multiple of 50, reached exactly.
     func testSnappingLandsOnTheInterval() {

@@ -10,6 +10,7 @@ extension ScrollView {
         let offset = visibleContentOffset(at: time)
         stopMotion()
         setModelOffset(offset)
+        dragStartOffset = offset   // a lift without a drag pages from here
         visibleOffsetDidChange(offset)
         showIndicators()
     }
@@ -203,9 +204,16 @@ extension ScrollView {
     /// without animation); hides the one of an axis that cannot scroll.
     func layOutIndicators(at offset: Point) {
         Transaction.withoutActions {
-            let v = indicatorFrame(vertical: true, at: offset), h = indicatorFrame(vertical: false, at: offset)
-            if verticalIndicator.frame != v { verticalIndicator.frame = v }
-            if horizontalIndicator.frame != h { horizontalIndicator.frame = h }
+            // Anchor points are (0, 0): a frame is position and bounds size
+            // (compared directly; the frame getter allocates).
+            func place(_ indicator: Layer, _ frame: Rect) {
+                let size = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+                if indicator.position != frame.origin { indicator.position = frame.origin }
+                if indicator.bounds != size { indicator.bounds = size }
+                if indicator.cornerRadius != indicatorThickness / 2 { indicator.cornerRadius = indicatorThickness / 2 }
+            }
+            place(verticalIndicator, indicatorFrame(vertical: true, at: offset))
+            place(horizontalIndicator, indicatorFrame(vertical: false, at: offset))
             let showV = showsScrollIndicators && canScroll(.vertical) && contentSize.height > bounds.height
             let showH = showsScrollIndicators && canScroll(.horizontal) && contentSize.width > bounds.width
             if verticalIndicator.isHidden == showV { verticalIndicator.isHidden = !showV }
