@@ -213,7 +213,10 @@ final class ListViewTests: ScrollTestCase {
         XCTAssertEqual(ran.first?.1, ListIndexPath(section: 0, row: 2))
         XCTAssertNil(list.swipedOpenRow)
         XCTAssertEqual(cell.contentLayer.frame.minX, 0)
-        XCTAssertTrue(cell.actionButtons.isEmpty)
+        XCTAssertEqual(cell.actionButtons.map { $0.opacity }, [0, 0], "the buttons faded out with the slide")
+        list.contentOffset = Point(x: 0, y: 1000)
+        XCTAssertTrue(cell.actionButtons.isEmpty, "and removed when the cell is reused")
+        list.contentOffset = .zero
         XCTAssertTrue(selected.isEmpty, "the tap went to the button, not the row")
         // A short swipe (40 points) closes again; then a tap selects.
         clock.advance(by: 0.5)

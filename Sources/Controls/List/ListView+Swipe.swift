@@ -22,6 +22,7 @@ extension ListView {
         openActions = actions
         swipeReveal = 0
         Transaction.withoutActions {
+            cell.removeActionButtons()   // an earlier swipe's, faded out
             let h = cell.bounds.height, w = cell.bounds.width
             for (i, action) in actions.enumerated() {
                 let button = Layer(name: "swipe action")
@@ -71,14 +72,17 @@ extension ListView {
         }
     }
 
-    /// Slides the open row back and removes its buttons.
+    /// Slides the open row back. Animated, its buttons fade out as it
+    /// slides (they stay, transparent, until the cell is swiped again or
+    /// reused); not animated, they go at once.
     public func closeSwipedRow(animated: Bool) {
         guard let cell = openCell else { return }
         setSwipeReveal(0, animated: animated)
-        Transaction.withoutActions {
-            for button in cell.actionButtons { button.removeFromSuperlayer() }
+        if animated {
+            for button in cell.actionButtons { button.opacity = 0 }   // implicit fade in a displayed tree
+        } else {
+            Transaction.withoutActions { cell.removeActionButtons() }
         }
-        cell.actionButtons.removeAll()
         openCell = nil
         openActions.removeAll()
         swipeReveal = 0
@@ -108,6 +112,13 @@ extension ListView {
         }
         guard !touchCaughtMotion else { return }   // the tap stopped a fling: no selection
         if let indexPath = indexPathForRow(at: p) { onSelectRow?(self, indexPath) }
+    }
+}
+
+extension ListCell {
+    func removeActionButtons() {
+        for button in actionButtons { button.removeFromSuperlayer() }
+        actionButtons.removeAll()
     }
 }
 
