@@ -152,6 +152,36 @@ final class ListViewTests: ScrollTestCase {
         XCTAssertEqual(selected, [ListIndexPath(section: 0, row: Int((onScreen + 200) / 44))])
     }
 
+    /// Reloading with fewer rows while scrolled near the end moves the
+    /// offset back within the new range; bad data source answers are
+    /// clamped, never a trap.
+    func testReloadShorterAndBadAnswers() {
+        var rows = 1000
+        let list = makeList(rows: 0)
+        list.numberOfRows = { _, _ in rows }
+        list.reloadData()
+        list.contentOffset = Point(x: 0, y: 40_000)
+        XCTAssertEqual(list.visibleCells.first?.indexPath.row, 908)
+        rows = 20   // 880 points: the end at 400
+        list.reloadData()
+        XCTAssertEqual(list.contentOffset.y, 400)
+        XCTAssertEqual(list.visibleContentOffset.y, 400)
+        XCTAssertEqual(list.visibleCells.last?.indexPath.row, 19)
+        XCTAssertEqual(list.visibleCells.first?.indexPath.row, 8, "400 − 44 margin = 356: row 8")
+
+        list.numberOfSections = { _ in 3 }
+        list.numberOfRows = { _, section in section == 1 ? -5 : 4 }
+        list.heightOfRow = { _, ip in [Double.nan, -10, .infinity, 30][ip.row] }
+        list.reloadData()
+        XCTAssertEqual(list.contentSize.height, 60, "two sections of rows 0, 0, 0 and 30 points")
+        XCTAssertEqual(list.contentOffset.y, 0)
+        XCTAssertEqual(list.rectForRow(at: ListIndexPath(section: 2, row: 3)), Rect(x: 0, y: 30, width: 320, height: 30))
+        XCTAssertNil(list.rectForRow(at: ListIndexPath(section: 1, row: 0)))
+        XCTAssertNil(list.rectForRow(at: ListIndexPath(section: -1, row: 0)))
+        list.scroll(to: Point(x: .nan, y: .infinity), animated: true)
+        XCTAssertEqual(list.contentOffset, .zero, "a list shorter than its view rests at the top")
+    }
+
     /// Sections with headers and rows of varying height: the tops are the
     /// running sums, lookups go both ways, headers get header cells.
     func testSectionsHeadersAndRowHeights() {

@@ -116,9 +116,11 @@ public final class ListView: ScrollView {
     // MARK: Reloading
 
     /// Reads the data source again: section and row counts and heights
-    /// (O(rows), the only O(rows) step), then shows the rows at the
-    /// current offset. Cells keep existing; every visible one is
-    /// configured again.
+    /// (O(rows), the only O(rows) step; 16 bytes a row), then shows the
+    /// rows at the current offset, moved back within the range when the
+    /// content got shorter. Cells keep existing; every visible one is
+    /// configured again. Bad answers are clamped: negative counts are 0,
+    /// a height that is negative or not finite is 0.
     public func reloadData() {
         closeSwipedRow(animated: false)
         let sections = Swift.max(0, numberOfSections(self))
@@ -146,6 +148,12 @@ public final class ListView: ScrollView {
         for cell in visibleCells { recycle(cell) }   // hidden at once: ListCell.defaultAction
         visibleCells.removeAll(keepingCapacity: true)
         contentSize = Size(width: bounds.width, height: y)
+        // Fewer rows than before may leave the offset past the new end: at
+        // rest, it moves back within the range.
+        if !isTracking && !isDecelerating && !isRefreshing {
+            let clamped = clampedOffset(contentOffset)
+            if clamped != contentOffset { setModelOffset(clamped); visibleContentOffset = clamped }
+        }
         updateVisibleCells(for: visibleContentOffset(at: AppRunLoop.current.now))
     }
 
