@@ -56,7 +56,7 @@ extension ListView {
         }
         // A transaction only when something changes (a fling changes nothing here).
         guard refreshSpinner.position != centre || refreshSpinner.opacity != opacity else { return }
-        Transaction.withoutActions {
+        withoutImplicitAnimations {
             refreshSpinner.position = centre
             refreshSpinner.opacity = opacity
         }
@@ -72,7 +72,7 @@ extension ListView {
         var inset = contentInset
         inset.top = refreshHeight
         contentInset = inset
-        Transaction.withoutActions { refreshSpinner.opacity = 1 }
+        withoutImplicitAnimations { refreshSpinner.opacity = 1 }
         var spin = BasicAnimation(key: .transformRotationZ, from: .scalar(0), to: .scalar(2 * 3.141_592_653_589_793), duration: 0.9)
         spin.timing.repeatCount = .infinity
         refreshSpinner.add(spin, forKey: ListView.spinnerAnimationKey, at: t)
@@ -90,7 +90,7 @@ extension ListView {
         inset.top = 0
         contentInset = inset
         refreshSpinner.removeAnimation(forKey: ListView.spinnerAnimationKey)
-        Transaction.withoutActions { refreshSpinner.opacity = 0 }
+        withoutImplicitAnimations { refreshSpinner.opacity = 0 }
         if !isTracking {
             let offset = visibleContentOffset(at: t)
             if offset.y < minimumContentOffset.y { scroll(to: clampedOffset(offset), animated: true, at: t) }

@@ -21,7 +21,7 @@ extension ListView {
         openCell = cell
         openActions = actions
         swipeReveal = 0
-        Transaction.withoutActions {
+        withoutImplicitAnimations {
             cell.removeActionButtons()   // an earlier swipe's, faded out
             let h = cell.bounds.height, w = cell.bounds.width
             for (i, action) in actions.enumerated() {
@@ -56,7 +56,7 @@ extension ListView {
         if animated {
             cell.contentLayer.frame = frame   // implicit animation in a displayed tree
         } else {
-            Transaction.withoutActions { cell.contentLayer.frame = frame }
+            withoutImplicitAnimations { cell.contentLayer.frame = frame }
         }
     }
 
@@ -81,7 +81,7 @@ extension ListView {
         if animated {
             for button in cell.actionButtons { button.opacity = 0 }   // implicit fade in a displayed tree
         } else {
-            Transaction.withoutActions { cell.removeActionButtons() }
+            withoutImplicitAnimations { cell.removeActionButtons() }
         }
         openCell = nil
         openActions.removeAll()

@@ -316,8 +316,8 @@ public final class ListView: ScrollView {
     }
 
     private func recycle(_ cell: ListCell) {
-        if cell === openCell { Transaction.withoutActions { closeSwipedRow(animated: false) } }
-        if !cell.actionButtons.isEmpty { Transaction.withoutActions { cell.removeActionButtons() } }
+        if cell === openCell { withoutImplicitAnimations { closeSwipedRow(animated: false) } }
+        if !cell.actionButtons.isEmpty { withoutImplicitAnimations { cell.removeActionButtons() } }
         cell.item = -1
         if !cell.isHidden { cell.isHidden = true }
         if cell.isHeader { headerPool.append(cell) } else { rowPool.append(cell) }

@@ -41,7 +41,7 @@ extension ScrollView {
             offset.y = bounces ? rubberBandedOffset(raw, minimum: lo.y, maximum: hi.y, dimension: bounds.height)
                                : Swift.min(Swift.max(raw, lo.y), hi.y)
         }
-        Transaction.withoutActions {
+        withoutImplicitAnimations {
             setModelOffset(offset)
             visibleOffsetDidChange(offset)
         }
@@ -203,7 +203,7 @@ extension ScrollView {
     /// Places the indicators for the content at `offset` (model values,
     /// without animation); hides the one of an axis that cannot scroll.
     func layOutIndicators(at offset: Point) {
-        Transaction.withoutActions {
+        withoutImplicitAnimations {
             // Anchor points are (0, 0): a frame is position and bounds size
             // (compared directly; the frame getter allocates).
             func place(_ indicator: Layer, _ frame: Rect) {
@@ -223,7 +223,7 @@ extension ScrollView {
 
     /// Indicators fully visible now (a fade under way is dropped).
     func showIndicators() {
-        Transaction.withoutActions {
+        withoutImplicitAnimations {
             for indicator in [horizontalIndicator, verticalIndicator] {
                 indicator.removeAnimation(forKey: ScrollView.indicatorFadeKey)
                 if indicator.opacity != 1 { indicator.opacity = 1 }
@@ -236,7 +236,7 @@ extension ScrollView {
     /// the render thread runs (the model opacity is 0 at once; the
     /// animation fills backwards so it shows 1 until it begins).
     func scheduleIndicatorFade(after rest: MediaTime) {
-        Transaction.withoutActions {
+        withoutImplicitAnimations {
             for indicator in [horizontalIndicator, verticalIndicator] {
                 guard indicator.opacity != 0 || indicator.animation(forKey: ScrollView.indicatorFadeKey) != nil else { continue }
                 var fade = BasicAnimation(key: .opacity, from: .scalar(1), to: .scalar(0),

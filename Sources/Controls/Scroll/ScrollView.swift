@@ -218,7 +218,7 @@ open class ScrollView: Layer {
 
     func setModelOffset(_ offset: Point) {
         guard bounds.origin != offset else { return }
-        Transaction.withoutActions { bounds.origin = offset }
+        withoutImplicitAnimations { bounds.origin = offset }
     }
 
     /// Lets the app side follow a motion to media time `time`: updates
