@@ -32,11 +32,12 @@ extension ListView {
                 button.backgroundColor = action.color
                 let label = TextLayer()
                 label.string = action.title
-                label.fontSize = 15
+                label.fontSize = swipeActionFontSize
                 label.alignmentMode = .center
-                label.foregroundColor = Color(red: 1, green: 1, blue: 1)
+                label.foregroundColor = swipeActionTitleColor
                 label.anchorPoint = .zero
-                label.frame = Rect(x: 0, y: (h - 20) / 2, width: ListView.swipeActionWidth, height: 20)
+                let lineHeight = Swift.max(20, swipeActionFontSize * 1.3)
+                label.frame = Rect(x: 0, y: (h - lineHeight) / 2, width: ListView.swipeActionWidth, height: lineHeight)
                 try? button.addSublayer(label)
                 try? cell.insertSublayer(button, below: cell.contentLayer)
                 cell.actionButtons.append(button)
