@@ -170,7 +170,7 @@ let package = Package(
                           dependencies: ["FBRuntime", "Raster", "ImageIO", "CPosix", "MallocCounter"],
                           path: "Benchmarks/lvglbench"),
         .executableTarget(name: "scenebench",
-                          dependencies: ["FBRuntime", "Raster", "ImageIO", "CCairo", "CPosix", "TestSupport", "MallocCounter"],
+                          dependencies: ["FBRuntime", "Controls", "Raster", "ImageIO", "CCairo", "CPosix", "TestSupport", "MallocCounter"],
                           path: "Benchmarks/scenebench"),
 
         // libFuzzer targets (host only): scripts/fuzz builds this with

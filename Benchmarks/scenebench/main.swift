@@ -268,6 +268,68 @@ if wanted("list") {
     }
 }
 
+// Issue 21: a 10,000-row ListView flung at full speed. Per frame, the app
+// side's step (cell reuse for the offset on screen; on some frames a touch
+// of the next fling) and the render of the model tree are timed and their
+// allocations counted apart; the app side's are split between frames with
+// a touch event (a fling's start builds its keyframes) and frames of
+// motion only (the steady state).
+if wanted("fling") {
+    let clock = ManualClock(now: startTime)
+    AppRunLoop.current = AppRunLoop(clock: clock)
+    let scene = ListFlingScene(at: startTime)
+    let compositor = Compositor()
+    var t = startTime
+    var appTimes: [Double] = [], renderTimes: [Double] = [], frameTimes: [Double] = []
+    appTimes.reserveCapacity(measuredFrames); renderTimes.reserveCapacity(measuredFrames)
+    frameTimes.reserveCapacity(measuredFrames)
+    var motionFrames = 0, motionAllocations = 0, touchFrames = 0, touchAllocations = 0, renderAllocations = 0
+    var mostLayers = 0
+    var travelled = 0.0, lastOffset = scene.list.visibleContentOffset.y
+    // Warm-up longer than the other cases: the pools fill on the first
+    // screenful, the glyph cache on the first few hundred rows.
+    for i in 0..<(warmUpFrames * 3 + measuredFrames) {
+        t += frameInterval
+        clock.set(t)
+        let measured = i >= warmUpFrames * 3
+        fbr_malloc_counter_trace(traceAllocations && i == warmUpFrames * 3 ? 1 : 0)
+        fbr_malloc_counter_begin()
+        let t0 = fbr_monotonic_ns()
+        let touched = scene.step(at: t)
+        let t1 = fbr_monotonic_ns()
+        let a = Int(fbr_malloc_counter_end())
+        fbr_malloc_counter_begin()
+        let t2 = fbr_monotonic_ns()
+        compositor.render(scene.root, at: t, into: frame.view)
+        let t3 = fbr_monotonic_ns()
+        let r = Int(fbr_malloc_counter_end())
+        fbr_malloc_counter_trace(0)
+        guard measured else { continue }
+        appTimes.append(Double(t1 - t0) / 1e6)
+        renderTimes.append(Double(t3 - t2) / 1e6)
+        frameTimes.append(Double(t3 - t0) / 1e6)
+        if touched { touchFrames += 1; touchAllocations += a } else { motionFrames += 1; motionAllocations += a }
+        renderAllocations += r
+        mostLayers = max(mostLayers, scene.layerCount)
+        let y = scene.list.visibleContentOffset.y
+        travelled += abs(y - lastOffset)
+        lastOffset = y
+    }
+    let seconds = Double(measuredFrames) * frameInterval
+    report("10,000-row list flung: points scrolled per second", travelled / seconds, "pt/s", digits: 0)
+    report("10,000-row list flung: layers in the list, most", Double(mostLayers), "", digits: 0, target: 30)
+    report("10,000-row list flung: app step (cell reuse) ms p99", percentile(appTimes.sorted(), 0.99), "ms", digits: 3)
+    report("10,000-row list flung: render ms p50", percentile(renderTimes.sorted(), 0.5), "ms")
+    report("10,000-row list flung: app step + render ms p99", percentile(frameTimes.sorted(), 0.99), "ms", target: 8)
+    report("10,000-row list flung: app heap allocations per frame of motion",
+           Double(motionAllocations) / Double(max(motionFrames, 1)), "", target: 0)
+    report("10,000-row list flung: app heap allocations per frame with a touch",
+           Double(touchAllocations) / Double(max(touchFrames, 1)), "", digits: 1)
+    report("10,000-row list flung: render heap allocations per frame",
+           Double(renderAllocations) / Double(measuredFrames), "", target: 0)
+    try? PNG.write(frame.view, to: "out/bench/scene-list-fling.png")
+}
+
 // MARK: JSON
 var json = "{\n  \"width\": \(width),\n  \"height\": \(height),\n  \"layers\": \(moving.layerCount),\n"
 json += "  \"warm_up_frames\": \(warmUpFrames),\n  \"measured_frames\": \(measuredFrames),\n"

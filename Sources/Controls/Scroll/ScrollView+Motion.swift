@@ -1,0 +1,259 @@
+import FBRuntime
+
+extension ScrollView {
+    // MARK: The finger (called by ScrollPanRecognizer)
+
+    /// A finger landed at media time `time`: a motion under way stops
+    /// where it is on screen then (the finger catches the content).
+    func catchMotion(at time: MediaTime) {
+        guard isMoving else { return }
+        let offset = visibleContentOffset(at: time)
+        stopMotion()
+        setModelOffset(offset)
+        dragStartOffset = offset   // a lift without a drag pages from here
+        visibleOffsetDidChange(offset)
+        showIndicators()
+    }
+
+    /// The drag began: it moves the content from where it is on screen.
+    func beginDrag(at time: MediaTime) {
+        let offset = visibleContentOffset(at: time)
+        stopMotion()
+        setModelOffset(offset)
+        dragStartOffset = offset
+        isTracking = true
+        showIndicators()
+    }
+
+    /// The finger is `translation` (display points, along the view's axes)
+    /// from where it landed: the content follows it, rubber-banded past
+    /// the ends (or stopped at them without `bounces`).
+    func drag(translation: Point) {
+        let lo = minimumContentOffset, hi = maximumContentOffset
+        var offset = dragStartOffset
+        if canScroll(.horizontal) {
+            let raw = dragStartOffset.x - translation.x
+            offset.x = bounces ? rubberBandedOffset(raw, minimum: lo.x, maximum: hi.x, dimension: bounds.width)
+                               : Swift.min(Swift.max(raw, lo.x), hi.x)
+        }
+        if canScroll(.vertical) {
+            let raw = dragStartOffset.y - translation.y
+            offset.y = bounces ? rubberBandedOffset(raw, minimum: lo.y, maximum: hi.y, dimension: bounds.height)
+                               : Swift.min(Swift.max(raw, lo.y), hi.y)
+        }
+        withoutImplicitAnimations {
+            setModelOffset(offset)
+            visibleOffsetDidChange(offset)
+        }
+    }
+
+    /// The finger let go at media time `time` moving the content at
+    /// `velocity` (points of offset per second: the opposite of the
+    /// finger's). Starts the motion: deceleration, a page, a snap or a
+    /// spring back.
+    func endDrag(velocity: Point, at time: MediaTime) {
+        willEndDrag(at: time)
+        isTracking = false
+        let from = contentOffset
+        let vx = canScroll(.horizontal) ? velocity.x : 0, vy = canScroll(.vertical) ? velocity.y : 0
+        let mx = releaseMotion(from: from.x, velocity: vx, start: dragStartOffset.x, axis: .horizontal, at: time)
+        let my = releaseMotion(from: from.y, velocity: vy, start: dragStartOffset.y, axis: .vertical, at: time)
+        start(x: mx, y: my, at: time)
+    }
+
+    /// Where a release on one axis goes (see `endDrag`).
+    func releaseMotion(from offset: Double, velocity v: Double, start: Double, axis: ScrollAxes,
+                       at time: MediaTime) -> ScrollAxisMotion {
+        let horizontal = axis == .horizontal
+        let lo = horizontal ? minimumContentOffset.x : minimumContentOffset.y
+        let hi = horizontal ? maximumContentOffset.x : maximumContentOffset.y
+        let size = horizontal ? bounds.width : bounds.height
+        let tau = decelerationTimeConstant > 0 ? decelerationTimeConstant : 0.4995
+        if isPagingEnabled || (horizontal ? snapInterval.width : snapInterval.height) > 0 {
+            let target = landingOffset(from: offset, velocity: v, dragStart: start, axis: axis)
+            return .landing(from: offset, velocity: v, on: target, timeConstant: tau, at: time, springFrequency: springFrequency)
+        }
+        return .deceleration(from: offset, velocity: v, timeConstant: tau, minimum: lo, maximum: hi, at: time,
+                             springFrequency: springFrequency,
+                             maximumOvershoot: bounces ? size * maximumOvershootFraction : 0)
+    }
+
+    /// Where a paging or snapping release on `axis` lands, points: the
+    /// free deceleration's rest rounded to the nearest page (at most one
+    /// page from `dragStart`'s) or snap interval, within the offset range.
+    public func landingOffset(from offset: Double, velocity v: Double, dragStart: Double, axis: ScrollAxes) -> Double {
+        let horizontal = axis == .horizontal
+        let lo = horizontal ? minimumContentOffset.x : minimumContentOffset.y
+        let hi = horizontal ? maximumContentOffset.x : maximumContentOffset.y
+        let projected = offset + (v.isFinite ? v : 0) * decelerationTimeConstant
+        var target: Double
+        if isPagingEnabled {
+            let page = Swift.max(horizontal ? bounds.width : bounds.height, 1)
+            let startPage = (dragStart / page).rounded()
+            var p = (projected / page).rounded()
+            p = Swift.min(Swift.max(p, startPage - 1), startPage + 1)
+            target = p * page
+        } else {
+            let interval = horizontal ? snapInterval.width : snapInterval.height
+            target = (projected / interval).rounded() * interval
+        }
+        if !target.isFinite { target = lo }
+        return Swift.min(Swift.max(target, lo), hi)
+    }
+
+    /// The drag was cancelled: back within range from where it is.
+    func cancelDrag(at time: MediaTime) {
+        endDrag(velocity: .zero, at: time)
+    }
+
+    // MARK: Motions
+
+    /// Runs a motion per axis from media time `time`: the model offset goes
+    /// to the motions' targets, the render thread gets the way there as
+    /// keyframes (view and indicators), the indicators' fade-out is
+    /// scheduled for after the end. A motion of no length just sets the
+    /// offset.
+    func start(x: ScrollAxisMotion, y: ScrollAxisMotion, at time: MediaTime) {
+        stopMotion()
+        let target = Point(x: x.target, y: y.target)
+        let duration = Swift.max(x.duration, y.duration)
+        setModelOffset(target)
+        guard duration > 0 else {
+            visibleOffsetDidChange(target)
+            layOutIndicators(at: target)
+            scheduleIndicatorFade(after: time)
+            return
+        }
+        motionX = x
+        motionY = y
+        isMoving = true
+        lastAdvance = time
+        showIndicators()
+        addMotionKeyframes(duration: duration, at: time)
+        layOutIndicators(at: target)   // the model values: where they rest
+        scheduleIndicatorFade(after: time + duration)
+        visibleOffsetDidChange(visibleContentOffset(at: time))
+    }
+
+    /// Stops a motion under way where the model says (the caller sets the
+    /// model offset first when it wants another).
+    func stopMotion() {
+        guard isMoving else { return }
+        isMoving = false
+        removeAnimation(forKey: ScrollView.motionAnimationKey)
+        horizontalIndicator.removeAnimation(forKey: ScrollView.motionAnimationKey)
+        verticalIndicator.removeAnimation(forKey: ScrollView.motionAnimationKey)
+    }
+
+    /// The motion sampled every 1/60 s for the render thread: the
+    /// view's `boundsOrigin`, and each indicator's `position`.
+    private func addMotionKeyframes(duration: Double, at time: MediaTime) {
+        let steps = Swift.min(Swift.max(Int((duration * 60).rounded(.up)), 1), 600)
+        var values: [AnimatableValue] = []
+        values.reserveCapacity(steps + 1)
+        for i in 0...steps {
+            let t = time + duration * Double(i) / Double(steps)
+            values.append(.point(Point(x: motionX.value(at: t), y: motionY.value(at: t))))
+        }
+        var origin = KeyframeAnimation(key: .boundsOrigin, values: values, duration: duration)
+        origin.calculationMode = .linear
+        add(origin, forKey: ScrollView.motionAnimationKey, at: time)
+        guard showsScrollIndicators else { return }
+        for vertical in [false, true] {
+            let indicator = vertical ? verticalIndicator : horizontalIndicator
+            guard !indicator.isHidden else { continue }
+            values.removeAll(keepingCapacity: false)
+            values.reserveCapacity(steps + 1)
+            for i in 0...steps {
+                let t = time + duration * Double(i) / Double(steps)
+                let offset = Point(x: motionX.value(at: t), y: motionY.value(at: t))
+                values.append(.point(indicatorFrame(vertical: vertical, at: offset).origin))
+            }
+            var move = KeyframeAnimation(key: .position, values: values, duration: duration)
+            move.calculationMode = .linear
+            indicator.add(move, forKey: ScrollView.motionAnimationKey, at: time)
+        }
+    }
+
+    // MARK: Indicators
+
+    /// The frame of an indicator (in content space, points) for the
+    /// content at `offset`: along the far edge, its length the visible
+    /// share of the content, shortened while rubber-banded.
+    public func indicatorFrame(vertical: Bool, at offset: Point) -> Rect {
+        let lo = vertical ? minimumContentOffset.y : minimumContentOffset.x
+        let hi = vertical ? maximumContentOffset.y : maximumContentOffset.x
+        let o = vertical ? offset.y : offset.x
+        let size = vertical ? bounds.height : bounds.width
+        let content = Swift.max((vertical ? contentSize.height : contentSize.width), 1)
+        let track = Swift.max(size - 2 * indicatorInset - indicatorThickness, 0)
+        var length = Swift.min(track, track * size / content)
+        let excess = o < lo ? lo - o : (o > hi ? o - hi : 0)
+        length = Swift.max(length - excess, Swift.min(indicatorMinimumLength, track))
+        let fraction = hi > lo ? Swift.min(Swift.max((o - lo) / (hi - lo), 0), 1) : 0
+        let along = indicatorInset + fraction * (track - length)
+        if vertical {
+            return Rect(x: offset.x + bounds.width - indicatorInset - indicatorThickness, y: offset.y + along,
+                        width: indicatorThickness, height: length)
+        }
+        return Rect(x: offset.x + along, y: offset.y + bounds.height - indicatorInset - indicatorThickness,
+                    width: length, height: indicatorThickness)
+    }
+
+    /// Places the indicators for the content at `offset` (model values,
+    /// without animation); hides the one of an axis that cannot scroll.
+    func layOutIndicators(at offset: Point) {
+        withoutImplicitAnimations {
+            // Anchor points are (0, 0): a frame is position and bounds size
+            // (compared directly; the frame getter allocates).
+            func place(_ indicator: Layer, _ frame: Rect) {
+                let size = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+                if indicator.position != frame.origin { indicator.position = frame.origin }
+                if indicator.bounds != size { indicator.bounds = size }
+                if indicator.cornerRadius != indicatorThickness / 2 { indicator.cornerRadius = indicatorThickness / 2 }
+            }
+            place(verticalIndicator, indicatorFrame(vertical: true, at: offset))
+            place(horizontalIndicator, indicatorFrame(vertical: false, at: offset))
+            let showV = showsScrollIndicators && canScroll(.vertical) && contentSize.height > bounds.height
+            let showH = showsScrollIndicators && canScroll(.horizontal) && contentSize.width > bounds.width
+            if verticalIndicator.isHidden == showV { verticalIndicator.isHidden = !showV }
+            if horizontalIndicator.isHidden == showH { horizontalIndicator.isHidden = !showH }
+        }
+    }
+
+    /// Indicators fully visible now (a fade under way is dropped).
+    func showIndicators() {
+        withoutImplicitAnimations {
+            for indicator in [horizontalIndicator, verticalIndicator] {
+                indicator.removeAnimation(forKey: ScrollView.indicatorFadeKey)
+                if indicator.opacity != 1 { indicator.opacity = 1 }
+            }
+        }
+    }
+
+    /// The indicators stay until `indicatorFadeDelay` after media time
+    /// `rest`, then fade out over `indicatorFadeDuration`: an animation
+    /// the render thread runs (the model opacity is 0 at once; the
+    /// animation fills backwards so it shows 1 until it begins).
+    func scheduleIndicatorFade(after rest: MediaTime) {
+        withoutImplicitAnimations {
+            for indicator in [horizontalIndicator, verticalIndicator] {
+                guard indicator.opacity != 0 || indicator.animation(forKey: ScrollView.indicatorFadeKey) != nil else { continue }
+                var fade = BasicAnimation(key: .opacity, from: .scalar(1), to: .scalar(0),
+                                          duration: Swift.max(indicatorFadeDuration, 0.001))
+                fade.timing.beginTime = indicator.convertTime(rest + indicatorFadeDelay, from: nil)
+                fade.timing.fillMode = .backwards
+                indicator.opacity = 0
+                indicator.add(fade, forKey: ScrollView.indicatorFadeKey, at: rest)
+            }
+        }
+    }
+
+    /// The indicator's opacity on screen at media time `time` (its fade
+    /// evaluated there).
+    public func indicatorOpacity(vertical: Bool, at time: MediaTime) -> Double {
+        let indicator = vertical ? verticalIndicator : horizontalIndicator
+        if case let .scalar(o)? = indicator.presentationValue(for: .opacity, at: time) { return o }
+        return indicator.opacity
+    }
+}
