@@ -633,7 +633,9 @@ open class Layer {
 
     /// Whether the layer's timeline repeats or ends (a positive, finite
     /// `duration`); such a timeline cannot be mapped back to its parent's.
-    var hasFiniteTimeline: Bool { duration > 0 && duration.isFinite }
+    /// (`@usableFromInline`: the board build, Embedded Swift, inlines
+    /// `localTime(fromParent:)` into other modules, which then reach it.)
+    @usableFromInline var hasFiniteTimeline: Bool { duration > 0 && duration.isFinite }
 
     /// This layer's local time for its superlayer's time `t`:
     /// `(t − beginTime) · speed + timeOffset` (CAMediaTiming's active local
