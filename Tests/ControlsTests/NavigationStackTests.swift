@@ -205,6 +205,8 @@ final class NavigationStackTests: XCTestCase {
         scene.tap(80, 86)
         XCTAssertEqual(rootTaps, 1, "the root's button is out of the tree")
         XCTAssertEqual(detailTaps, 1)
+        XCTAssertTrue(detailButton.navigationStack === stack, "a handler finds the stack through the tree")
+        XCTAssertNil(rootButton.navigationStack, "out of the tree, on no stack")
     }
 
     func testThemeReachesTheBarAndTheScreensOutOfTheTree() {

@@ -43,5 +43,5 @@ open class NavigationScreen {
 
     /// The stack showing this screen, found through the tree (nil while the
     /// screen is out of it).
-    var stack: NavigationStack? { layer.navigationAncestor(NavigationStack.self) }
+    var stack: NavigationStack? { layer.navigationStack }
 }

@@ -312,3 +312,12 @@ public final class NavigationStack: Control {
         if titleLayer.fontSize != theme.fonts.bodySize { titleLayer.fontSize = theme.fonts.bodySize }
     }
 }
+
+extension Layer {
+    /// The `NavigationStack` showing this layer (the nearest one above it),
+    /// nil when there is none (the layer is on no screen of a stack, or its
+    /// screen is out of the tree). For handlers, which receive their
+    /// control and need not capture anything:
+    /// `button.navigationStack?.push(next)`. O(depth).
+    public var navigationStack: NavigationStack? { navigationAncestor(NavigationStack.self) }
+}
