@@ -209,6 +209,62 @@ final class NavigationStackTests: XCTestCase {
         XCTAssertNil(rootButton.navigationStack, "out of the tree, on no stack")
     }
 
+    func testBackSwipeFromTheLeftEdgeDragsTheScreenAndPopsPastHalfWay() {
+        let (stack, root, detail) = makeStack()
+        stack.push(detail, animated: false)
+        // 80 points right of where it landed (x 5): the screens follow.
+        let id = scene.drag(from: Point(x: 5, y: 150), to: Point(x: 85, y: 150), steps: 8, lift: false)
+        XCTAssertTrue(stack.isSwiping)
+        XCTAssertTrue(root.layer.superlayer === stack.contentLayer, "the screen under comes into the tree")
+        XCTAssertEqual(detail.layer.position, Point(x: 80, y: 0))
+        XCTAssertEqual(root.layer.position.x, -96 * (1 - 0.25), accuracy: 1e-9)
+        XCTAssertEqual(stack.dimmingLayer.opacity, 0.15 * 0.75, accuracy: 1e-9)
+        XCTAssertEqual(stack.screens.count, 2, "nothing popped while the finger is down")
+        // On to 220 and lift: past half the width, it pops.
+        for x in stride(from: 105.0, through: 225, by: 20) {
+            scene.clock.advance(by: 1.0 / 60)
+            scene.send(id, .moved, x, 150)
+        }
+        scene.clock.advance(by: 1.0 / 60)
+        scene.send(id, .ended, 225, 150)
+        XCTAssertFalse(stack.isSwiping)
+        XCTAssertEqual(stack.screens.count, 1)
+        XCTAssertEqual(stack.titleLayer.string, "Settings")
+        // The rest of the way animates from where the finger left it.
+        XCTAssertEqual(presentedPoint(detail.layer, .position, at: scene.now)?.x ?? .nan, 220, accuracy: 0.5)
+        scene.advance(by: 1)
+        XCTAssertNil(detail.layer.superlayer)
+        XCTAssertEqual(root.layer.position, .zero)
+    }
+
+    func testBackSwipeLiftedSlowlyBeforeHalfWayPutsTheScreensBack() {
+        let (stack, root, detail) = makeStack()
+        stack.push(detail, animated: false)
+        let id = scene.drag(from: Point(x: 5, y: 150), to: Point(x: 105, y: 150), steps: 10, lift: false)
+        scene.clock.advance(by: 0.2)
+        scene.send(id, .moved, 105, 150)             // held: no speed left
+        scene.clock.advance(by: 0.05)
+        scene.send(id, .ended, 105, 150)
+        XCTAssertEqual(stack.screens.count, 2)
+        XCTAssertTrue(stack.topScreen === detail)
+        XCTAssertEqual(presentedPoint(detail.layer, .position, at: scene.now)?.x ?? .nan, 100, accuracy: 0.5)
+        scene.advance(by: 1)
+        XCTAssertEqual(detail.layer.position, .zero)
+        XCTAssertNil(root.layer.superlayer, "back out of the tree")
+        XCTAssertEqual(stack.titleLayer.string, "Wi-Fi")
+    }
+
+    func testASwipeAwayFromTheEdgeOrOnTheRootDoesNothing() {
+        let (stack, root, detail) = makeStack()
+        scene.drag(from: Point(x: 5, y: 150), to: Point(x: 200, y: 150))
+        XCTAssertFalse(stack.isSwiping)
+        XCTAssertEqual(stack.screens.count, 1, "nothing to go back to")
+        stack.push(detail, animated: false)
+        scene.drag(from: Point(x: 60, y: 150), to: Point(x: 260, y: 150))
+        XCTAssertEqual(stack.screens.count, 2, "not from the edge")
+        XCTAssertNil(root.layer.superlayer)
+    }
+
     func testThemeReachesTheBarAndTheScreensOutOfTheTree() {
         let (stack, _, detail) = makeStack()
         stack.push(detail, animated: false)

@@ -60,6 +60,15 @@ public final class NavigationStack: Control {
     /// A push or pop is animating (until its completion block runs).
     public private(set) var isTransitioning = false
 
+    /// A finger is dragging the top screen back (the interactive pop).
+    public internal(set) var isSwiping = false
+    /// How far from the content's left edge a back swipe may start, points
+    /// (0 turns it off).
+    public var backSwipeEdge = 20.0
+    /// A back swipe lifted moving right faster than this pops however far
+    /// it went, points per second.
+    public var backSwipeVelocity = 500.0
+
     /// Counts transitions; a completion block of one that another replaced
     /// does nothing.
     private var generation = 0
@@ -86,17 +95,19 @@ public final class NavigationStack: Control {
         try? barLayer.addSublayer(backButton)
         try? barLayer.addSublayer(separatorLayer)
         try? contentLayer.addSublayer(dimmingLayer)
-        prepare(root)
+        prepareScreenLayer(root)
         try? contentLayer.addSublayer(root.layer)
         applyFonts()
         updateBar(animated: false)
         updateAppearance()
     }
 
-    /// Attaches the back button to `router` (the stack itself takes no
-    /// touches). The screens' controls are the app's to attach.
+    /// Attaches the back button and the back swipe (a recognizer on
+    /// `contentLayer`) to `router`; the stack takes no other touches. The
+    /// screens' controls are the app's to attach.
     public override func attach(to router: TouchRouter) {
         backButton.attach(to: router)
+        router.add(BackSwipeRecognizer(), to: contentLayer)
     }
 
     // MARK: Push and pop
@@ -106,19 +117,20 @@ public final class NavigationStack: Control {
     /// then leaves the tree. A screen already in the stack is ignored.
     public func push(_ screen: NavigationScreen, animated: Bool = true) {
         guard !screens.contains(where: { $0 === screen }) else { return }
+        if isSwiping { backSwipeEnded(completes: false) }
         layoutIfNeeded()
         let under = topScreen
         screens.append(screen)
         let w = contentLayer.bounds.width
         let animate = animated && isInDisplayedTree
         Transaction.withoutActions {
-            prepare(screen)
+            prepareScreenLayer(screen)
             screen.layer.removeFromSuperlayer()
             screen.layer.position = Point(x: animate ? w : 0, y: 0)
             try? contentLayer.addSublayer(screen.layer)
             placeDimming(below: screen.layer, startingDimmed: false)
         }
-        transition(animated: animate) { stack in
+        runTransition(animated: animate) { stack in
             screen.layer.position = .zero
             under.layer.position = Point(x: -stack.parallax * w, y: 0)
             stack.dimmingLayer.opacity = stack.dimmedOpacity
@@ -131,6 +143,7 @@ public final class NavigationStack: Control {
     @discardableResult
     public func pop(animated: Bool = true) -> NavigationScreen? {
         guard screens.count > 1 else { return nil }
+        isSwiping = false
         let top = screens.removeLast()
         reveal(topScreen, removing: top, animated: animated)
         return top
@@ -142,6 +155,7 @@ public final class NavigationStack: Control {
     @discardableResult
     public func popToRoot(animated: Bool = true) -> [NavigationScreen] {
         guard screens.count > 1 else { return [] }
+        isSwiping = false
         let removed = Array(screens[1...])
         screens.removeSubrange(1...)
         reveal(screens[0], removing: removed[removed.count - 1], animated: animated)
@@ -158,13 +172,13 @@ public final class NavigationStack: Control {
                 layer.removeFromSuperlayer()
             }
             if below.layer.superlayer !== contentLayer {
-                prepare(below)
+                prepareScreenLayer(below)
                 below.layer.position = Point(x: animate ? -parallax * w : 0, y: 0)
                 try? contentLayer.insertSublayer(below.layer, at: 0)
             }
             placeDimming(below: top.layer, startingDimmed: true)
         }
-        transition(animated: animate) { stack in
+        runTransition(animated: animate) { stack in
             below.layer.position = .zero
             top.layer.position = Point(x: w, y: 0)
             stack.dimmingLayer.opacity = 0
@@ -174,7 +188,7 @@ public final class NavigationStack: Control {
     /// Puts the dimming layer just under `layer`, shown; at the dimmed
     /// opacity if it was at rest and `startingDimmed` (a pop), else from
     /// where it is.
-    private func placeDimming(below layer: Layer, startingDimmed: Bool) {
+    func placeDimming(below layer: Layer, startingDimmed: Bool) {
         let wasResting = dimmingLayer.isHidden
         dimmingLayer.removeFromSuperlayer()
         try? contentLayer.insertSublayer(dimmingLayer, below: layer)
@@ -185,14 +199,15 @@ public final class NavigationStack: Control {
     }
 
     /// Runs `changes` as the transition (animated or not), updates the bar
-    /// and settles the tree at the end.
-    private func transition(animated: Bool, changes: (NavigationStack) -> Void) {
+    /// (unless told not to: a back swipe put back) and settles the tree at
+    /// the end.
+    func runTransition(animated: Bool, updatesBar: Bool = true, changes: (NavigationStack) -> Void) {
         generation &+= 1
         let g = generation
         isTransitioning = animated
         NavigationAnimation.run(animated: animated, in: self, duration: transitionDuration, changes: {
             changes(self)
-            updateBar(animated: animated)
+            if updatesBar { updateBar(animated: animated) }
         }, completion: { self.transitionDidEnd(g) })
     }
 
@@ -211,7 +226,7 @@ public final class NavigationStack: Control {
     }
 
     /// Sizes a screen's layer to the content area.
-    private func prepare(_ screen: NavigationScreen) {
+    func prepareScreenLayer(_ screen: NavigationScreen) {
         screen.layer.anchorPoint = .zero
         let b = contentLayer.bounds
         let size = Rect(x: 0, y: 0, width: b.width, height: b.height)
