@@ -77,6 +77,22 @@ final class NavigationModalTests: XCTestCase {
         XCTAssertNil(sheet.superlayer)
     }
 
+    func testThemeReachesAPresentedSheetAndAlert() {
+        let theme = makeScene()
+        let sheet = Sheet(title: "Program", theme: theme)
+        sheet.present(in: scene.root, animated: false)
+        let alert = Alert(title: "Done", theme: theme)
+        alert.present(in: scene.root, animated: false)
+        let dark = Theme.testing(dark: true)
+        dark.apply(to: scene.root, duration: 0)
+        XCTAssertEqual(sheet.panelLayer.backgroundColor, dark.colors.surface)
+        XCTAssertEqual(sheet.titleLayer.foregroundColor, dark.colors.text)
+        XCTAssertEqual(sheet.closeButton.titleLayer.foregroundColor, dark.colors.accent)
+        XCTAssertEqual(alert.boxLayer.backgroundColor, dark.colors.surface)
+        XCTAssertEqual(alert.titleLayer.foregroundColor, dark.colors.text)
+        XCTAssertEqual(alert.buttons[0].backgroundColor, dark.colors.accent)
+    }
+
     // MARK: Alert
 
     func testAlertButtonCallsTheHandlerWithItsIndexAndBlocksTouchesBelow() {

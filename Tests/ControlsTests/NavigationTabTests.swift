@@ -83,6 +83,35 @@ final class NavigationTabTests: XCTestCase {
         XCTAssertEqual(changes, 0)
     }
 
+    func testThemeReachesTheBarAndThePagesOutOfTheTree() {
+        let (view, pages) = makeTabs()
+        let dark = Theme.testing(dark: true)
+        dark.apply(to: scene.root, duration: 0)
+        XCTAssertEqual(view.backgroundColor, dark.colors.background)
+        XCTAssertEqual(view.tabBar.backgroundColor, dark.colors.surface)
+        XCTAssertEqual(view.tabBar.titleLayers[0].foregroundColor, dark.colors.accent)
+        XCTAssertEqual(view.tabBar.titleLayers[1].foregroundColor, dark.colors.secondaryText)
+        let hidden = pages[2].sublayers.first as? Button
+        XCTAssertNil(pages[2].superlayer)
+        XCTAssertEqual(hidden?.backgroundColor, dark.colors.accent, "a page out of the tree: through the view")
+    }
+
+    func testAPageOutOfTheTreeGetsNoTouches() {
+        let (view, pages) = makeTabs()
+        let first = pages[0].sublayers.first as! Button
+        let second = pages[1].sublayers.first as! Button
+        second.attach(to: scene.router)
+        first.attach(to: scene.router)
+        var taps: [String] = []
+        first.onTap = { taps.append($0.title) }
+        second.onTap = { taps.append($0.title) }
+        scene.tap(90, 42)
+        XCTAssertEqual(taps, ["Home"])
+        view.select(1, animated: false)
+        scene.tap(90, 42)
+        XCTAssertEqual(taps, ["Home", "Programs"])
+    }
+
     func testSelectFromCodeCallsNoHandler() {
         let (view, pages) = makeTabs()
         var changes = 0
