@@ -2,8 +2,8 @@ import FBRuntime
 
 /// An on-screen keyboard: key caps in four rows for each of its `layouts`
 /// (three rows of characters, shift and backspace around the third; the
-/// layout switch, space and return below), typing into the `TextField` it
-/// is given (`target`).
+/// layout switch, space and return below), typing into the text control it
+/// is given (`target`: a `TextField` or `TextArea`).
 ///
 /// **Use.** Add it to the screen's root (it places itself along the
 /// bottom of its superlayer), `attachKeys(to: router)`, and give fields
@@ -15,7 +15,8 @@ import FBRuntime
 /// **Keys.** A character key inserts its label into the target (shifted
 /// while `isShifted`; shift is one-shot: it turns off after a character),
 /// backspace deletes backward, space inserts " ", return calls the
-/// target's `submit()`, the layout switch (labelled with the next
+/// target's `insertReturn()` (a field submits, an area breaks the line),
+/// the layout switch (labelled with the next
 /// layout's `name`) shows the next layout. `onKey` hears every key.
 ///
 /// **Showing.** `show()` and `hide()` slide it in from and out to below
@@ -30,8 +31,8 @@ public final class Keyboard: Control {
     public private(set) var layoutIndex = 0
     /// The next character key inserts its shifted label.
     public var isShifted = false { didSet { if isShifted != oldValue { updateKeyTitles() } } }
-    /// The field keys type into; held while it edits (see `TextField.keyboard`).
-    public private(set) var target: TextField?
+    /// The field or area keys type into; held while it edits (see `TextInputControl.keyboard`).
+    public private(set) var target: TextInputControl?
     /// Shown, or sliding in.
     public private(set) var isVisible = false
 
@@ -119,7 +120,7 @@ public final class Keyboard: Control {
         case .shift: isShifted.toggle()
         case .backspace: target?.deleteBackward()
         case .space: target?.insertText(" ")
-        case .enter: target?.submit()
+        case .enter: target?.insertReturn()
         case .nextLayout: showLayout((layoutIndex + 1) % layouts.count)
         }
         onKey?(self, key)
@@ -153,7 +154,7 @@ public final class Keyboard: Control {
 
     /// `field` began editing: it becomes the target (the previous one ends
     /// editing) and the keyboard shows.
-    public func beginInput(for field: TextField) {
+    public func beginInput(for field: TextInputControl) {
         if target !== field {
             let old = target
             target = field
@@ -164,7 +165,7 @@ public final class Keyboard: Control {
 
     /// `field` ended editing: if it is the target, the keyboard lets it go
     /// and hides.
-    public func endInput(for field: TextField) {
+    public func endInput(for field: TextInputControl) {
         guard target === field else { return }
         target = nil
         hide()

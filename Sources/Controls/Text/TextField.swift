@@ -32,7 +32,7 @@ import FBRuntime
 /// invalid bytes decode to U+FFFD (`insertText(utf8:)`). Every layout of the
 /// field's text is of at most that many scalars (`laidOutScalarCount`), and
 /// only edits lay it out: a frame without an edit redraws cached glyphs.
-public final class TextField: Control {
+public final class TextField: TextInputControl {
     /// The text, caret and selection.
     public private(set) var buffer = TextBuffer()
 
@@ -58,10 +58,6 @@ public final class TextField: Control {
     public var onSubmit: ((TextField) -> Void)?
     public var onBeginEditing: ((TextField) -> Void)?
     public var onEndEditing: ((TextField) -> Void)?
-
-    /// The keyboard to show while this field is edited; held strongly (the
-    /// keyboard holds the field only while it edits it: no lasting cycle).
-    public var keyboard: Keyboard?
 
     /// The caret shows and the field takes keys.
     public private(set) var isEditing = false
@@ -130,7 +126,7 @@ public final class TextField: Control {
 
     /// Replaces the selection or inserts at the caret (cut at
     /// `maximumLength`).
-    public func insertText(_ string: String) {
+    public override func insertText(_ string: String) {
         buffer.insert(string)
         edited()
     }
@@ -141,7 +137,7 @@ public final class TextField: Control {
         edited()
     }
 
-    public func deleteBackward() {
+    public override func deleteBackward() {
         if buffer.deleteBackward() { edited() }
     }
 
@@ -189,8 +185,11 @@ public final class TextField: Control {
         insertText(string)
     }
 
-    /// Calls `onSubmit` (the keyboard's return key).
+    /// Calls `onSubmit`.
     public func submit() { onSubmit?(self) }
+
+    /// The return key: `submit()`.
+    public override func insertReturn() { submit() }
 
     /// Shows the caret and the `keyboard`; calls `onBeginEditing`.
     public func beginEditing() {
@@ -203,7 +202,7 @@ public final class TextField: Control {
 
     /// Hides the caret, the selection and the `keyboard`; calls
     /// `onEndEditing`.
-    public func endEditing() {
+    public override func endEditing() {
         guard isEditing else { return }
         isEditing = false
         buffer.moveCaret(to: buffer.caret)
