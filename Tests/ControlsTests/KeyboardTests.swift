@@ -135,6 +135,28 @@ final class KeyboardTests: XCTestCase {
         XCTAssertEqual(keyboard.shownFrame, Rect(x: 0, y: 82, width: 480, height: 190))
     }
 
+    func testDisablingTheFieldEndsEditingAndKeysWithoutATargetDoNothing() {
+        let (field, keyboard) = makeScreen()
+        var ended = 0
+        field.onEndEditing = { _ in ended += 1 }
+        openKeyboard(field)
+        type(keyboard, "ab")
+        field.isEnabled = false
+        XCTAssertFalse(field.isEditing)
+        XCTAssertEqual(ended, 1)
+        XCTAssertNil(keyboard.target)
+        XCTAssertFalse(keyboard.isVisible)
+        // Keys pressed with no target: nothing typed, nothing breaks.
+        keyboard.press(.character("c", shifted: "C"))
+        keyboard.press(.backspace)
+        keyboard.press(.enter)
+        XCTAssertEqual(field.text, "ab")
+        // A disabled field refuses the tap that would begin editing.
+        scene.advance(by: 0.5)
+        scene.tap(240, field.frame.minY + 22)
+        XCTAssertFalse(field.isEditing)
+    }
+
     func testGoldenEnglish() {
         let (field, _) = makeScreen()
         openKeyboard(field)

@@ -86,6 +86,7 @@ public final class TextArea: TextInputControl {
         updateAppearance()
     }
 
+    /// 240 by 120 points.
     public override var preferredSize: Size { Size(width: 240, height: 120) }
 
     // MARK: Editing
@@ -191,6 +192,12 @@ public final class TextArea: TextInputControl {
     }
 
     public override func cancelTracking() {}
+
+    /// Disabling the area ends its editing (and hides its keyboard).
+    public override func stateDidChange(from old: State) {
+        if state == .disabled { endEditing() }
+        super.stateDidChange(from: old)
+    }
 
     public override func themeDidChange() {
         applyFonts()

@@ -117,7 +117,8 @@ public final class TextField: TextInputControl {
         textDidChange()
     }
 
-    /// `maximumLength`-wide fields are rare: 200 points by `controlHeight`.
+    /// 200 points wide (give it `LayoutItem(grow: 1)` to fill a row) by
+    /// `controlHeight`, or the line's height plus 8 if taller.
     public override var preferredSize: Size {
         Size(width: 200, height: max(theme.metrics.controlHeight, (lineHeight + 8).rounded(.up)))
     }
@@ -270,6 +271,12 @@ public final class TextField: TextInputControl {
     }
 
     public override func cancelTracking() {}
+
+    /// Disabling the field ends its editing (and hides its keyboard).
+    public override func stateDidChange(from old: State) {
+        if state == .disabled { endEditing() }
+        super.stateDidChange(from: old)
+    }
 
     public override func themeDidChange() {
         applyFonts()
