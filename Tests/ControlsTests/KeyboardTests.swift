@@ -33,10 +33,11 @@ final class KeyboardTests: XCTestCase {
         guard let cap else { return XCTFail("no such key", file: file, line: line) }
         let b = cap.presentation(at: scene.now).bounds
         let p = cap.presentation(at: scene.now).convert(Point(x: b.minX + b.width / 2, y: b.minY + b.height / 2), to: nil)
-        let hit = scene.send(scene.newTouch(), .began, p.x, p.y)
+        let id = scene.newTouch()
+        let hit = scene.send(id, .began, p.x, p.y)
         XCTAssertTrue(hit === cap || hit?.superlayer === cap, "the router delivers to the key", file: file, line: line)
         scene.advance(by: 0.05)
-        scene.send(scene.newTouch() - 1, .ended, p.x, p.y)
+        scene.send(id, .ended, p.x, p.y)
         scene.advance(by: 0.05)
     }
 
@@ -127,12 +128,23 @@ final class KeyboardTests: XCTestCase {
         let (field, keyboard) = makeScreen(fieldY: 200)
         XCTAssertEqual(keyboard.revealOffset(for: field), 0, "hidden: nothing to move")
         var reported: [Double] = []
-        keyboard.onShowOrHide = { kb in reported.append(kb.revealOffset(for: field)) }
+        keyboard.onShowOrHide = { kb in reported.append(kb.target.map { kb.revealOffset(for: $0) } ?? 0) }
         openKeyboard(field)
         // The field's bottom (244) plus 8 above the keyboard's top (82).
         XCTAssertEqual(keyboard.revealOffset(for: field), 244 + 8 - 82)
         XCTAssertEqual(reported, [170])
         XCTAssertEqual(keyboard.shownFrame, Rect(x: 0, y: 82, width: 480, height: 190))
+        // Another field taking the shown keyboard is reported too.
+        let upper = TextField(theme: Theme.testing())
+        scene.add(upper, frame: Rect(x: 20, y: 10, width: 440, height: 44))
+        upper.keyboard = keyboard
+        scene.tap(240, 32)
+        XCTAssertTrue(keyboard.target === upper)
+        XCTAssertFalse(field.isEditing)
+        XCTAssertTrue(keyboard.isVisible)
+        XCTAssertEqual(reported, [170, 0], "the upper field is above the keyboard already")
+        field.endEditing()
+        XCTAssertTrue(keyboard.isVisible, "only the target's end hides it")
     }
 
     func testDisablingTheFieldEndsEditingAndKeysWithoutATargetDoNothing() {

@@ -24,7 +24,8 @@ import FBRuntime
 /// `shownFrame` is where it is when shown, and `revealOffset(for:)` how far
 /// a screen must move a layer up to keep it above the keyboard: the
 /// screen moves its content (this helper only measures). `onShowOrHide`
-/// is called when it starts showing or hiding.
+/// is called when it starts showing or hiding, and when another control
+/// becomes the target while it is shown.
 public final class Keyboard: Control {
     public let layouts: [KeyboardLayout]
     /// The layout shown, an index into `layouts`.
@@ -159,6 +160,8 @@ public final class Keyboard: Control {
             let old = target
             target = field
             old?.endEditing()
+            // Already shown: the screen may have to move another field.
+            if isVisible { onShowOrHide?(self); return }
         }
         show()
     }
