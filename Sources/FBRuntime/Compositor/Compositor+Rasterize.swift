@@ -16,8 +16,9 @@ extension Compositor {
     static let rasterizeEntryLifetime: UInt64 = 120
 
     /// Plans `r`'s bitmap for this frame (once a frame): its density
-    /// (`rasterizationScale × contentsScale × scale`, each ≤ 0 or NaN
-    /// counting as 1; lowered so no side exceeds `maximumRasterizedSide`),
+    /// (`rasterizationScale` pixels per point of the layer's own space, as
+    /// Core Animation's; ≤ 0 or NaN counts as 1; lowered so no side
+    /// exceeds `maximumRasterizedSide`),
     /// the map from the layer's bounds space to the bitmap, its size, and
     /// the signature of what it would show. `nil` when there is nothing to
     /// show.
@@ -29,7 +30,7 @@ extension Compositor {
         e.width = 0
         let layer = r.layer
         func positive(_ v: Double) -> Double { v > 0 && v.isFinite ? v : 1 }
-        var density = positive(layer.rasterizationScale) * positive(layer.contentsScale) * scale
+        var density = positive(layer.rasterizationScale)
         var box = subtreeBounds(r.withMap(ProjectiveTransform(AffineTransform(scaleX: density, y: density))), depth: depth,
                                 effects: false)
         guard !box.isEmpty, box.minX.isFinite, box.minY.isFinite, box.maxX.isFinite, box.maxY.isFinite else { return nil }

@@ -105,7 +105,8 @@ import Raster
 ///
 /// **`shouldRasterize`**: the layer image (background, contents, sublayers,
 /// border) is rendered into a bitmap in the layer's own space at
-/// `rasterizationScale × contentsScale × scale` pixels per point and
+/// `rasterizationScale` pixels per point (Core Animation's rule: set it to
+/// the screen's scale for a sharp bitmap) and
 /// reused while the subtree's signature (the damage tracker's, taken in
 /// that space) is unchanged; the layer's shadow, mask, opacity (acting as
 /// group opacity) and operator apply when the bitmap is composited through

@@ -264,8 +264,12 @@ open class Layer {
     /// whole-pixel translation). Shadow, mask and opacity apply to the
     /// bitmap, so the opacity acts as group opacity. See `Compositor`.
     public var shouldRasterize: Bool { get { properties.shouldRasterize } set { properties.shouldRasterize = newValue } }
-    /// Bitmap pixels per layer pixel (`contentsScale × Compositor.scale`
-    /// pixels per point) of a rasterized layer; ≤ 0 or NaN counts as 1.
+    /// Pixels per point of the layer's own space in the bitmap of a
+    /// rasterized layer, as in Core Animation: default 1, whatever the
+    /// panel, so on a panel of `Screen.scale` 2 (or a magnified layer) set
+    /// it to that scale for a bitmap as sharp as the direct drawing (a
+    /// bitmap at 1 is magnified, and costs a quarter of the memory);
+    /// `contentsScale` does not enter it. ≤ 0 or NaN counts as 1.
     public var rasterizationScale: Double { get { properties.rasterizationScale } set { properties.rasterizationScale = newValue } }
     /// How the layer image combines with what is below it (the analog of
     /// CA's `compositingFilter`), default source-over.

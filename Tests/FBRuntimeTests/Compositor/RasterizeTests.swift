@@ -112,18 +112,60 @@ final class RasterizeTests: XCTestCase {
         XCTAssertEqual(compositor.statistics.rasterizeCacheMisses, 0)
     }
 
+    /// `rasterizationScale` is the bitmap's pixels per point of the
+    /// layer's own space, as in Core Animation (issue 22): neither
+    /// `contentsScale` nor the display's scale multiply it. Before, both
+    /// did, so the iOS recipe (rasterizationScale = the screen's scale) made
+    /// a 4 px/pt bitmap on a 2× panel, 4× the memory, whose downsampled
+    /// edges were far off the direct drawing.
     func testRasterizationScaleSetsTheBitmapDensity() throws {
         let root = layer("root", 0, 0, 100, 80, color: 0x000000)
         let c = card("card", 10, 10)
         c.rasterizationScale = 2
+        c.contentsScale = 3                                   // not part of it
         try root.addSublayer(c)
         let target = Surface<ARGB8888>(width: 200, height: 160)!
         let compositor = Compositor(scale: 2)
         compositor.render(root, at: 0, into: target.view)
         let e = try XCTUnwrap(compositor.rasterizeCache.entry(for: c).image)
-        XCTAssertEqual(e.width, 64 * 4)
-        XCTAssertEqual(e.height, 48 * 4)
+        XCTAssertEqual(e.width, 64 * 2)
+        XCTAssertEqual(e.height, 48 * 2)
         XCTAssertEqual(compositor.rasterizeCacheBytes, e.rowStride * e.height * 4)
+        // The default, 1, on the 2× display: a bitmap of 1 px/pt, magnified.
+        c.rasterizationScale = 1
+        compositor.render(root, at: 0, into: target.view)
+        let low = try XCTUnwrap(compositor.rasterizeCache.entry(for: c).image)
+        XCTAssertEqual(low.width, 64)
+        XCTAssertEqual(low.height, 48)
+    }
+
+    /// Rasterized at the display's scale, the layer looks as drawn
+    /// directly, within ±1 per channel: on a compositor of scale 2, and on
+    /// a panel magnified by the root's transform (the app shell's
+    /// `Screen.scale`), in place and moved by whole and half pixels.
+    func testRasterizedAtTheDisplayScaleEqualsTheDirectDrawing() throws {
+        func scene(_ rasterize: Bool, rootScale: Double, offset: Double) -> Layer {
+            let root = layer("root", 0, 0, 100, 80, color: 0x000000)
+            root.transform = Transform3D(scaleX: rootScale, y: rootScale, z: 1)
+            root.anchorPoint = .zero
+            let c = card("card", 10 + offset, 10)
+            c.shouldRasterize = rasterize
+            c.rasterizationScale = 2
+            try! root.addSublayer(c)
+            return root
+        }
+        for (compositorScale, rootScale) in [(2.0, 1.0), (1.0, 2.0)] {
+            for offset in [0.0, 1.0, 0.5] {
+                let direct = Surface<ARGB8888>(width: 200, height: 160)!, cached = Surface<ARGB8888>(width: 200, height: 160)!
+                Compositor(scale: compositorScale).render(scene(false, rootScale: rootScale, offset: offset), at: 0, into: direct.view)
+                let compositor = Compositor(scale: compositorScale)
+                compositor.render(scene(true, rootScale: rootScale, offset: offset), at: 0, into: cached.view)
+                XCTAssertEqual(compositor.statistics.rasterizeCacheMisses, 1)
+                let worst = largestChannelDifference(direct.view, cached.view)
+                // Half a point is a whole pixel at 2×: still a plain copy.
+                XCTAssertLessThanOrEqual(worst, 1, "scale \(compositorScale) × \(rootScale), offset \(offset)")
+            }
+        }
     }
 
     func testExceedingTheBudgetEvictsTheLeastRecentlyUsed() throws {
