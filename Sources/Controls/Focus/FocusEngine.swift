@@ -125,25 +125,28 @@ public final class FocusEngine {
 
     /// Moves the focus to the nearest control in `direction` (`.up`,
     /// `.down`, `.left`, `.right`) by frames in `root`'s space: among the
-    /// controls whose centre lies beyond the focused one's centre that way,
-    /// the one with the smallest distance along the arrow plus twice the
-    /// distance across it. False when there is none (the focus stays).
+    /// controls whose centre lies past the focused one's edge that way,
+    /// the one with the smallest centre-to-centre distance along the arrow
+    /// plus twice the distance across it. False when there is none (the focus stays).
     @discardableResult
     public func moveFocus(_ direction: ControlKey) -> Bool {
         guard let current = focusedControl, canFocus(current) else { return step(by: 1) }
-        let from = center(of: current)
+        let f = frameInRoot(current)
+        let from = Point(x: (f.minX + f.maxX) / 2, y: (f.minY + f.maxY) / 2)
         var best: Control?, bestScore = Double.infinity
         for control in focusableControls() where control !== current {
             let c = center(of: control)
-            let along: Double, across: Double
+            // Only controls whose centre is past the focused one's edge: a
+            // neighbour on the same row is not "above" by half a point.
+            let along: Double, across: Double, beyond: Bool
             switch direction {
-            case .right: along = c.x - from.x; across = abs(c.y - from.y)
-            case .left: along = from.x - c.x; across = abs(c.y - from.y)
-            case .down: along = c.y - from.y; across = abs(c.x - from.x)
-            case .up: along = from.y - c.y; across = abs(c.x - from.x)
+            case .right: along = c.x - from.x; across = abs(c.y - from.y); beyond = c.x > f.maxX
+            case .left: along = from.x - c.x; across = abs(c.y - from.y); beyond = c.x < f.minX
+            case .down: along = c.y - from.y; across = abs(c.x - from.x); beyond = c.y > f.maxY
+            case .up: along = from.y - c.y; across = abs(c.x - from.x); beyond = c.y < f.minY
             default: return false
             }
-            guard along > 0 else { continue }
+            guard beyond else { continue }
             let score = along + 2 * across
             if score < bestScore { bestScore = score; best = control }
         }
