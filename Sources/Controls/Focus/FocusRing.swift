@@ -30,7 +30,7 @@ public final class FocusRing: Layer {
     public override func contains(_ point: Point) -> Bool { false }
 
     /// The ring's frame (the root's space, points) around a control whose
-    /// frame there is `controlFrame` and whose corner radius is `radius`.
+    /// frame there is `controlFrame`: `outset` points larger on each side.
     public func ringFrame(around controlFrame: Rect) -> Rect {
         Rect(x: controlFrame.minX - outset, y: controlFrame.minY - outset,
              width: controlFrame.width + 2 * outset, height: controlFrame.height + 2 * outset)
