@@ -14,6 +14,8 @@ public final class FocusRing: Layer {
     /// The border's width, points.
     public var lineWidth = 2.0 { didSet { borderWidth = lineWidth } }
 
+    /// The border's colour is `theme.colors.accent` (the `FocusEngine`
+    /// sets it from its own `theme`).
     public var theme: Theme {
         didSet { borderColor = theme.colors.accent }
     }
