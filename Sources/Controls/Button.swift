@@ -71,6 +71,17 @@ public final class Button: Control {
         if tapped { onTap?(self) }
     }
 
+    public override var canBecomeFocused: Bool { true }
+
+    /// Enter taps the button, with the tap feedback's fade.
+    public override func handleKey(_ key: ControlKey) -> Bool {
+        guard key == .enter, isEnabled else { return false }
+        isHighlighted = true
+        isHighlighted = false
+        onTap?(self)
+        return true
+    }
+
     public override func stateDidChange(from old: State) {
         if old == .highlighted && state == .normal {
             // The tap feedback: the highlight fades out.

@@ -142,6 +142,16 @@ open class Control: Layer {
         isHighlighted = false
     }
 
+    /// The control can take the focus of a `FocusEngine` (key navigation).
+    /// False by default: containers and indicators are skipped; the
+    /// interactive controls say true.
+    open var canBecomeFocused: Bool { false }
+
+    /// A key arrived while the control has the focus. Return true when the
+    /// control used it; false lets the `FocusEngine` move the focus (Tab,
+    /// arrows). The default uses none. Handlers run as for a touch.
+    open func handleKey(_ key: ControlKey) -> Bool { false }
+
     /// While tracking: when `trackingTimeAdvanced(to:)` must next be called
     /// (a stepper's repeat), media time; nil for never.
     open var trackingDeadline: MediaTime? { nil }

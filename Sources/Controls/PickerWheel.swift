@@ -200,6 +200,20 @@ public final class PickerWheel: Control {
 
     // MARK: Look
 
+    public override var canBecomeFocused: Bool { true }
+
+    /// Up and Down scroll to the row above or below (animated) and call
+    /// `onValueChanged`; at the first or last row they are not used, so the
+    /// focus moves on.
+    public override func handleKey(_ key: ControlKey) -> Bool {
+        guard key == .up || key == .down, isEnabled, !isTracking else { return false }
+        let next = selectedIndex + (key == .down ? 1 : -1)
+        guard next >= 0, next < items.count else { return false }
+        setSelectedIndex(next, animated: true)
+        onValueChanged?(self)
+        return true
+    }
+
     public override func updateAppearance() {
         let c = theme.colors
         if bandLayer.backgroundColor != c.surface { bandLayer.backgroundColor = c.surface }

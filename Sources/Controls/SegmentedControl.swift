@@ -129,6 +129,20 @@ public final class SegmentedControl: Control {
 
     // MARK: Look
 
+    public override var canBecomeFocused: Bool { true }
+
+    /// Left and Right select the neighbouring segment (the indicator
+    /// slides) and call `onValueChanged`; with none selected, the first.
+    public override func handleKey(_ key: ControlKey) -> Bool {
+        guard key == .left || key == .right, isEnabled, !titles.isEmpty else { return false }
+        let next = selectedIndex.map { key == .right ? min($0 + 1, titles.count - 1) : max($0 - 1, 0) } ?? 0
+        if next != selectedIndex {
+            setSelectedIndex(next, animated: true)
+            onValueChanged?(self)
+        }
+        return true
+    }
+
     public override func updateAppearance() {
         let c = theme.colors
         if backgroundColor != c.track { backgroundColor = c.track }

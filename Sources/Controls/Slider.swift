@@ -137,6 +137,24 @@ public final class Slider: Control {
 
     // MARK: Look
 
+    /// How far Left and Right move `value`; nil (default) for a tenth of
+    /// the range.
+    public var keyStep: Double?
+
+    public override var canBecomeFocused: Bool { true }
+
+    /// Left and Right move the value by `keyStep` (animated) and call
+    /// `onValueChanged` when it changed; they are used even at a limit, so
+    /// the focus does not leave the slider sideways.
+    public override func handleKey(_ key: ControlKey) -> Bool {
+        guard key == .left || key == .right, isEnabled else { return false }
+        let step = keyStep ?? (maximumValue - minimumValue) / 10
+        let old = value
+        setValue(value + (key == .right ? step : -step), animated: true)
+        if value != old { onValueChanged?(self) }
+        return true
+    }
+
     public override func updateAppearance() {
         let c = theme.colors
         if trackLayer.backgroundColor != c.track { trackLayer.backgroundColor = c.track }

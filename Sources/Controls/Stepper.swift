@@ -152,6 +152,17 @@ public final class Stepper: Control {
 
     // MARK: Look
 
+    public override var canBecomeFocused: Bool { true }
+
+    /// Left steps down, Right up (within the limits), calling
+    /// `onValueChanged` when the value changed.
+    public override func handleKey(_ key: ControlKey) -> Bool {
+        guard key == .left || key == .right, isEnabled else { return false }
+        let part: Part = key == .right ? .increment : .decrement
+        if canStep(part) { step(part) }
+        return true
+    }
+
     public override func updateAppearance() {
         let c = theme.colors
         let body = isEnabled ? c.surface : c.disabled

@@ -108,6 +108,16 @@ public final class Switch: Control {
 
     // MARK: Look
 
+    public override var canBecomeFocused: Bool { true }
+
+    /// Enter toggles the switch (animated) and calls `onValueChanged`.
+    public override func handleKey(_ key: ControlKey) -> Bool {
+        guard key == .enter, isEnabled else { return false }
+        setOn(!isOn, animated: true)
+        onValueChanged?(self)
+        return true
+    }
+
     public override func updateAppearance() {
         let c = theme.colors
         let track = isOn ? c.accent : c.track

@@ -6,6 +6,21 @@ open class TextInputControl: Control {
     /// cycle).
     public var keyboard: Keyboard?
 
+    open override var canBecomeFocused: Bool { true }
+
+    /// A character key inserts it, Backspace deletes backward, Enter is the
+    /// return key (a field submits, an area starts a new line).
+    open override func handleKey(_ key: ControlKey) -> Bool {
+        guard isEnabled else { return false }
+        switch key {
+        case .character(let c): insertText(String(Character(c)))
+        case .backspace: deleteBackward()
+        case .enter: insertReturn()
+        default: return false
+        }
+        return true
+    }
+
     /// Replaces the selection or inserts at the caret.
     open func insertText(_ string: String) {}
     open func deleteBackward() {}
