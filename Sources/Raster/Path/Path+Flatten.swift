@@ -8,12 +8,21 @@ public protocol PathPolylineSink {
     /// curve, which is not a corner of the path (strokes put no joins
     /// there). Defaults to `line(to:)`.
     mutating func curveLine(to p: PathPoint)
+    /// Announces a curve from the current point, before its points: the
+    /// directions (device space, not normalised) in which it leaves the
+    /// current point and arrives at its end, from the control points (a
+    /// control point on the end it belongs to is skipped for the next one,
+    /// as cairo and Skia do; zero for a curve of no length). The curve's end
+    /// is the next `line(to:)`. Strokes join and cap along these rather than
+    /// along the first and last flattened segments. Defaults to nothing.
+    mutating func curveTangents(start: PathPoint, end: PathPoint)
     /// Ends the polyline; `closed` when the subpath had a `close`.
     mutating func end(closed: Bool)
 }
 
 extension PathPolylineSink {
     public mutating func curveLine(to p: PathPoint) { line(to: p) }
+    public mutating func curveTangents(start: PathPoint, end: PathPoint) {}
 }
 
 /// The limits `Path.flatten` works within.
@@ -131,9 +140,19 @@ extension Path {
         return n > Double(FlattenLimits.maxSegmentsPerCurve) ? FlattenLimits.maxSegmentsPerCurve : Int(n)
     }
 
+    /// The first of `a`, `b`, `c` that is not (nearly) zero, else zero: a
+    /// curve's end tangent skipping control points that coincide with the
+    /// end.
+    @inline(__always)
+    static func firstNonZero(_ a: PathPoint, _ b: PathPoint, _ c: PathPoint) -> PathPoint {
+        @inline(__always) func nonZero(_ v: PathPoint) -> Bool { v.x * v.x + v.y * v.y > 1e-18 }
+        return nonZero(a) ? a : nonZero(b) ? b : nonZero(c) ? c : PathPoint(0, 0)
+    }
+
     static func flattenQuad<Sink: PathPolylineSink>(_ p0: PathPoint, _ p1: PathPoint, _ p2: PathPoint, tolerance: Double,
                                                     cull: BoundingBox?, into sink: inout Sink) {
         if outside(cull, p0, p1, p2, p2) { sink.line(to: p2); return }
+        sink.curveTangents(start: firstNonZero(p1 - p0, p2 - p0, p2 - p0), end: firstNonZero(p2 - p1, p2 - p0, p2 - p0))
         let dd = (p0 - p1 * 2 + p2).length
         let n = segmentCount(0.25, dd, tolerance)
         let inv = 1.0 / Double(n)
@@ -150,6 +169,7 @@ extension Path {
     static func flattenCubic<Sink: PathPolylineSink>(_ p0: PathPoint, _ p1: PathPoint, _ p2: PathPoint, _ p3: PathPoint, tolerance: Double,
                                                      cull: BoundingBox?, into sink: inout Sink) {
         if outside(cull, p0, p1, p2, p3) { sink.line(to: p3); return }
+        sink.curveTangents(start: firstNonZero(p1 - p0, p2 - p0, p3 - p0), end: firstNonZero(p3 - p2, p3 - p1, p3 - p0))
         let dd = max((p0 - p1 * 2 + p2).length, (p1 - p2 * 2 + p3).length)
         let n = segmentCount(0.75, dd, tolerance)
         let inv = 1.0 / Double(n)

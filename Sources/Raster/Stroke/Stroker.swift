@@ -5,8 +5,11 @@
 /// applied when filling distorts the pen as CoreGraphics does):
 /// 1. Flatten in device space and map the points back through the inverse
 ///    transform, remembering which vertices are corners of the path and
-///    which lie inside curves. (Round joins and caps use
-///    `tolerance / transform.maxScale` in path units.)
+///    which lie inside curves, and, where a curve ends or begins at a
+///    vertex, its analytic tangent there (the flattened segment's
+///    direction is off by half the segment's turn, which a miter
+///    magnifies: 1.6 px at a 16 px pen in `StrokeTangentTests`). (Round
+///    joins and caps use `tolerance / transform.maxScale` in path units.)
 /// 2. Trim to `start…end` of the total length, then cut dashes.
 /// 3. For each piece, walk its left side forwards and then its right side
 ///    backwards (the left side of the reversed piece) with caps between;
@@ -15,7 +18,9 @@
 ///    which at their small angles adds at most a point or two); on the inner
 ///    side the two offset lines are cut where they cross when that point
 ///    lies on both, and otherwise routed through the vertex (Skia's pivot),
-///    which keeps the union correct under non-zero.
+///    which keeps the union correct under non-zero. Joins and caps at a
+///    curve's end are made between its tangents, after the offset line
+///    turns from the last segment to the tangent as inside a curve.
 /// Round joins, round caps and dots are polygons whose sagitta is within
 /// the tolerance (found by halving the angle).
 /// 4. The work limit: past `StrokeStyle.maxOutlinePoints` points of
@@ -25,17 +30,39 @@ struct Stroker {
         var points: [PathPoint]
         /// `true` where the vertex is a corner of the path (joins apply).
         var corners: [Bool]
+        /// Per vertex, the direction the path arrives in and the one it
+        /// leaves in where a curve ends or begins there: its analytic
+        /// tangent (unit, in path space once mapped back), which joins and
+        /// caps use instead of the flattened segment's direction (that is
+        /// off by half a segment's turn, which a miter magnifies). Zero:
+        /// use the segment.
+        var inTangents: [PathPoint]
+        var outTangents: [PathPoint]
         var closed: Bool
         /// For a piece of one point (a zero-length dash or subpath): the
         /// direction its caps face.
         var direction: PathPoint
 
-        static var empty: Piece { Piece(points: [], corners: [], closed: false, direction: PathPoint(1, 0)) }
+        static var empty: Piece {
+            Piece(points: [], corners: [], inTangents: [], outTangents: [], closed: false, direction: PathPoint(1, 0))
+        }
+
+        /// Appends a vertex with no tangents of its own.
+        mutating func append(_ p: PathPoint, corner: Bool) {
+            points.append(p); corners.append(corner); inTangents.append(.zero); outTangents.append(.zero)
+        }
+
+        /// Drops the last `k` vertices.
+        mutating func removeLast(_ k: Int) {
+            points.removeLast(k); corners.removeLast(k); inTangents.removeLast(k); outTangents.removeLast(k)
+        }
 
         /// Empties the piece, keeping its storage.
         mutating func reset() {
             points.removeAll(keepingCapacity: true)
             corners.removeAll(keepingCapacity: true)
+            inTangents.removeAll(keepingCapacity: true)
+            outTangents.removeAll(keepingCapacity: true)
             closed = false
             direction = PathPoint(1, 0)
         }
@@ -45,6 +72,8 @@ struct Stroker {
             reset()
             points.append(contentsOf: other.points)
             corners.append(contentsOf: other.corners)
+            inTangents.append(contentsOf: other.inTangents)
+            outTangents.append(contentsOf: other.outTangents)
             closed = other.closed
             direction = other.direction
         }
@@ -64,21 +93,34 @@ struct Stroker {
         }
     }
 
-    /// Collects flattened polylines with their corner flags.
+    /// Collects flattened polylines with their corner flags and the
+    /// tangents at curve ends (device space, not normalised).
     struct Collector: PathPolylineSink {
         var list = PieceList()
         var open = false
+        /// The tangent at the end of the curve under way, for the next
+        /// corner vertex.
+        var pendingIn = PathPoint.zero
         mutating func begin(at p: PathPoint) {
             if open { list.count -= 1 }          // a polyline begun and never ended is dropped
             let k = list.add()
-            list.items[k].points.append(p); list.items[k].corners.append(true)
+            list.items[k].append(p, corner: true)
             open = true
+            pendingIn = .zero
         }
         mutating func line(to p: PathPoint) {
-            list.items[list.count - 1].points.append(p); list.items[list.count - 1].corners.append(true)
+            let k = list.count - 1
+            list.items[k].append(p, corner: true)
+            list.items[k].inTangents[list.items[k].inTangents.count - 1] = pendingIn
+            pendingIn = .zero
         }
         mutating func curveLine(to p: PathPoint) {
-            list.items[list.count - 1].points.append(p); list.items[list.count - 1].corners.append(false)
+            list.items[list.count - 1].append(p, corner: false)
+        }
+        mutating func curveTangents(start: PathPoint, end: PathPoint) {
+            let k = list.count - 1
+            list.items[k].outTangents[list.items[k].outTangents.count - 1] = start
+            pendingIn = end
         }
         mutating func end(closed: Bool) { list.items[list.count - 1].closed = closed; open = false }
     }
@@ -107,6 +149,15 @@ struct Stroker {
 
     // MARK: Pieces
 
+    /// A device-space tangent mapped through `inverse`'s linear part and
+    /// made unit; zero (no tangent) when it is zero or does not survive.
+    @inline(__always) static func direction(_ inverse: AffineTransform, _ v: PathPoint) -> PathPoint {
+        if v == .zero { return .zero }
+        let m = PathPoint(inverse.a * v.x + inverse.c * v.y, inverse.b * v.x + inverse.d * v.y)
+        let l = m.length
+        return l > 0 && l.isFinite ? m * (1 / l) : .zero
+    }
+
     /// Drops repeated points (and, when closed, a last point equal to the
     /// first), in place.
     static func clean(_ piece: inout Piece) {
@@ -115,17 +166,24 @@ struct Stroker {
         while i < n {
             let p = piece.points[i]
             if w > 0 && (p - piece.points[w - 1]).length <= 1e-9 {
+                // One vertex: arriving as the first copy did, leaving as
+                // the last does (where either says).
                 piece.corners[w - 1] = piece.corners[w - 1] || piece.corners[i]
+                if piece.inTangents[w - 1] == .zero { piece.inTangents[w - 1] = piece.inTangents[i] }
+                if piece.outTangents[i] != .zero { piece.outTangents[w - 1] = piece.outTangents[i] }
             } else {
                 piece.points[w] = p; piece.corners[w] = piece.corners[i]
+                piece.inTangents[w] = piece.inTangents[i]; piece.outTangents[w] = piece.outTangents[i]
                 w += 1
             }
             i += 1
         }
-        if w < n { piece.points.removeLast(n - w); piece.corners.removeLast(n - w) }
+        if w < n { piece.removeLast(n - w) }
         if piece.closed && piece.points.count > 1
             && (piece.points[piece.points.count - 1] - piece.points[0]).length <= 1e-9 {
-            piece.points.removeLast(); piece.corners.removeLast()
+            let last = piece.points.count - 1
+            if piece.inTangents[0] == .zero { piece.inTangents[0] = piece.inTangents[last] }
+            piece.removeLast(1)
         }
         if piece.points.count < 3 { piece.closed = false }
     }
@@ -166,16 +224,20 @@ struct Stroker {
         let i0 = cursor
         let t0 = lens[i0] > 0 ? min(max((a - cursorStart) / lens[i0], 0), 1) : 0
         out.reset()
-        out.points.append(PathPoint.lerp(point(i0), point(i0 + 1), t0)); out.corners.append(true)
+        out.append(PathPoint.lerp(point(i0), point(i0 + 1), t0), corner: true)
+        if t0 == 0 { out.outTangents[0] = piece.outTangents[i0 % n] }      // begins at a curve's start
         let d = point(i0 + 1) - point(i0)
         if lens[i0] > 0 { out.direction = d * (1 / lens[i0]) }
         var i = i0, s = cursorStart
         while i < segs - 1 && s + lens[i] < b {
             s += lens[i]; i += 1
-            out.points.append(point(i)); out.corners.append(piece.corners[i % n])
+            out.append(point(i), corner: piece.corners[i % n])
+            out.inTangents[out.inTangents.count - 1] = piece.inTangents[i % n]
+            out.outTangents[out.outTangents.count - 1] = piece.outTangents[i % n]
         }
         let t1 = lens[i] > 0 ? min(max((b - s) / lens[i], 0), 1) : 1
-        out.points.append(PathPoint.lerp(point(i), point(i + 1), t1)); out.corners.append(true)
+        out.append(PathPoint.lerp(point(i), point(i + 1), t1), corner: true)
+        if t1 == 1 { out.inTangents[out.inTangents.count - 1] = piece.inTangents[(i + 1) % n] }  // ends at a curve's end
         cursor = i; cursorStart = s
     }
 
@@ -324,7 +386,10 @@ struct Stroker {
         let k = tail.points.count - 1            // its last point is the first dash's first
         out.items[firstSlot].points.insert(contentsOf: tail.points[0..<k], at: 0)
         out.items[firstSlot].corners.insert(contentsOf: tail.corners[0..<k], at: 0)
+        out.items[firstSlot].inTangents.insert(contentsOf: tail.inTangents[0..<k], at: 0)
+        out.items[firstSlot].outTangents.insert(contentsOf: tail.outTangents[0..<k], at: 0)
         out.items[firstSlot].corners[k] = piece.corners.isEmpty ? true : piece.corners[0]
+        out.items[firstSlot].inTangents[k] = piece.inTangents.isEmpty ? .zero : piece.inTangents[0]
         out.count -= 1
     }
 
@@ -454,11 +519,35 @@ struct Stroker {
             i += 1
         }
         let dirs = scratch.dirs, lens = scratch.lens
+        let tin = piece.inTangents, tout = piece.outTangents
+        // The directions vertex i is entered and left in: a curve's own
+        // tangent where one ends or begins there, else the segment's.
+        @inline(__always) func entering(_ i: Int) -> PathPoint {
+            tin[i] != .zero ? tin[i] : dirs[(i + segs - 1) % segs]
+        }
+        @inline(__always) func leaving(_ i: Int) -> PathPoint {
+            tout[i] != .zero ? tout[i] : dirs[i % segs]
+        }
+        // The join at vertex i from segment direction `a` to segment
+        // direction `b` (forwards or reversed): where a curve's tangent
+        // stands in for a segment's, the offset line first turns from the
+        // segment to the tangent as inside a curve (round outside; inside,
+        // cut where the offset lines cross, or through the vertex when the
+        // pen is wider than the segment is long), and the join proper
+        // (miter, bevel, round, or a cap) is between the tangents. The
+        // turn is at most half a flattened segment's, a sliver of area
+        // within the flattening tolerance.
+        @inline(__always) func joinAt(_ pts: inout [PathPoint], _ i: Int, _ a: PathPoint, _ ta: PathPoint,
+                                      _ b: PathPoint, _ tb: PathPoint, lenA: Double, lenB: Double) {
+            if ta != a { join(&pts, p[i], a, ta, corner: false, lenA: lenA, lenB: lenA) }
+            join(&pts, p[i], ta, tb, corner: piece.corners[i], lenA: lenA, lenB: lenB)
+            if tb != b { join(&pts, p[i], tb, b, corner: false, lenA: lenB, lenB: lenB) }
+        }
         if piece.closed {
             i = 0
             while i < n {
                 let a = dirs[(i + segs - 1) % segs], b = dirs[i]
-                join(&scratch.outer, p[i], a, b, corner: piece.corners[i], lenA: lens[(i + segs - 1) % segs], lenB: lens[i])
+                joinAt(&scratch.outer, i, a, entering(i), b, leaving(i), lenA: lens[(i + segs - 1) % segs], lenB: lens[i])
                 i += 1
             }
             // The reverse: vertex i is entered along −dirs[i] and left along −dirs[i−1].
@@ -466,29 +555,35 @@ struct Stroker {
             i = n - 1
             while i >= 0 {
                 let a = dirs[i] * -1, b = dirs[(i + segs - 1) % segs] * -1
-                join(&scratch.inner, p[i], a, b, corner: piece.corners[i], lenA: lens[i], lenB: lens[(i + segs - 1) % segs])
+                joinAt(&scratch.inner, i, a, leaving(i) * -1, b, entering(i) * -1, lenA: lens[i], lenB: lens[(i + segs - 1) % segs])
                 i -= 1
             }
             pending = 0
             addContour(scratch.outer); addContour(scratch.inner)
             return
         }
-        scratch.outer.append(p[0] + Stroker.left(dirs[0]) * h)
+        // The caps face along the curve's tangent where an end is a curve's.
+        let first = leaving(0), last = entering(n - 1)
+        scratch.outer.append(p[0] + Stroker.left(first) * h)
+        if first != dirs[0] { join(&scratch.outer, p[0], first, dirs[0], corner: false, lenA: lens[0], lenB: lens[0]) }
         i = 1
         while i < n - 1 {
-            join(&scratch.outer, p[i], dirs[i - 1], dirs[i], corner: piece.corners[i], lenA: lens[i - 1], lenB: lens[i])
+            joinAt(&scratch.outer, i, dirs[i - 1], entering(i), dirs[i], leaving(i), lenA: lens[i - 1], lenB: lens[i])
             i += 1
         }
-        scratch.outer.append(p[n - 1] + Stroker.left(dirs[segs - 1]) * h)
-        cap(&scratch.outer, p[n - 1], dirs[segs - 1])
-        scratch.outer.append(p[n - 1] - Stroker.left(dirs[segs - 1]) * h)
+        if last != dirs[segs - 1] { join(&scratch.outer, p[n - 1], dirs[segs - 1], last, corner: false, lenA: lens[segs - 1], lenB: lens[segs - 1]) }
+        scratch.outer.append(p[n - 1] + Stroker.left(last) * h)
+        cap(&scratch.outer, p[n - 1], last)
+        scratch.outer.append(p[n - 1] - Stroker.left(last) * h)
+        if last != dirs[segs - 1] { join(&scratch.outer, p[n - 1], last * -1, dirs[segs - 1] * -1, corner: false, lenA: lens[segs - 1], lenB: lens[segs - 1]) }
         i = n - 2
         while i >= 1 {
-            join(&scratch.outer, p[i], dirs[i] * -1, dirs[i - 1] * -1, corner: piece.corners[i], lenA: lens[i], lenB: lens[i - 1])
+            joinAt(&scratch.outer, i, dirs[i] * -1, leaving(i) * -1, dirs[i - 1] * -1, entering(i) * -1, lenA: lens[i], lenB: lens[i - 1])
             i -= 1
         }
-        scratch.outer.append(p[0] - Stroker.left(dirs[0]) * h)
-        cap(&scratch.outer, p[0], dirs[0] * -1)
+        if first != dirs[0] { join(&scratch.outer, p[0], dirs[0] * -1, first * -1, corner: false, lenA: lens[0], lenB: lens[0]) }
+        scratch.outer.append(p[0] - Stroker.left(first) * h)
+        cap(&scratch.outer, p[0], first * -1)
         addContour(scratch.outer)
     }
 
@@ -498,6 +593,15 @@ struct Stroker {
         var i = 1
         while i < pts.count { output.line(to: pts[i]); i += 1 }
         output.close()
+    }
+}
+
+extension Stroker.Piece {
+    /// A piece with no tangents of its own (joins and caps follow its
+    /// segments).
+    init(points: [PathPoint], corners: [Bool], closed: Bool, direction: PathPoint) {
+        let none = [PathPoint](repeating: .zero, count: points.count)
+        self.init(points: points, corners: corners, inTangents: none, outTangents: none, closed: closed, direction: direction)
     }
 }
 
@@ -600,6 +704,8 @@ extension Path {
                 var i = 0
                 while i < scratch.collected.items[k].points.count {
                     scratch.collected.items[k].points[i] = inverse.apply(scratch.collected.items[k].points[i])
+                    scratch.collected.items[k].inTangents[i] = Stroker.direction(inverse, scratch.collected.items[k].inTangents[i])
+                    scratch.collected.items[k].outTangents[i] = Stroker.direction(inverse, scratch.collected.items[k].outTangents[i])
                     i += 1
                 }
                 Stroker.clean(&scratch.collected.items[k])
