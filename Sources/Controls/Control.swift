@@ -178,6 +178,23 @@ open class Control: Layer {
     /// implicitly unless the caller disabled actions.
     open func updateAppearance() {}
 
+    /// Runs `change` in a transaction of its own: animated over `duration`
+    /// (default the theme's `animationDuration`, seconds) with `timing` when
+    /// `animated`, with implicit animations off otherwise — how each
+    /// control's `set…(animated:)` applies a new value.
+    public final func changeInTransaction(animated: Bool, duration: Double? = nil, timing: TimingFunction? = nil,
+                                          _ change: () -> Void) {
+        Transaction.begin()
+        if animated {
+            Transaction.animationDuration = duration ?? theme.metrics.animationDuration
+            if let timing { Transaction.animationTimingFunction = timing }
+        } else {
+            Transaction.disableActions = true
+        }
+        change()
+        Transaction.commit()
+    }
+
     // MARK: Router side (ControlTracker)
 
     // A point that does not convert (the control scaled to nothing or

@@ -52,14 +52,9 @@ public final class LineChart: Control {
     /// Sets `values`, the line morphing over `theme.metrics.animationDuration`
     /// (or `duration`) when `animated`, at once otherwise.
     public func setValues(_ newValues: [Double], animated: Bool, duration: Double? = nil) {
-        Transaction.begin()
-        if animated {
-            Transaction.animationDuration = duration ?? theme.metrics.animationDuration
-        } else {
-            Transaction.disableActions = true
+        changeInTransaction(animated: animated, duration: duration) {
+            values = newValues
         }
-        values = newValues
-        Transaction.commit()
     }
 
     /// 240 by 120 points.

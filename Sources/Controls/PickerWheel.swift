@@ -115,14 +115,9 @@ public final class PickerWheel: Control {
     /// Sets `selectedIndex`, scrolling over `theme.metrics.animationDuration`
     /// when `animated` (in a displayed tree), at once otherwise.
     public func setSelectedIndex(_ index: Int, animated: Bool) {
-        Transaction.begin()
-        if animated {
-            Transaction.animationDuration = theme.metrics.animationDuration
-        } else {
-            Transaction.disableActions = true
+        changeInTransaction(animated: animated) {
+            selectedIndex = index
         }
-        selectedIndex = index
-        Transaction.commit()
     }
 
     /// 160 points wide by `visibleRows × rowHeight`.

@@ -41,15 +41,9 @@ public final class ProgressBar: Control {
     /// progress that follows a known time (a brew of 30 s), pass that time
     /// and `.linear`.
     public func setProgress(_ value: Double, animated: Bool, duration: Double? = nil, timing: TimingFunction? = nil) {
-        Transaction.begin()
-        if animated {
-            Transaction.animationDuration = duration ?? theme.metrics.animationDuration
-            if let timing { Transaction.animationTimingFunction = timing }
-        } else {
-            Transaction.disableActions = true
+        changeInTransaction(animated: animated, duration: duration, timing: timing) {
+            progress = value
         }
-        progress = value
-        Transaction.commit()
     }
 
     /// 200 points by `trackHeight`; give it `LayoutItem(grow: 1)` to fill a

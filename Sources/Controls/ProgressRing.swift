@@ -48,15 +48,9 @@ public final class ProgressRing: Control {
     /// seconds when `animated` (in a displayed tree; default
     /// `theme.metrics.animationDuration`), at once otherwise.
     public func setProgress(_ value: Double, animated: Bool, duration: Double? = nil, timing: TimingFunction? = nil) {
-        Transaction.begin()
-        if animated {
-            Transaction.animationDuration = duration ?? theme.metrics.animationDuration
-            if let timing { Transaction.animationTimingFunction = timing }
-        } else {
-            Transaction.disableActions = true
+        changeInTransaction(animated: animated, duration: duration, timing: timing) {
+            progress = value
         }
-        progress = value
-        Transaction.commit()
     }
 
     /// A square twice `controlHeight` on a side, points.

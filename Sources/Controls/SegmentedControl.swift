@@ -62,14 +62,9 @@ public final class SegmentedControl: Control {
     /// Sets `selectedIndex`, sliding the indicator when `animated` (in a
     /// displayed tree), at once otherwise. Calls no handler.
     public func setSelectedIndex(_ index: Int?, animated: Bool) {
-        Transaction.begin()
-        if animated {
-            Transaction.animationDuration = theme.metrics.animationDuration
-        } else {
-            Transaction.disableActions = true
+        changeInTransaction(animated: animated) {
+            selectedIndex = index
         }
-        selectedIndex = index
-        Transaction.commit()
     }
 
     /// The segment under `point` (bounds space, points), clamped to the

@@ -72,14 +72,9 @@ public final class Slider: Control {
     /// when `animated` (in a displayed tree), at once otherwise. Calls no
     /// handler.
     public func setValue(_ newValue: Double, animated: Bool) {
-        Transaction.begin()
-        if animated {
-            Transaction.animationDuration = theme.metrics.animationDuration
-        } else {
-            Transaction.disableActions = true
+        changeInTransaction(animated: animated) {
+            value = newValue
         }
-        value = newValue
-        Transaction.commit()
     }
 
     /// 200 points wide (give it `LayoutItem(grow: 1)` in a stack to fill a

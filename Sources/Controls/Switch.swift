@@ -48,15 +48,10 @@ public final class Switch: Control {
     /// when `animated` (in a displayed tree), at once otherwise. Calls no
     /// handler.
     public func setOn(_ on: Bool, animated: Bool) {
-        Transaction.begin()
-        if animated {
-            Transaction.animationDuration = theme.metrics.animationDuration
-        } else {
-            Transaction.disableActions = true
+        changeInTransaction(animated: animated) {
+            isOn = on
+            placeKnob()   // also back from a drag when the value is unchanged
         }
-        isOn = on
-        placeKnob()   // also back from a drag when the value is unchanged
-        Transaction.commit()
     }
 
     /// `theme.metrics.switchSize`, points.
