@@ -53,8 +53,7 @@ extension Compositor {
         let shift = first - old.lowerBound
         var k = old.lowerBound
         while k < old.upperBound {
-            let resolved = k < previousUnitResolved.count ? previousUnitResolved[k] : nil
-            if let resolved { noteSurveyed(resolved, unit: k + shift) }
+            if let resolved = previousUnitResolved.pointer(at: k) { noteSurveyed(resolved.pointee, unit: k + shift) }
             // The units' own memos move with them, so a later change above
             // them still finds them current.
             if k > old.lowerBound {
@@ -226,8 +225,7 @@ extension Compositor {
     /// Keeps what the survey resolved for unit `i` for the draw
     /// (`unitResolved`).
     func noteSurveyed(_ r: ResolvedLayer, unit i: Int) {
-        while unitResolved.count < i { unitResolved.append(nil) }
-        if unitResolved.count == i { unitResolved.append(r) } else { unitResolved[i] = r }
+        unitResolved.set(r, at: i)
     }
 
     /// Folds the sublayers and mask of `r`, recursively, into `signature`:

@@ -173,7 +173,7 @@ public final class Compositor {
     var lastContentsSerial: UInt64 = 0
     /// The last frame's `unitResolved`, kept during the survey for the
     /// units it replays.
-    var previousUnitResolved: [ResolvedLayer?] = []
+    var previousUnitResolved = ResolvedUnits()
     /// What each layer part drew in recent frames (`shapeMask`).
     var shapeCandidates = ShapeCandidates()
     /// Fills made so far by the layer whose own content is being drawn.
@@ -246,7 +246,7 @@ public final class Compositor {
     /// (`nil` for units recorded another way: transitions, rendering
     /// contexts, replicators). The draw of every damage rectangle starts
     /// from it instead of resolving the unit again.
-    var unitResolved: [ResolvedLayer?] = []
+    var unitResolved = ResolvedUnits()
     /// Storage kept between frames so a steady scene renders without heap
     /// allocation (see `CompositorScratch`).
     var scratch = CompositorScratch()
@@ -292,7 +292,7 @@ public final class Compositor {
         evaluationEpoch = Compositor.nextEpoch()
         defer { evaluationEpoch = 0 }
         swap(&unitResolved, &previousUnitResolved)
-        unitResolved.removeAll(keepingCapacity: true)
+        unitResolved.removeAll()
         var settings = LayerSignature()
         settings.combine(UInt64(clearColor.argb))
         settings.combine(scale)
@@ -313,7 +313,7 @@ public final class Compositor {
         let placement = ParentPlacement(toTarget: rootMap, sublayerSpace: .identity, flipped: false, time: time)
         if drawable { survey(root, parent: placement, opacity: 1, clip: bounds, depth: 0) }
         tracker.endSurvey()
-        previousUnitResolved.removeAll(keepingCapacity: true)
+        previousUnitResolved.removeAll()
         tracker.computeDamage(bounds: bounds)
         if backdropOnScreen && !tracker.damage.isEmpty { tracker.damageEverything(bounds: bounds) }
         backdropOnScreen = false
@@ -384,9 +384,8 @@ public final class Compositor {
     func draw(_ layer: Layer, parent: ParentPlacement, opacity: Double, canvas: Canvas, depth: Int) {
         var unit: Int?
         if canvas.target.base == frameTarget, let i = tracker.unitIndex(of: layer) {
-            let u = tracker.units[i]
             // Outside this damage rectangle, or hidden under an opaque unit.
-            if u.occluded || u.subtreeExtent.intersection(canvas.clip).isEmpty { return }
+            if tracker.units[i].occluded || tracker.units[i].subtreeExtent.intersection(canvas.clip).isEmpty { return }
             unit = i
         }
         guard isWithinDepthLimit(layer, depth) else { return }
@@ -418,11 +417,12 @@ public final class Compositor {
     }
 
     /// A unit drawn into the target as the survey resolved it, in the same
-    /// placement (one resolve per layer and frame); any other layer
-    /// resolved now. (A function of its own: the deep recursion of `draw`
-    /// keeps one resolved layer per level on the stack.)
+    /// placement (one resolve per layer and frame, read in place from
+    /// `ResolvedUnits`); any other layer resolved now. (A function of its
+    /// own: the recursion of `draw` is up to `maximumDepth` levels deep,
+    /// and keeps one resolved layer per level on the stack.)
     func resolveForDraw(_ layer: Layer, unit: Int?, in parent: ParentPlacement) -> ResolvedLayer? {
-        if let unit, unit < unitResolved.count, let s = unitResolved[unit], s.layer === layer { return s }
+        if let unit, let slot = unitResolved.pointer(at: unit), slot.pointee.layer === layer { return slot.pointee }
         return resolve(layer, in: parent)
     }
 
