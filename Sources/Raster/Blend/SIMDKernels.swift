@@ -114,7 +114,16 @@ public enum SIMDKernels {
         let g = words32((lanes16((p &>> 8) & 0x0000_00FF) &* 253 &+ 505) &>> 10)
         // r5 << 16 shifted right by 5 lands at bit 11; b5 < 32 shifts out.
         let packed = (rb &>> 5) | (rb & 0x1F) | (g &<< 5)
-        return lanes16(packed).evenHalf
+        return narrowLow16(packed)
+    }
+
+    /// The low 16 bits of each 32-bit lane, as a truncation (LLVM lowers it
+    /// to `xtn` on aarch64 and to shifts and `packssdw` on SSE2; the same
+    /// bits taken as `evenHalf` of 16-bit lanes became a chain of shuffles
+    /// on SSE2 that cost as much as the rest of the RGB565 conversion).
+    @inlinable @inline(__always)
+    static func narrowLow16(_ v: Pixels8) -> SIMD8<UInt16> {
+        SIMD8<UInt16>(truncatingIfNeeded: v)
     }
 
     // MARK: Lane helpers
