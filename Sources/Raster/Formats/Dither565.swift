@@ -55,7 +55,7 @@ public enum Dither565 {
             let rb = words32(floorDiv255(lanes16(p & 0x00FF_00FF) &* 31 &+ t16))          // b5 | r5 << 16
             let g = words32(floorDiv255(lanes16((p &>> 8) & 0x0000_00FF) &* 63 &+ t16)) & 0xFFFF
             let packed = (rb &>> 5) | (rb & 0x1F) | (g &<< 5)
-            UnsafeMutableRawPointer(dst + i).storeBytes(of: lanes16(packed).evenHalf, as: SIMD8<UInt16>.self)
+            UnsafeMutableRawPointer(dst + i).storeBytes(of: SIMDKernels.narrowLow16(packed), as: SIMD8<UInt16>.self)
             i &+= 8
         }
         while i < count { dst[i] = pixel(src[i], x: x &+ i, y: y); i &+= 1 }
