@@ -223,6 +223,11 @@ def build(s, common):
     experience_label.add_style(style_text_muted, 0)
     slider1 = box("slider", lv.slider(panel3))
     slider1.set_width(lv.pct(95))
+    # The demo's slider_event_cb: at least 60 px of extra draw area around
+    # the slider (for the value it shows above the knob while pressed), so
+    # every value change redraws the slider with that margin.
+    wd.keep.append(_ext_draw_60)
+    slider1.add_event_cb(_ext_draw_60, lv.EVENT.REFR_EXT_DRAW_SIZE, None)
     slider1.refresh_ext_draw_size()
     team_player_label = box("team_player_label", lv.label(panel3))
     team_player_label.set_text("Team player")
@@ -353,6 +358,10 @@ def build(s, common):
     s.layout_text = layout(wd)
 
 
+def _ext_draw_60(e):
+    e.set_ext_draw_size(60)
+
+
 def speed_to_time(speed, distance):
     """The duration (ms) LVGL gives an animation over `distance` whose time
     is ``lv_anim_speed(speed)``: the speed is stored in units of 10/s
@@ -383,12 +392,12 @@ def layout(wd):
     size, the tab scrolled to 0), then the motion:
     ``scroll RANGE MS``, ``scrollbar I X Y W H`` (at scroll 0 and, when
     the tab scrolls, at RANGE; the bar moves linearly in between),
-    ``slider MS``, ``switch1 MS``, ``switch2 MS``."""
+    ``slider_ms MS``, ``switch1_ms MS``, ``switch2_ms MS``."""
     lines = ["%s %d %d %d %d" % ((key,) + _coords(obj)) for key, obj in wd.boxes]
     lines.append("scroll %d %d" % (wd.scroll_range, wd.scroll_ms))
     for k, sb in enumerate(wd.scrollbars):
         lines.append("scrollbar %d %d %d %d %d" % ((k,) + sb))
-    lines.append("slider %d" % SLIDER_MS)
-    lines.append("switch1 %d" % SWITCH_MS[0])
-    lines.append("switch2 %d" % SWITCH_MS[1])
+    lines.append("slider_ms %d" % SLIDER_MS)
+    lines.append("switch1_ms %d" % SWITCH_MS[0])
+    lines.append("switch2_ms %d" % SWITCH_MS[1])
     return "\n".join(lines) + "\n"
