@@ -389,10 +389,10 @@ def _coords(obj):
 def layout(wd):
     """The text the other engine reads: one line per object,
     ``KEY X Y W H`` (screen pixels, inclusive coordinates turned into a
-    size, the tab scrolled to 0), then the motion:
-    ``scroll RANGE MS``, ``scrollbar I X Y W H`` (at scroll 0 and, when
-    the tab scrolls, at RANGE; the bar moves linearly in between),
-    ``slider_ms MS``, ``switch1_ms MS``, ``switch2_ms MS``."""
+    size, the tab scrolled to 0), then the motion: ``scroll RANGE MS``
+    (RANGE <= 0: the tab does not scroll), ``scrollbar I X Y W H`` (at
+    scroll 0 and, when the tab scrolls, at RANGE; the bar moves linearly
+    in between), ``slider_ms MS``, ``switch1_ms MS``, ``switch2_ms MS``."""
     lines = ["%s %d %d %d %d" % ((key,) + _coords(obj)) for key, obj in wd.boxes]
     lines.append("scroll %d %d" % (wd.scroll_range, wd.scroll_ms))
     for k, sb in enumerate(wd.scrollbars):

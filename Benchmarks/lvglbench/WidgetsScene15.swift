@@ -11,7 +11,8 @@ import Raster
 struct WidgetsLayout {
     var boxes: [String: Rect] = [:]
     /// The Profile tab's scroll range, pixels, and the duration of each
-    /// way, ms (0, 0: it does not scroll).
+    /// way, ms (a range of 0 or less, LVGL's scroll bottom when the tab is
+    /// shorter than the screen: it does not scroll).
     var scrollRange = 0, scrollMS = 0
     /// The tab's scrollbar at scroll 0 and, when it scrolls, at the range.
     var scrollbars: [Rect] = []
