@@ -167,7 +167,7 @@ let package = Package(
         // LVGL's benchmark scenes as layer trees (host only): the FBRuntime
         // side of `scripts/bench lvgl` (Benchmarks/lvgl drives both engines).
         .executableTarget(name: "lvglbench",
-                          dependencies: ["FBRuntime", "Raster", "ImageIO", "CPosix", "MallocCounter"],
+                          dependencies: ["FBRuntime", "Controls", "Raster", "ImageIO", "CPosix", "MallocCounter"],
                           path: "Benchmarks/lvglbench"),
         .executableTarget(name: "scenebench",
                           dependencies: ["FBRuntime", "Controls", "Raster", "ImageIO", "CCairo", "CPosix", "TestSupport", "MallocCounter"],

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark: LVGL 9.5 (software renderer, ``pydevices-lvgl``)
-against our engine on the scenes 0-14 of LVGL's ``lv_demo_benchmark``.
+against our engine on the scenes 0-15 of LVGL's ``lv_demo_benchmark``.
 
-    bench.py [--sizes 1920x1080,800x480] [--scenes 0-14] [--frames 300]
+    bench.py [--sizes 1920x1080,800x480] [--scenes 0-15] [--frames 300]
              [--warmup 30] [--ours CMD] [--out out/lvglbench]
 
 For each size and scene, alternately:
@@ -25,7 +25,9 @@ For each size and scene, alternately:
        result scene=N mean_ms=X p95_ms=Y dirty_pct=Z [other=value ...]
 
    or ``unsupported scene=N``. DIR holds logo_rgb.png, logo_argb.png,
-   avatar.png (assets.py) and lorem.txt (the screen-sized text).
+   avatar.png (assets.py), lorem.txt (the screen-sized text) and, written
+   by step 1 of scene 15, widgets-layout-WxH.txt (LVGL's layout of the
+   widgets demo screen, ``lvgl_widgets.layout``).
 
 Per size, a table: LVGL and our mean and p95, the ratios LVGL/ours (above 1:
 ours is faster), the dirty % of each, the geometric means of the ratios over
@@ -118,14 +120,18 @@ def pin_to_one_cpu():
 # LVGL
 # --------------------------------------------------------------------------
 
-def run_lvgl(number, w, h, images, warmup, frames, png_path):
+def run_lvgl(number, w, h, images, warmup, frames, png_path, assets_dir):
     """Builds scene `number` on a fresh display, renders warmup + frames
     frames and returns (stats, geometry). Writes the final frame to
-    png_path."""
+    png_path, and a scene's layout for the other engine (scene 15) to
+    assets_dir."""
     display = scenes.Display(w, h)
     try:
         scene = scenes.build(number, display, images)
         geometry = scene.describe()
+        if scene.layout_text is not None:
+            with open(os.path.join(assets_dir, "widgets-layout-%dx%d.txt" % (w, h)), "w") as f:
+                f.write(scene.layout_text)
         disp = display.disp
         areas = display.areas
         refr_now = lv.refr_now
@@ -340,9 +346,9 @@ def wheel_version():
 
 
 def main():
-    ap = argparse.ArgumentParser(description="LVGL 9.5 benchmark scenes 0-14: LVGL vs our engine")
+    ap = argparse.ArgumentParser(description="LVGL 9.5 benchmark scenes 0-15: LVGL vs our engine")
     ap.add_argument("--sizes", default="1920x1080,800x480", help="comma-separated WxH (default 1920x1080,800x480)")
-    ap.add_argument("--scenes", default="0-14", help="scenes, e.g. 0-14 or 1,3,8-10 (default 0-14)")
+    ap.add_argument("--scenes", default="0-15", help="scenes, e.g. 0-15 or 1,3,8-10 (default 0-15)")
     ap.add_argument("--frames", type=int, default=300, help="measured frames per scene (default 300)")
     ap.add_argument("--warmup", type=int, default=30, help="frames rendered before measuring (default 30)")
     ap.add_argument("--ours", default=None, help="our engine's command (run with --scene ... --assets DIR)")
@@ -393,7 +399,7 @@ def main():
             ours_png = os.path.join(out_dir, "scene-%02d-%s-ours.png" % (n, size_key))
             pair_png = os.path.join(out_dir, "scene-%02d-%s-pair.png" % (n, size_key))
             try:
-                stats, geo = run_lvgl(n, w, h, images, args.warmup, args.frames, lvgl_png)
+                stats, geo = run_lvgl(n, w, h, images, args.warmup, args.frames, lvgl_png, assets_dir)
                 row["lvgl"] = stats
                 geometry.append(geo)
             except Exception as e:  # keep going with the other scenes

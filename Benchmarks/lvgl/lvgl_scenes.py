@@ -1,4 +1,4 @@
-"""LVGL 9.5 ``lv_demo_benchmark`` scenes 0-14 as LVGL object trees, for the
+"""LVGL 9.5 ``lv_demo_benchmark`` scenes 0-15 as LVGL object trees, for the
 side-by-side benchmark against FBRuntime (``bench.py``).
 
 The scenes follow LVGL's demo (see the shared description of the scenes)
@@ -52,6 +52,7 @@ and the animation parameters, which ``bench.py`` writes to
 """
 
 import os
+import sys
 
 import lvgl as lv
 
@@ -80,6 +81,7 @@ SCENE_NAMES = [
     "Containers with opa",
     "Containers with opa_layer",
     "Containers with scrolling",
+    "Widgets demo",
 ]
 
 # The screen-sized text (scene 8): 7 paragraphs separated by an empty line
@@ -369,6 +371,8 @@ class Scene:
         self.info = {}         # per-object extra data for describe(), keyed by id(obj)
         self.notes = {}
         self._last = {}
+        self.frame_hooks = []  # more of update(i), scene 15's motion
+        self.layout_text = None  # scene 15: the layout for the other engine
         self._setup_screen()
 
     # The demo's load_scene().
@@ -426,6 +430,8 @@ class Scene:
             if last.get("scroll") != v:
                 last["scroll"] = v
                 self.scr.scroll_to_y(v, False)
+        for hook in self.frame_hooks:
+            hook(i)
 
     def card(self):
         """The demo's card (default theme 'card' style): a 270x120 lv.obj,
@@ -736,8 +742,15 @@ def scene_14(s):
     s.scroll_range = s.scr.get_scroll_bottom()
 
 
+def scene_15(s):
+    """Widgets demo: the widgets demo's Profile tab with its slideshow
+    scroll, a slider and two switches moving (lvgl_widgets.py)."""
+    import lvgl_widgets
+    lvgl_widgets.build(s, sys.modules[__name__])
+
+
 SCENES = [scene_0, scene_1, scene_2, scene_3, scene_4, scene_5, scene_6, scene_7,
-          scene_8, scene_9, scene_10, scene_11, scene_12, scene_13, scene_14]
+          scene_8, scene_9, scene_10, scene_11, scene_12, scene_13, scene_14, scene_15]
 
 _lv_ready = False
 

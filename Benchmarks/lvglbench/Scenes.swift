@@ -66,7 +66,7 @@ final class BenchmarkScene {
     init(root: Layer) { self.root = root }
 }
 
-/// Builds the scenes of `../shared/lvgl-benchmark-scenes.md` (0–14) at a
+/// Builds the scenes of `../shared/lvgl-benchmark-scenes.md` (0–15) at a
 /// screen size exactly as `Benchmarks/lvgl/lvgl_scenes.py` builds them on
 /// the LVGL side (its docstrings give the geometry): the same counts,
 /// sizes, positions, motion and colours, with LVGL's default light theme
@@ -78,6 +78,9 @@ struct SceneBuilder {
     let width: Int, height: Int
     let assets: Assets
     let font: Font
+    /// Scene 15's layout, LVGL's (`WidgetsLayout`); without it there is
+    /// no scene 15.
+    var widgetsLayout: WidgetsLayout? = nil
     /// LVGL's `PAD_BASIC`: screen padding and flex gaps.
     let pad = 8
     /// The labels' and the screen-sized text's font: montserrat 24 above
@@ -118,6 +121,7 @@ struct SceneBuilder {
         case 12: return containers(&random, style: .opacityPerPart)
         case 13: return containers(&random, style: .opacityGroup)
         case 14: return scrollingContainers(&random)
+        case 15: return widgetsLayout.map(widgetsDemo)
         default: return nil
         }
     }

@@ -1,5 +1,5 @@
 // lvglbench: the FBRuntime side of `scripts/bench lvgl`. Builds one of
-// LVGL's benchmark scenes (../shared/lvgl-benchmark-scenes.md, 0–14) as a
+// LVGL's benchmark scenes (../shared/lvgl-benchmark-scenes.md, 0–15) as a
 // layer tree, renders it frame after frame at 60 Hz of scene time with
 // one compositor and one back buffer (only the damage is redrawn, as the
 // render loop does), and prints one line for the driver
@@ -98,7 +98,16 @@ if let text = readText(options.lorem ?? options.assets + "/lorem.txt") ?? readTe
     Lorem.text = text
 }
 
-let builder = SceneBuilder(width: options.width, height: options.height, assets: assets, font: font)
+var builder = SceneBuilder(width: options.width, height: options.height, assets: assets, font: font)
+if options.scene == 15 {
+    // LVGL's layout of the widgets screen, which bench.py writes as it
+    // runs the LVGL side of the scene.
+    let path = options.assets + "/widgets-layout-\(options.width)x\(options.height).txt"
+    guard let text = readText(path), let layout = WidgetsLayout(text: text) else {
+        fail("scene 15 needs \(path), LVGL's layout, which Benchmarks/lvgl/bench.py writes (scripts/bench lvgl --scenes 15)")
+    }
+    builder.widgetsLayout = layout
+}
 guard let scene = builder.scene(options.scene) else {
     print("unsupported scene=\(options.scene)")
     exit(0)
