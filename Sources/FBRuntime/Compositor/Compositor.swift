@@ -140,6 +140,11 @@ public final class Compositor {
     /// frame to frame from `glyphMasks` (default). Off, every glyph is
     /// scan-converted from its outline: the reference of the cache's tests.
     public var glyphMaskBlits = true
+    /// Draw a text layer in one colour whose placement holds as one mask
+    /// composed of its glyph masks (default; `TextLayoutCache.composed`).
+    /// Off, each glyph is blitted from its own mask: the reference of the
+    /// composed masks' tests, which must give the same pixels bit for bit.
+    public var composedTextBlits = true
     /// Where glyph coverage is cached (shared by default; see
     /// `CoverageMaskCache`).
     public var glyphMasks = CoverageMaskCache.glyphs

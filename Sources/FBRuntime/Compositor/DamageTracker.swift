@@ -53,7 +53,7 @@ public struct DamageList: Equatable, Sendable {
         var r = rect
         var i = 0
         while i < rects.count {
-            if !rects[i].intersection(r).isEmpty {
+            if rects[i].intersects(r) {
                 r = r.union(rects[i])
                 rects.remove(at: i)
                 i = 0                  // the grown rectangle may meet earlier ones

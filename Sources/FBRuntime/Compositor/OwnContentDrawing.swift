@@ -129,6 +129,18 @@ struct OwnContentDrawing {
             .intersection(canvas.clip).isEmpty
     }
 
+    /// Whether a text layer may draw its glyphs as one composed mask
+    /// (`Compositor.composedTextBlits`; `TextLayoutCache.composed`).
+    var composesText: Bool { compositor.composedTextBlits }
+
+    /// Composites `color`, faded by the layer's opacity, through `mask`
+    /// whose top left pixel lands on (`x`, `y`), target pixels (cut to the
+    /// clip).
+    func blit(_ mask: CoverageMask, x: Int, y: Int, color: Color) {
+        guard color.alpha > 0 else { return }
+        compositor.fillMask(mask, x: x, y: y, color: faded(color, opacity), operator: self.operator, canvas: canvas)
+    }
+
     /// Composites `color`, faded by the layer's opacity, through `mask` at
     /// `placement` (cut to the clip).
     func blit(_ mask: CoverageMask, at placement: MaskPlacement, color: Color) {

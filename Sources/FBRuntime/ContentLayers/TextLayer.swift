@@ -220,6 +220,14 @@ open class TextLayer: Layer {
         // blits without looking anything up.
         let blits = layoutCache.isPlacementStable(map: d.map, fontSize: size) && d.blitsGlyphs
         if blits { layoutCache.prepareMasks(count: glyphs.count) }
+        // One colour and a placement that holds: the whole text as one mask
+        // (`TextLayoutCache.composed`), a single blit instead of one per glyph.
+        let composes = blits && attributed == nil && d.composesText
+        let origin = composes ? TextLayoutCache.wholePixelOrigin(of: d.map) : (x: 0, y: 0)
+        if composes, let composed = layoutCache.composed {
+            d.blit(composed, x: origin.x + composed.left, y: origin.y + composed.top, color: color)
+            return
+        }
         var i = 0
         while i < glyphs.count {          // an index loop: no iterator (debug builds allocate one per step)
             let g = glyphs[i]
@@ -233,19 +241,20 @@ open class TextLayer: Layer {
             // Font units (y up) → bounds space (y down) at the pen position.
             let place = AffineTransform(a: g.scale, b: 0, c: 0, d: -g.scale, tx: g.x, ty: g.y)
             if blits, let placement = d.glyphPlacement(place) {
+                if composes { layoutCache.noteMaskOrigin(k, x: placement.x - origin.x, y: placement.y - origin.y) }
                 switch layoutCache.masks[k] {
                 case .mask(let mask):
                     if d.isVisible(mask, at: placement) { d.blit(mask, at: placement, color: c) }
                     continue
                 case .unknown:
                     let outline = g.font.outline(of: g.id)
-                    if outline.isEmpty { layoutCache.masks[k] = .empty; continue }
+                    if outline.isEmpty { layoutCache.setMask(k, .empty); continue }
                     if let mask = d.glyphMask(outline, font: g.font, glyph: g.id, at: placement) {
-                        layoutCache.masks[k] = .mask(mask)
+                        layoutCache.setMask(k, .mask(mask))
                         if d.isVisible(mask, at: placement) { d.blit(mask, at: placement, color: c) }
                         continue
                     }
-                    layoutCache.masks[k] = .outline
+                    layoutCache.setMask(k, .outline)
                 case .empty:
                     continue
                 case .outline:
@@ -254,6 +263,7 @@ open class TextLayer: Layer {
             }
             d.fill(g.font.outline(of: g.id), transform: place, color: c, rule: .nonZero)
         }
+        if composes { layoutCache.compose() }
     }
 }
 
@@ -314,15 +324,118 @@ final class TextLayoutCache {
     /// when the layout or the placement changes. The masks are shared with
     /// `CoverageMaskCache` (an eviction there leaves them alive here while the
     /// text is drawn with them).
-    var masks: [GlyphMaskMemo] = []
+    private(set) var masks: [GlyphMaskMemo] = []
+    /// Per glyph, where its mask's origin lands (target pixels) relative to
+    /// the whole-pixel origin of the layer's map (`wholePixelOrigin`), as
+    /// noted by the last draw; the same after whole-pixel moves.
+    private var maskOrigins: [(x: Int32, y: Int32)] = []
+
+    /// The glyph masks of the whole text composed into one, placed
+    /// (`left`, `top`) from the whole-pixel origin of the layer's map, while
+    /// the placement and layout hold: a text layer in one colour then costs
+    /// one masked blit, whatever its glyph count (LVGL's labels scene: 40
+    /// labels of 11 glyphs, recoloured every frame). Made by `compose()`
+    /// after a draw that knew every glyph's mask, only when no two glyph
+    /// masks cover the same pixel (so the one blit writes exactly the
+    /// pixels the glyph blits write, bit for bit) and the text's box holds
+    /// at most `composedBudget` pixels. `nil` otherwise.
+    private(set) var composed: CoverageMask?
+    /// `compose()` found it cannot compose (overlap, size, a glyph drawn
+    /// from its outline) at this placement and layout: not tried again.
+    private var composeRefused = false
+
+    /// Most pixels a composed text mask may have (64 KiB of coverage, a
+    /// 1,000 × 64 px line); larger text is blitted glyph by glyph.
+    static let composedBudget = 1 << 16
+
+    /// Forgets the glyph masks and the composed mask (new layout or
+    /// placement).
+    private func forgetMasks() {
+        masks.removeAll(keepingCapacity: true)
+        composed = nil
+        composeRefused = false
+    }
 
     /// Makes `masks` hold one entry per glyph (unknown ones when it was
     /// emptied).
     func prepareMasks(count: Int) {
         if masks.count != count {
-            masks.removeAll(keepingCapacity: true)
+            forgetMasks()
             masks.append(contentsOf: repeatElement(.unknown, count: count))
+            maskOrigins.removeAll(keepingCapacity: true)
+            maskOrigins.append(contentsOf: repeatElement((x: Int32(0), y: Int32(0)), count: count))
         }
+    }
+
+    /// Notes glyph `k`'s mask origin relative to the map's whole-pixel
+    /// origin (see `maskOrigins`).
+    func noteMaskOrigin(_ k: Int, x: Int, y: Int) {
+        maskOrigins[k] = (Int32(truncatingIfNeeded: x), Int32(truncatingIfNeeded: y))
+    }
+
+    /// Remembers what glyph `k` is drawn from at this placement.
+    func setMask(_ k: Int, _ memo: GlyphMaskMemo) { masks[k] = memo }
+
+    /// The whole-pixel part of the origin of `map` (affine), target pixels:
+    /// what a whole-pixel move shifts, the reference of `maskOrigins`.
+    static func wholePixelOrigin(of map: ProjectiveTransform) -> (x: Int, y: Int) {
+        let m = map.affinePart
+        let x = m.tx.rounded(.down), y = m.ty.rounded(.down)
+        guard Swift.abs(x) < 1e7, Swift.abs(y) < 1e7 else { return (0, 0) }
+        return (Int(x), Int(y))
+    }
+
+    /// Makes `composed` from the glyph masks the last draw knew (see
+    /// `composed`), once per placement and layout.
+    func compose() {
+        guard composed == nil, !composeRefused else { return }
+        composeRefused = true
+        var box = IntRect.zero
+        var any = false
+        var k = 0
+        while k < masks.count {
+            switch masks[k] {
+            case .unknown, .outline: return
+            case .empty: break
+            case .mask(let m):
+                let r = IntRect(x: Int(maskOrigins[k].x) + m.left, y: Int(maskOrigins[k].y) + m.top, width: m.width, height: m.height)
+                if !r.isEmpty { box = any ? box.union(r) : r; any = true }
+            }
+            k += 1
+        }
+        guard any, box.area <= TextLayoutCache.composedBudget else { return }
+        var coverage = [UInt8](repeating: 0, count: box.area)
+        let overlaps = coverage.withUnsafeMutableBufferPointer { out -> Bool in
+            var k = 0
+            while k < masks.count {
+                if case .mask(let m) = masks[k] {
+                    let x0 = Int(maskOrigins[k].x) + m.left - box.x, y0 = Int(maskOrigins[k].y) + m.top - box.y
+                    let clash = m.coverage.withUnsafeBufferPointer { src -> Bool in
+                        var y = 0
+                        while y < m.height {
+                            let row = (y0 + y) * box.width + x0
+                            var x = 0
+                            while x < m.width {
+                                let c = src[y * m.width + x]
+                                if c != 0 {
+                                    if out[row + x] != 0 { return true }
+                                    out[row + x] = c
+                                }
+                                x += 1
+                            }
+                            y += 1
+                        }
+                        return false
+                    }
+                    if clash { return true }
+                }
+                k += 1
+            }
+            return false
+        }
+        guard !overlaps else { return }
+        composed = CoverageMask(coverage: coverage, left: box.x, top: box.y, width: box.width, height: box.height)
+        composeRefused = false
     }
 
     /// The map's scale and sub-pixel offset, and the size, of the last draw.
@@ -335,7 +448,7 @@ final class TextLayoutCache {
     /// part and sub-pixel offset, and `fontSize` is the same, as at the
     /// last call: the glyphs then land on the same sub-pixel positions.
     func isPlacementStable(map: ProjectiveTransform, fontSize: Double) -> Bool {
-        guard map.isAffine else { lastPlacement = nil; masks.removeAll(keepingCapacity: true); return false }
+        guard map.isAffine else { lastPlacement = nil; forgetMasks(); return false }
         let m = map.affinePart
         let now = Placement(a: m.a, b: m.b, c: m.c, d: m.d, fx: m.tx - m.tx.rounded(.down), fy: m.ty - m.ty.rounded(.down),
                             size: fontSize)
@@ -345,7 +458,7 @@ final class TextLayoutCache {
         guard let last = lastPlacement, last.a == now.a, last.b == now.b, last.c == now.c, last.d == now.d,
               last.size == now.size || (last.size.isNaN && now.size.isNaN),
               Swift.abs(last.fx - now.fx) < 1e-7, Swift.abs(last.fy - now.fy) < 1e-7 else {
-            masks.removeAll(keepingCapacity: true)
+            forgetMasks()
             return false
         }
         return true
@@ -367,7 +480,7 @@ final class TextLayoutCache {
         layout.layOut(runs, width: width, height: height, isWrapped: isWrapped, truncation: truncation,
                       alignment: alignment, scratch: scratch)
         ink = nil
-        masks.removeAll(keepingCapacity: true)
+        forgetMasks()
         misses += 1
         return layout
     }

@@ -209,4 +209,128 @@ final class GlyphMaskCacheTests: XCTestCase {
         }
         XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 30), "heap allocations per frame")
     }
+
+    // MARK: Text composed into one mask
+
+    /// A text layer in one colour whose placement holds is drawn as one
+    /// mask composed of its glyph masks: the same pixels, bit for bit, as
+    /// the glyph-by-glyph blits (`composedTextBlits = false`), at several
+    /// sizes, sub-pixel offsets and opacities, over partial damage, and
+    /// after whole-pixel moves.
+    func testComposedTextEqualsGlyphBlitsBitForBit() {
+        let text = "Hello LVGL! Wavy fjord quiz 0123456789"
+        var composedCount = 0
+        for size in [10.0, 14, 16, 24.5] {
+            for (dx, dy) in [(0.0, 0.0), (0.25, 0.5), (0.77, 0.62)] {
+                for opacity in [1.0, 0.6] {
+                    let cache = CoverageMaskCache(budget: 1 << 20)
+                    let composed = Compositor(), perGlyph = Compositor()
+                    composed.glyphMasks = cache
+                    perGlyph.glyphMasks = cache
+                    perGlyph.composedTextBlits = false
+                    let s1 = scene(text, font: font, size: size, at: Point(x: 6 + dx, y: 4 + dy), opacity: opacity)
+                    let s2 = scene(text, font: font, size: size, at: Point(x: 6 + dx, y: 4 + dy), opacity: opacity)
+                    let a = Surface<ARGB8888>(width: 240, height: 90)!, b = Surface<ARGB8888>(width: 240, height: 90)!
+                    for step in 0..<8 {
+                        // Recoloured every frame, moved by whole pixels on
+                        // some, and part of it damaged by a small layer.
+                        let colour = Color(rgb: UInt32(0x103050 &+ step &* 0x0A0B0C) & 0xFFFFFF)
+                        s1.text.foregroundColor = colour
+                        s2.text.foregroundColor = colour
+                        if step % 3 == 2 {
+                            let p = Point(x: s1.text.position.x + 1, y: s1.text.position.y + Double(step % 2))
+                            s1.text.position = p
+                            s2.text.position = p
+                        }
+                        if step == 5 {
+                            s1.text.foregroundColor = s1.text.foregroundColor     // unchanged: only damage below
+                            composed.invalidate(IntRect(x: 30, y: 10, width: 17, height: 9))
+                            perGlyph.invalidate(IntRect(x: 30, y: 10, width: 17, height: 9))
+                        }
+                        composed.render(s1.root, at: 0, into: a.view)
+                        perGlyph.render(s2.root, at: 0, into: b.view)
+                        XCTAssertEqual(maximumDifference(a.view, b.view).0, 0,
+                                       "\(size) pt at (\(dx), \(dy)), opacity \(opacity), frame \(step)")
+                    }
+                    XCTAssertNil(s2.text.layoutCache.composed, "the reference blits glyph by glyph")
+                    if s1.text.layoutCache.composed != nil { composedCount += 1 }
+                }
+            }
+        }
+        // Some placements have glyph masks that touch the same pixel (the
+        // anti-aliased edges of neighbours): those stay glyph by glyph.
+        XCTAssertGreaterThan(composedCount, 12, "most of the 24 texts were drawn composed")
+        print("composed text: \(composedCount) of 24 texts composed")
+    }
+
+    /// The composed mask is made once per placement and layout, from the
+    /// second stable draw on; a fractional move, a new string or an
+    /// attributed string (colours per run) draw glyph by glyph again.
+    func testComposedTextFollowsPlacementLayoutAndColours() {
+        let compositor = Compositor()
+        compositor.glyphMasks = CoverageMaskCache(budget: 1 << 20)
+        let s = scene("Hello LVGL!", font: font, size: 16, at: Point(x: 4, y: 4))
+        let target = Surface<ARGB8888>(width: 240, height: 90)!
+        compositor.render(s.root, at: 0, into: target.view)
+        XCTAssertNil(s.text.layoutCache.composed, "the first draw only learns the placement")
+        compositor.invalidate()
+        compositor.render(s.root, at: 0, into: target.view)
+        let first = s.text.layoutCache.composed
+        XCTAssertNotNil(first, "composed after the draw that made the glyph masks")
+        XCTAssertLessThanOrEqual(first.map { $0.width * $0.height } ?? 0, 240 * 90)
+        s.text.position = Point(x: 9, y: 7)          // whole pixels: kept
+        compositor.render(s.root, at: 0, into: target.view)
+        XCTAssertEqual(s.text.layoutCache.composed?.coverage, first?.coverage)
+        s.text.position = Point(x: 9.5, y: 7)        // a fraction: gone
+        compositor.render(s.root, at: 0, into: target.view)
+        XCTAssertNil(s.text.layoutCache.composed)
+        s.text.position = Point(x: 4, y: 4)
+        compositor.render(s.root, at: 0, into: target.view)
+        compositor.invalidate()
+        compositor.render(s.root, at: 0, into: target.view)
+        XCTAssertNotNil(s.text.layoutCache.composed)
+        s.text.string = "Hello LVGM!"                // a new layout: made anew
+        compositor.render(s.root, at: 0, into: target.view)
+        XCTAssertNotEqual(s.text.layoutCache.composed?.coverage, first?.coverage)
+        s.text.attributedString = [TextRun("Hello ", color: Color(rgb: 0xFF0000)), TextRun("LVGL!")]
+        compositor.render(s.root, at: 0, into: target.view)
+        compositor.render(s.root, at: 0, into: target.view)
+        XCTAssertNil(s.text.layoutCache.composed, "colours per run are blitted glyph by glyph")
+    }
+
+    /// Glyph masks that share a pixel are not composed (adding or
+    /// over-blending their coverage would not give the pixels two blits
+    /// give); masks that only touch are, each byte where its glyph put it.
+    func testOverlappingGlyphMasksAreNotComposed() {
+        func mask(_ bytes: [UInt8], width: Int) -> GlyphMaskMemo {
+            .mask(CoverageMask(coverage: bytes, left: 0, top: 0, width: width, height: bytes.count / width))
+        }
+        let a = mask([10, 20, 30, 40], width: 2), b = mask([50, 0, 60, 70], width: 2)
+        func composed(_ offsetOfB: (Int, Int)) -> CoverageMask? {
+            let cache = TextLayoutCache()
+            cache.prepareMasks(count: 3)
+            cache.setMask(0, a); cache.noteMaskOrigin(0, x: 3, y: -1)
+            cache.setMask(1, .empty)
+            cache.setMask(2, b); cache.noteMaskOrigin(2, x: 3 + offsetOfB.0, y: -1 + offsetOfB.1)
+            cache.compose()
+            return cache.composed
+        }
+        // Side by side: one 4×2 mask at (3, −1).
+        let beside = composed((2, 0))
+        XCTAssertEqual(beside?.coverage, [10, 20, 50, 0, 30, 40, 60, 70])
+        XCTAssertEqual(beside.map { [$0.left, $0.top, $0.width, $0.height] }, [3, -1, 4, 2])
+        // Overlapping where both cover: refused. Overlapping only where b
+        // is 0 (its top right byte over a's bottom left): composed.
+        XCTAssertNil(composed((1, 0)))
+        XCTAssertNil(composed((0, 1)))
+        let corner = composed((-1, 1))
+        XCTAssertEqual(corner?.coverage, [0, 10, 20, 50, 30, 40, 60, 70, 0])
+        // A glyph drawn from its outline: the text stays glyph by glyph.
+        let cache = TextLayoutCache()
+        cache.prepareMasks(count: 2)
+        cache.setMask(0, a)
+        cache.setMask(1, .outline)
+        cache.compose()
+        XCTAssertNil(cache.composed)
+    }
 }
