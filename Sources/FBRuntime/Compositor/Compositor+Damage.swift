@@ -90,6 +90,11 @@ extension Compositor {
         if !layer.animations.isEmpty && surveyIfInTransition(layer, parent: parent, opacity: opacity, clip: clip, depth: depth) {
             return      // Compositor+Transition.swift
         }
+        // A render twin whose drawn property animates redraws its backing
+        // store with this frame's values before its contents are read.
+        if !runsDisplayPass, layer.displayOnRenderThreadIfAnimated(atLocalTime: layer.localTime(fromParent: parent.time)) {
+            statistics.layersDisplayed += 1
+        }
         guard let r = resolve(layer, in: parent) else { return }
         let layerOpacity = opacity * clampUnit(r.p.opacity)
         guard layerOpacity > 0 else { return }

@@ -186,7 +186,8 @@ public final class Compositor {
     /// Run the display pass (`displayIfNeeded(at:)`, app `draw(in:)` code)
     /// at the start of `render` (default). `RenderLoop` turns it off: it
     /// renders a render tree, whose display pass ran on the app thread at
-    /// commit.
+    /// commit; then the survey redraws only the twins whose drawn
+    /// properties animate, every frame (`Layer.displayOnRenderThreadIfAnimated`).
     public var runsDisplayPass = true
     public internal(set) var statistics = FrameStatistics()
 

@@ -48,5 +48,9 @@ public struct FrameStatistics: Equatable, Sendable {
     /// their layers: subtrees nothing changed, moved or animated
     /// (`Compositor.replaysUnchangedSubtrees`).
     public var unitsReplayed = 0
+    /// Render-tree twins whose backing store `draw(in:)` redrew on the
+    /// render thread this frame, because a property they draw animates
+    /// (`Layer.displayOnRenderThreadIfAnimated`).
+    public var layersDisplayed = 0
     public init() {}
 }

@@ -19,6 +19,10 @@ final class LayerDisplayStore {
     var lastDrawWasAnimated = false
     /// `draw(in:)` calls, for tests.
     var drawCount = 0
+    /// A render-tree twin whose `draw(in:)` drew nothing on the render
+    /// thread (a `drawHandler` layer): `displayOnRenderThreadIfAnimated`
+    /// leaves it alone.
+    var drawsNothingOnRenderThread = false
     /// The context of the last draw, made again for the next.
     var context: DrawingContext?
     init() {}
@@ -148,7 +152,9 @@ extension Layer {
     ///
     /// Threading: it runs app code (`draw(in:)`) and writes `contents`, so
     /// it runs on the app thread: `RenderLoop` runs it at each commit
-    /// (`RenderTreeUpdate`), and the render thread's compositor does not.
+    /// (`RenderTreeUpdate`); the render thread's compositor redraws only
+    /// twins whose drawn properties animate, each frame
+    /// (`displayOnRenderThreadIfAnimated`).
     public func displayIfNeeded(at time: MediaTime, depth: Int = 0) {
         guard depth < Compositor.maximumDepth else { return }
         let local = localTime(fromParent: time)
@@ -170,6 +176,29 @@ extension Layer {
             needed = true
         }
         if needed { display(atLocalTime: t, animated: animated) }
+    }
+
+    /// The render thread's display pass for one render-tree twin: while a
+    /// property the layer draws (`needsDisplay(forKey:)`) animates, and
+    /// once more after, `draw(in:)` redraws the twin's own backing store
+    /// every frame with that frame's presentation values, so the drawing
+    /// moves on while the app thread is blocked (the app thread still
+    /// redraws the model's at each commit). Called by the survey of a
+    /// compositor that does not run the app-side pass (`RenderLoop`'s);
+    /// `t` is the layer's local time. Returns true when it drew.
+    ///
+    /// Threading: this runs `draw(in:)` on the render thread, on the twin
+    /// (`makePresentationCopy()`, CA's `init(layer:)`), so an override must
+    /// read only the layer's own state: its properties, custom values
+    /// (`value(forKey:)`) and what `makePresentationCopy()` copies, never
+    /// app objects. A layer drawn by a `drawHandler` closure (app code with
+    /// its captures; not copied to twins) is not redrawn here: its twin
+    /// finds nothing drawn once and keeps the contents of the commits.
+    @discardableResult
+    func displayOnRenderThreadIfAnimated(atLocalTime t: MediaTime) -> Bool {
+        guard redisplaysEveryCommit, !(actionState.displayStore?.drawsNothingOnRenderThread ?? false) else { return false }
+        display(atLocalTime: t, animated: hasAnimationNeedingDisplay(), onRenderThread: true)
+        return !(actionState.displayStore?.drawsNothingOnRenderThread ?? false)
     }
 
     /// True when the next commit must run this layer's display pass even
@@ -201,7 +230,7 @@ extension Layer {
         return s
     }
 
-    private func display(atLocalTime t: MediaTime, animated: Bool) {
+    private func display(atLocalTime t: MediaTime, animated: Bool, onRenderThread: Bool = false) {
         let store = displayStore
         noteModelChange()                  // the backing store handed over changes
         var full = actionState.needsDisplay || animated || store.lastDrawWasAnimated
@@ -282,6 +311,15 @@ extension Layer {
         actionState.isDrawing = false
         store.lastDrawWasAnimated = animated
         if context.drewNothing {
+            if onRenderThread {
+                // A twin of a layer drawn by its `drawHandler`: the commits'
+                // contents stay, and it is not tried again.
+                store.drawsNothingOnRenderThread = true
+                store.lastDrawWasAnimated = false
+                store.surface = nil
+                store.contents = nil
+                return
+            }
             if contents === store.contents { setContentsWithoutActions(nil) }
             store.surface = nil
             store.contents = nil

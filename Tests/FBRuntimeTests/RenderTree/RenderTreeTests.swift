@@ -299,6 +299,89 @@ final class RenderTreeTests: XCTestCase {
         XCTAssertEqual(display.screen.view[15, 15] & 0xFFFFFF, 0x0000FF)
     }
 
+    /// Issue 19: a custom property that a subclass draws (`BarLayer`'s
+    /// `barWidth`, `needsDisplay(forKey:)`) animates on the render thread
+    /// with no commit at all (an app thread that is blocked): the twin's
+    /// `draw(in:)` redraws every frame with that frame's value, and each
+    /// frame equals the model drawn at its flip time.
+    func testAnimatedDrawnPropertyRedrawsEveryFrameOnTheRenderThreadWithoutCommits() {
+        let root = layer("root", 0, 0, 64, 48, 0x000000)
+        let bar = BarLayer(name: "bar")
+        bar.bounds = Rect(x: 0, y: 0, width: 48, height: 10)
+        bar.anchorPoint = .zero
+        bar.position = Point(x: 4, y: 4)
+        try! root.addSublayer(bar)
+        bar.add(BasicAnimation(key: .custom("barWidth"), from: .scalar(2), to: .scalar(48), duration: 0.5), forKey: "grow", at: 0)
+        let display = presenter()
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        loop.idleTimeoutNanoseconds = 1_000_000
+        let appDraws = bar.draws
+        var widths: [Int] = []
+        var displayed = 0
+        for _ in 0..<24 {
+            XCTAssertTrue(loop.runOnce())
+            displayed += loop.compositor.statistics.layersDisplayed
+            widths.append((0..<64).filter { display.screen.view[$0, 8] & 0xFFFFFF == 0xFFFFFF }.count)
+        }
+        XCTAssertEqual(bar.draws, appDraws, "no commit: the app thread drew nothing")
+        XCTAssertEqual(loop.statistics.commitsApplied, 1, "only the loop's first")
+        XCTAssertGreaterThanOrEqual(displayed, 20, "the twin redrew on the render thread, frame after frame")
+        XCTAssertGreaterThan(Set(widths).count, 12, "the bar grew on screen: \(widths)")
+        XCTAssertEqual(widths, widths.sorted(), "and only grew")
+        // The animation is over (0.5 s at 60 Hz is 30 frames; after 24 it
+        // is not yet): the last shown frame is the model at its flip time.
+        _ = try? display.waitForFlip(timeoutNanoseconds: 1)
+        XCTAssertEqual(pixelChecksum(display.screen.view), reference(root, at: Double(display.flipTimes.last!) / 1e9))
+        // Past the end: one more draw with the model value, then none.
+        for _ in 0..<12 { _ = loop.runOnce() }
+        XCTAssertEqual(widths.last.map { $0 > 2 }, true)
+        XCTAssertEqual((0..<64).filter { display.screen.view[$0, 8] & 0xFFFFFF == 0xFFFFFF }.count, 2,
+                       "the bar is back at its model width once the animation is removed")
+        let twin = loop.renderTreeRoot.sublayers[0]
+        let twinDraws = twin.drawCount
+        for _ in 0..<3 { _ = loop.runOnce() }
+        XCTAssertEqual(twin.drawCount, twinDraws, "and then it is not drawn again")
+        XCTAssertGreaterThanOrEqual(twinDraws, 25)
+    }
+
+    /// A layer class whose `level` is drawn, by a `drawHandler` (app
+    /// code with its captures, which twins do not get).
+    final class HandlerDrawn: Layer {
+        override class func defaultValue(forKey key: String) -> AnimatableValue? {
+            key == "level" ? .scalar(0) : super.defaultValue(forKey: key)
+        }
+        override class func needsDisplay(forKey key: String) -> Bool { key == "level" || super.needsDisplay(forKey: key) }
+        override func makePresentationCopy() -> Layer {
+            let copy = HandlerDrawn(name: name)
+            copy.copyLayerState(from: self)
+            return copy
+        }
+    }
+
+    /// A layer drawn by a `drawHandler` whose drawn property animates
+    /// keeps the contents of its commits on the render thread: its twin
+    /// draws nothing once, is not asked again, and the screen keeps the
+    /// app's drawing.
+    func testADrawHandlerLayerKeepsItsCommittedContentsOnTheRenderThread() {
+        let root = layer("root", 0, 0, 64, 48, 0x000000)
+        let handled = HandlerDrawn(name: "handled")
+        handled.bounds = Rect(x: 0, y: 0, width: 20, height: 20)
+        handled.anchorPoint = .zero
+        handled.position = Point(x: 30, y: 20)
+        handled.drawHandler = { _, context in context.fill(context.bounds, color: Color(rgb: 0x00FF00)) }
+        handled.add(BasicAnimation(key: .custom("level"), from: .scalar(0), to: .scalar(1), duration: 10), forKey: "level", at: 0)
+        try! root.addSublayer(handled)
+        let display = presenter()
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        var displayed = 0
+        for _ in 0..<4 {
+            XCTAssertTrue(loop.runOnce())
+            displayed += loop.compositor.statistics.layersDisplayed
+            XCTAssertEqual(display.screen.view[35, 25] & 0xFFFFFF, 0x00FF00, "the commit's drawing stays on screen")
+        }
+        XCTAssertEqual(displayed, 0)
+    }
+
     // MARK: Layer subclasses
 
     final class Dial: Layer {
