@@ -49,6 +49,10 @@ extension Compositor {
         let b = layer.bounds
         let boundsAnimated = b.minX != r.bounds.minX || b.minY != r.bounds.minY
             || Swift.abs(b.width) != r.bounds.width || Swift.abs(b.height) != r.bounds.height
+        // `contains` sees the presented values of custom properties (a hit
+        // area that animates with a declared property follows what is drawn).
+        layer.actionState.hitTestTime = r.localTime
+        defer { layer.actionState.hitTestTime = nil }
         let inside = boundsAnimated ? Compositor.roundedRect(r.bounds, radii: CornerRadii(0), contains: p) : layer.contains(p)
         return inside ? layer : nil
     }

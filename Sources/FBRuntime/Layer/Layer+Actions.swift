@@ -92,6 +92,9 @@ struct LayerActionState {
     /// While `draw(in:)` runs: the presentation values it sees.
     var isDrawing = false
     var drawValues: [(key: String, value: AnimatableValue)] = []
+    /// Set while hit testing asks `contains(_:)`: the layer's local time,
+    /// at which `value(forKey:)` gives presentation values.
+    var hitTestTime: MediaTime?
     var displayStore: LayerDisplayStore?
     /// A non-interpolable property about to change (`willSet`) and the
     /// before image rendered for its transition (`Layer+Transition.swift`).

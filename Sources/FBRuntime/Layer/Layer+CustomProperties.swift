@@ -1,8 +1,10 @@
 import Raster
 
 // Custom animatable properties (CA's @NSManaged properties with
-// `defaultValue(forKey:)` and `needsDisplay(forKey:)`): a subclass declares
-// one by giving it a default value and typed accessors over
+// `defaultValue(forKey:)` and `needsDisplay(forKey:)`). The short way is one
+// `LayerProperty` declaration (LayerProperty.swift), which also gives the
+// property an implicit animation. The long way, which it is built on: a
+// subclass gives the property a default value and typed accessors over
 // `value(forKey:)` / `setValue(_:forKey:)`:
 //
 //     final class CurveLayer: Layer {
@@ -31,8 +33,11 @@ import Raster
 extension Layer {
     /// The model value of a custom property: the value set, else the
     /// class's `defaultValue(forKey:)`. While the layer draws
-    /// (`draw(in:)`), the presentation value being drawn.
+    /// (`draw(in:)`), the presentation value being drawn; while the
+    /// compositor asks its `contains(_:)` (hit testing), the presentation
+    /// value at that time.
     public func value(forKey key: String) -> AnimatableValue? {
+        if let t = actionState.hitTestTime { return customPresentationValue(forKey: key, atLocalTime: t) }
         if actionState.isDrawing {
             let values = actionState.drawValues
             var i = 0          // an index loop: `first(where:)` allocates its closure's context in debug builds

@@ -447,6 +447,9 @@ open class Layer {
     /// turning the implicit animation off.
     open class func defaultAction(forKey key: AnimatableKey) -> LayerAction? {
         if key == .contents || key == .hidden || key == .sublayers { return .implicitAnimation }   // a fade (Layer+Transition.swift)
+        if case let .custom(name) = key, let declared = declaredProperty(named: name) {
+            return declared.animatesImplicitly ? .implicitAnimation : nil
+        }
         return key.valueKind == nil ? nil : .implicitAnimation
     }
 
@@ -468,11 +471,21 @@ open class Layer {
 
     /// The value a custom animatable property has until it is set (CA's
     /// `defaultValue(forKey:)`); `nil` for keys the class does not declare.
-    open class func defaultValue(forKey key: String) -> AnimatableValue? { nil }
+    open class func defaultValue(forKey key: String) -> AnimatableValue? { declaredProperty(named: key)?.defaultValue }
 
     /// True for custom properties whose change (or animation) redraws the
     /// layer's contents through `draw(in:)` (CA's `needsDisplay(forKey:)`).
-    open class func needsDisplay(forKey key: String) -> Bool { false }
+    open class func needsDisplay(forKey key: String) -> Bool { declaredProperty(named: key)?.effect == .redraw }
+
+    /// The animatable properties this class declares (`LayerProperty`),
+    /// its superclass's included: the defaults, drawing, implicit
+    /// animations and validation of their keys come from here. Return a
+    /// stored `static let` array (it is read every frame while one
+    /// animates; a literal would be a new array each time):
+    ///
+    ///     static let declared = [level.declaration, needle.declaration]
+    ///     override class var declaredProperties: [LayerPropertyDeclaration] { declared }
+    open class var declaredProperties: [LayerPropertyDeclaration] { [] }
 
     /// The names of the animatable properties this class adds to Layer's
     /// (`ShapeLayer`: `strokeEnd`, `path`…): animations of `.custom(name)`
