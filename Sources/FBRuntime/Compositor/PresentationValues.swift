@@ -1,28 +1,39 @@
 import Raster
 
-/// The presentation values of one layer at one time: the model values with
-/// its running animations applied in the order they were added, each one
-/// seeing the value the previous ones produced (so additive animations
-/// stack) and later ones overriding earlier ones.
+/// A layer's animatable properties as one value: stored so in the model
+/// (`LayerProperties.animatable`, whose defaults are these), and at one
+/// time with its running animations applied in the order they were added,
+/// each one seeing the value the previous ones produced (so additive
+/// animations stack) and later ones overriding earlier ones.
+///
+/// This struct is the table of Layer's animatable properties: a field
+/// here (with its default) is a property the model stores, presentation
+/// copies and render-tree twins carry, and animations drive once its key
+/// maps to it in `value(for:)` and `apply(_:to:)`
+/// (`AnimatablePropertyTableTests` checks every key against both, against
+/// `AnimatableKey.valueKind` and against `LayerSignature`).
 ///
 /// Keys map to properties as Core Animation's key paths do: `position.x`
 /// sets one coordinate, `bounds.size.width` one dimension, and the
 /// `transform.*` subkeys one component of the decomposed transform (see
 /// `applying(_:to:)`). A value of the wrong kind for its key is ignored.
 struct PresentationValues {
-    var geometry: LayerGeometry
-    var opacity: Double
-    var backgroundColor: Color?
-    var cornerRadius: Double
-    var borderWidth: Double
-    var borderColor: Color
-    var contentsRect: Rect
-    var contentsCenter: Rect
-    var shadowColor: Color
-    var shadowOpacity: Double
-    var shadowOffset: Size
-    var shadowRadius: Double
-    var shadowPath: Path?
+    var geometry = LayerGeometry()
+    var opacity: Double = 1
+    var backgroundColor: Color? = nil
+    var cornerRadius: Double = 0
+    var borderWidth: Double = 0
+    var borderColor: Color = .black
+    var contentsRect = Rect(x: 0, y: 0, width: 1, height: 1)
+    var contentsCenter = Rect(x: 0, y: 0, width: 1, height: 1)
+    var shadowColor: Color = .black
+    var shadowOpacity: Double = 0
+    var shadowOffset = Size(width: 0, height: -3)
+    var shadowRadius: Double = 3
+    var shadowPath: Path? = nil
+
+    /// Every property at its default (a new layer's).
+    init() {}
 
     var bounds: Rect { get { geometry.bounds } set { geometry.bounds = newValue } }
     var position: Point { get { geometry.position } set { geometry.position = newValue } }
@@ -55,21 +66,7 @@ struct PresentationValues {
     }
 
     /// The model values alone (no animation applied).
-    init(modelOf layer: Layer) {
-        geometry = layer.geometry
-        opacity = layer.opacity
-        backgroundColor = layer.backgroundColor
-        cornerRadius = layer.cornerRadius
-        borderWidth = layer.borderWidth
-        borderColor = layer.borderColor
-        contentsRect = layer.contentsRect
-        contentsCenter = layer.contentsCenter
-        shadowColor = layer.shadowColor
-        shadowOpacity = layer.shadowOpacity
-        shadowOffset = layer.shadowOffset
-        shadowRadius = layer.shadowRadius
-        shadowPath = layer.shadowPath
-    }
+    init(modelOf layer: Layer) { self = layer.properties.animatable }
 
     /// The current value of `key`, as an animation's base.
     func value(for key: AnimatableKey) -> AnimatableValue? {

@@ -72,19 +72,8 @@ extension Layer {
     }
 
     private func setPresentationValues(_ p: PresentationValues) {
-        geometry = p.geometry
-        opacity = p.opacity
-        backgroundColor = p.backgroundColor
-        cornerRadius = p.cornerRadius
-        borderWidth = p.borderWidth
-        borderColor = p.borderColor
-        contentsRect = p.contentsRect
-        contentsCenter = p.contentsCenter
-        shadowColor = p.shadowColor
-        shadowOpacity = p.shadowOpacity
-        shadowOffset = p.shadowOffset
-        shadowRadius = p.shadowRadius
-        shadowPath = p.shadowPath
+        properties.animatable = p
+        noteModelChange()
     }
 
     /// Copies every model property of `other` (its `properties` and custom

@@ -51,10 +51,10 @@ open class Layer {
     /// The layer's geometry properties as one value (the accessors below
     /// read and write it; the compositor and hit testing use it whole).
     public var geometry: LayerGeometry {
-        get { properties.geometry }
+        get { properties.animatable.geometry }
         set {
-            let oldSize = properties.geometry.bounds.size
-            willChangeGeometry(to: newValue); properties.geometry = newValue; didChangeValues()
+            let oldSize = properties.animatable.geometry.bounds.size
+            willChangeGeometry(to: newValue); properties.animatable.geometry = newValue; didChangeValues()
             if !Layer.sameSize(oldSize, newValue.bounds.size) { boundsSizeDidChange(from: oldSize) }   // Layer+Layout.swift
         }
     }
@@ -93,8 +93,8 @@ open class Layer {
 
     /// Multiplied into the layer image, 0…1 (clamped when drawn; NaN → 0).
     public var opacity: Double {
-        get { properties.opacity }
-        set { willChangeValue(forKey: .opacity); properties.opacity = newValue; didChangeValues() }
+        get { properties.animatable.opacity }
+        set { willChangeValue(forKey: .opacity); properties.animatable.opacity = newValue; didChangeValues() }
     }
     /// Not drawn (nor hit), with its sublayers. In a displayed tree a
     /// change fades by default (see `Layer+Transition.swift`).
@@ -108,8 +108,8 @@ open class Layer {
     }
     /// Filled inside the bounds, rounded by `cornerRadius`.
     public var backgroundColor: Color? {
-        get { properties.backgroundColor }
-        set { willChangeValue(forKey: .backgroundColor); properties.backgroundColor = newValue; didChangeValues() }
+        get { properties.animatable.backgroundColor }
+        set { willChangeValue(forKey: .backgroundColor); properties.animatable.backgroundColor = newValue; didChangeValues() }
     }
 
     // MARK: The layer image (see `Compositor` for how these combine)
@@ -118,8 +118,8 @@ open class Layer {
     /// with `masksToBounds` — the clip, points. Clamped so neighbouring
     /// corners fit (CSS's rule); ≤ 0 or NaN means square corners.
     public var cornerRadius: Double {
-        get { properties.cornerRadius }
-        set { willChangeValue(forKey: .cornerRadius); properties.cornerRadius = newValue; didChangeValues() }
+        get { properties.animatable.cornerRadius }
+        set { willChangeValue(forKey: .cornerRadius); properties.animatable.cornerRadius = newValue; didChangeValues() }
     }
     /// The corners `cornerRadius` rounds; `nil` means all four.
     public var maskedCorners: CornerMask? { get { properties.maskedCorners } set { properties.maskedCorners = newValue } }
@@ -129,13 +129,13 @@ open class Layer {
     /// Width of the border, points, drawn inside the bounds above the
     /// contents and the sublayers, following `cornerRadius`. ≤ 0 or NaN: none.
     public var borderWidth: Double {
-        get { properties.borderWidth }
-        set { willChangeValue(forKey: .borderWidth); properties.borderWidth = newValue; didChangeValues() }
+        get { properties.animatable.borderWidth }
+        set { willChangeValue(forKey: .borderWidth); properties.animatable.borderWidth = newValue; didChangeValues() }
     }
     /// CA's default is opaque black.
     public var borderColor: Color {
-        get { properties.borderColor }
-        set { willChangeValue(forKey: .borderColor); properties.borderColor = newValue; didChangeValues() }
+        get { properties.animatable.borderColor }
+        set { willChangeValue(forKey: .borderColor); properties.animatable.borderColor = newValue; didChangeValues() }
     }
     /// The image drawn above the background, placed by `contentsGravity`.
     /// In a displayed tree a change fades by default (see
@@ -152,15 +152,15 @@ open class Layer {
     /// The part of the contents image shown, unit coordinates of the image
     /// (default the whole image).
     public var contentsRect: Rect {
-        get { properties.contentsRect }
-        set { willChangeValue(forKey: .contentsRect); properties.contentsRect = newValue; didChangeValues() }
+        get { properties.animatable.contentsRect }
+        set { willChangeValue(forKey: .contentsRect); properties.animatable.contentsRect = newValue; didChangeValues() }
     }
     /// The stretchable centre of the shown part, unit coordinates of it:
     /// with `.resize` the image is drawn nine-part (corners keep their size
     /// in points). The default (0, 0, 1, 1) stretches everything.
     public var contentsCenter: Rect {
-        get { properties.contentsCenter }
-        set { willChangeValue(forKey: .contentsCenter); properties.contentsCenter = newValue; didChangeValues() }
+        get { properties.animatable.contentsCenter }
+        set { willChangeValue(forKey: .contentsCenter); properties.animatable.contentsCenter = newValue; didChangeValues() }
     }
     /// Filter used when the contents are drawn smaller than their pixels.
     public var minificationFilter: ContentsFilter { get { properties.minificationFilter } set { properties.minificationFilter = newValue } }
@@ -168,32 +168,32 @@ open class Layer {
     public var magnificationFilter: ContentsFilter { get { properties.magnificationFilter } set { properties.magnificationFilter = newValue } }
     /// CA's default is opaque black.
     public var shadowColor: Color {
-        get { properties.shadowColor }
-        set { willChangeValue(forKey: .shadowColor); properties.shadowColor = newValue; didChangeValues() }
+        get { properties.animatable.shadowColor }
+        set { willChangeValue(forKey: .shadowColor); properties.animatable.shadowColor = newValue; didChangeValues() }
     }
     /// 0 (CA's default) draws no shadow.
     public var shadowOpacity: Double {
-        get { properties.shadowOpacity }
-        set { willChangeValue(forKey: .shadowOpacity); properties.shadowOpacity = newValue; didChangeValues() }
+        get { properties.animatable.shadowOpacity }
+        set { willChangeValue(forKey: .shadowOpacity); properties.animatable.shadowOpacity = newValue; didChangeValues() }
     }
     /// In the layer's space, points. CA's default (0, −3) is kept literally:
     /// in FBRuntime's y-down spaces it moves the shadow *up*, as on iOS
     /// (on macOS, y-up, the same value moves it down).
     public var shadowOffset: Size {
-        get { properties.shadowOffset }
-        set { willChangeValue(forKey: .shadowOffset); properties.shadowOffset = newValue; didChangeValues() }
+        get { properties.animatable.shadowOffset }
+        set { willChangeValue(forKey: .shadowOffset); properties.animatable.shadowOffset = newValue; didChangeValues() }
     }
     /// Blur radius, points (σ = radius / 2, the CSS rule; see `BlurPlan`).
     public var shadowRadius: Double {
-        get { properties.shadowRadius }
-        set { willChangeValue(forKey: .shadowRadius); properties.shadowRadius = newValue; didChangeValues() }
+        get { properties.animatable.shadowRadius }
+        set { willChangeValue(forKey: .shadowRadius); properties.animatable.shadowRadius = newValue; didChangeValues() }
     }
     /// The shape casting the shadow, in the layer's bounds space. `nil`: the
     /// alpha of the layer image casts it, which costs an offscreen pass
     /// every frame; a path is rasterised and blurred once and cached.
     public var shadowPath: Path? {
-        get { properties.shadowPath }
-        set { willChangeValue(forKey: .shadowPath); properties.shadowPath = newValue; didChangeValues() }
+        get { properties.animatable.shadowPath }
+        set { willChangeValue(forKey: .shadowPath); properties.animatable.shadowPath = newValue; didChangeValues() }
     }
     /// A layer whose alpha (with its sublayers) masks this layer's image and
     /// shadow. It is laid out in this layer's bounds space and has no

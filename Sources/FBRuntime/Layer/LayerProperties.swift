@@ -13,8 +13,9 @@ import Raster
 ///   (`copyModelProperties(from:)`);
 /// - setting any field marks the layer changed for the next commit
 ///   (`Layer.noteModelChange()`).
-/// A property that animates also needs its key (`AnimatableKey`), its
-/// place in `PresentationValues` and its drawing.
+/// A property that animates is a field of `animatable` (see
+/// `PresentationValues`, the table of them) and needs its key
+/// (`AnimatableKey`) and its drawing.
 ///
 /// Not here: the tree (`sublayers`, `superlayer`, `mask`), animations,
 /// actions and delegate, custom property values (`setValue(_:forKey:)`,
@@ -23,27 +24,19 @@ import Raster
 /// of layer subclasses (which copy their own in `copyLayerState(from:)`).
 public struct LayerProperties {
     var name: String = "layer"
-    var geometry: LayerGeometry = LayerGeometry()
+    /// The animatable properties (geometry, opacity, colours, corner
+    /// radius, border, contents rectangles, shadow): a `PresentationValues`
+    /// with no animation applied, so presentation values start from a copy
+    /// of it and presentation copies end in one.
+    var animatable = PresentationValues()
     var contentsScale: Double = 1
-    var opacity: Double = 1
     var isHidden: Bool = false
-    var backgroundColor: Color? = nil
-    var cornerRadius: Double = 0
     var maskedCorners: CornerMask? = nil
     var masksToBounds: Bool = false
-    var borderWidth: Double = 0
-    var borderColor: Color = .black
     var contents: LayerContents? = nil
     var contentsGravity: ContentsGravity = .resize
-    var contentsRect: Rect = Rect(x: 0, y: 0, width: 1, height: 1)
-    var contentsCenter: Rect = Rect(x: 0, y: 0, width: 1, height: 1)
     var minificationFilter: ContentsFilter = .linear
     var magnificationFilter: ContentsFilter = .linear
-    var shadowColor: Color = .black
-    var shadowOpacity: Double = 0
-    var shadowOffset: Size = Size(width: 0, height: -3)
-    var shadowRadius: Double = 3
-    var shadowPath: Path? = nil
     var allowsGroupOpacity: Bool = true
     var isDoubleSided: Bool = true
     var allowsEdgeAntialiasing: Bool = Layer.defaultAllowsEdgeAntialiasing

@@ -109,7 +109,13 @@ final class DirtyCommitTests: XCTestCase {
                 if Self.notModelState.contains(name) { continue }
                 if name == "Layer.properties" {
                     for field in Mirror(reflecting: child.value).children {
-                        state["LayerProperties.\(field.label!)"] = describe(field.value)
+                        if field.label == "animatable" {      // PresentationValues, field by field
+                            for value in Mirror(reflecting: field.value).children {
+                                state["LayerProperties.animatable.\(value.label!)"] = describe(value.value)
+                            }
+                        } else {
+                            state["LayerProperties.\(field.label!)"] = describe(field.value)
+                        }
                     }
                 } else {
                     state[name] = describe(child.value)
