@@ -2,7 +2,8 @@ import CDRM
 import CPosix
 
 /// A failed step of the KMS backend: what was attempted, why, and the
-/// errno where a call failed.
+/// errno where a call failed. The render loop never sees one:
+/// `KMSPresenter` throws `PresentError` (`PresentError.init(_:)`).
 public struct KMSError: Error, CustomStringConvertible, Equatable {
     public enum Kind: Equatable, Sendable {
         /// No device, connector, CRTC or mode fits what was asked for.
@@ -19,11 +20,6 @@ public struct KMSError: Error, CustomStringConvertible, Equatable {
         /// another process (a VT switch, a second compositor) took the
         /// display. The presenter waits and asks for master again.
         case masterLost
-        /// A commit failed and the presenter has stopped using the display
-        /// until it recovers (`DisplayAccess.disconnected` or
-        /// `.recovering`): nothing was queued, the last good frame stays on
-        /// screen. Not an error that ends the render loop.
-        case displayLost
     }
     public let kind: Kind
     public let message: String
@@ -46,6 +42,24 @@ public struct KMSError: Error, CustomStringConvertible, Equatable {
     public static func call(_ message: String, errno: Int32) -> KMSError {
         let kind: Kind = errno == EBUSY ? .busy : (errno == EACCES || errno == EPERM ? .masterLost : .callFailed)
         return KMSError(kind, message, errno: errno)
+    }
+}
+
+extension PresentError {
+    /// `error` in the render loop's terms, where it leaves `KMSPresenter`:
+    /// `.busy`, `.masterLost` and `.timedOut` as they are, everything else
+    /// (`.notFound`, `.unsupported`, `.callFailed`) `.failed`; the message
+    /// and errno kept. (`.displayLost` is the presenter's own verdict on a
+    /// failed commit, never a `KMSError`.)
+    public init(_ error: KMSError) {
+        let kind: Kind
+        switch error.kind {
+        case .busy: kind = .busy
+        case .masterLost: kind = .masterLost
+        case .timedOut: kind = .timedOut
+        case .notFound, .unsupported, .callFailed: kind = .failed
+        }
+        self.init(kind, error.message, errno: error.errno)
     }
 }
 

@@ -158,16 +158,16 @@ public final class SimulatedPresenter: FramePresenter {
         held.hold(frame, damage: damage, pieces: pieces)
     }
 
-    public func commit() throws(KMSError) -> PresentOutcome {
+    public func commit() throws(PresentError) -> PresentOutcome {
         guard let frame = held.take() else { preconditionFailure("SimulatedPresenter: commit without a prepared frame") }
         if let until = masterTakenUntil, time.nanoseconds() < until {
             masterLost = true
             masterLosses += 1
-            throw KMSError(.masterLost, "simulated EACCES (another process is DRM master)", errno: EACCES)
+            throw PresentError(.masterLost, "simulated EACCES (another process is DRM master)", errno: EACCES)
         }
         if !isConnected {
             access = access.after(.connectorDisconnected, now: time.nanoseconds(), backoff: retryBackoff)
-            throw KMSError(.displayLost, "simulated: the connector is disconnected")
+            throw PresentError(.displayLost, "simulated: the connector is disconnected")
         }
         if failNextCommits > 0 {
             failNextCommits -= 1
@@ -175,13 +175,13 @@ public final class SimulatedPresenter: FramePresenter {
             access = access.after(.commitFailed(errno: failCommitsErrno), now: time.nanoseconds(), backoff: retryBackoff)
             isModeSet = false
             ring.invalidateAll()
-            throw KMSError(.displayLost, "simulated commit failure; retrying as a modeset", errno: failCommitsErrno)
+            throw PresentError(.displayLost, "simulated commit failure; retrying as a modeset", errno: failCommitsErrno)
         }
         if case .recovering = access { recoveries += 1 }
         access = access.after(.commitSucceeded, now: time.nanoseconds(), backoff: retryBackoff)
         if isModeSet && failNextFlipsWithBusy > 0 {
             failNextFlipsWithBusy -= 1
-            throw KMSError(.busy, "simulated EBUSY")
+            throw PresentError(.busy, "simulated EBUSY")
         }
         if isModeSet && commitLatencyNanoseconds > 0 { time.advance(byNanoseconds: commitLatencyNanoseconds) }
         let now = time.nanoseconds()
@@ -228,11 +228,11 @@ public final class SimulatedPresenter: FramePresenter {
         return access.allowsCommit(at: now)
     }
 
-    public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
+    public func waitForFlip(timeoutNanoseconds: Int64) throws(PresentError) -> Int64 {
         precondition(pageFlipState == .waitingForFlip, "SimulatedPresenter: no flip to wait for")
         guard let completion = pendingCompletion, !dropFlipEvents else {
             time.sleep(untilNanoseconds: time.nanoseconds() + timeoutNanoseconds)
-            throw KMSError(.timedOut, "no page-flip event within \(timeoutNanoseconds / 1_000_000) ms (simulated)")
+            throw PresentError(.timedOut, "no page-flip event within \(timeoutNanoseconds / 1_000_000) ms (simulated)")
         }
         time.sleep(untilNanoseconds: completion)
         pendingCompletion = nil
