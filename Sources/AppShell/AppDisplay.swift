@@ -1,5 +1,7 @@
 import CAppShell
 import FBRuntime
+import FBRuntimeFBDev
+import FBRuntimeKMS
 
 /// An open display for the render loop: the presenter, the panel's size in
 /// pixels (touch maps from it through the board's rotation) and how to

@@ -2,6 +2,7 @@ import CInput
 import CPosix
 import DemoScenes
 import FBRuntime
+import FBRuntimeKMS
 import Input
 import FBRuntimeTesting
 

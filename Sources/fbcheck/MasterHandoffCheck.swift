@@ -1,6 +1,7 @@
 import CPosix
 import DemoScenes
 import FBRuntime
+import FBRuntimeKMS
 import FBRuntimeTesting
 
 /// `--master-handoff` (scripts/vm-test): DRM master is taken by another

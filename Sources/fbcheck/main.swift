@@ -105,6 +105,8 @@ import AppShell
 import CPosix
 import DemoScenes
 import FBRuntime
+import FBRuntimeFBDev
+import FBRuntimeKMS
 import FBRuntimeTesting
 import ImageIO
 import Raster

@@ -21,6 +21,7 @@
 //               VT N (VT_ACTIVATE), where the first process waits.
 import CPosix
 import FBRuntime
+import FBRuntimeKMS
 import FBRuntimeTesting
 import Raster
 

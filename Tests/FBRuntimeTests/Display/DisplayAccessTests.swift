@@ -1,5 +1,6 @@
 import XCTest
 @testable import FBRuntime
+@testable import FBRuntimeKMS
 import Raster
 
 /// Losing and regaining the display (DRM master) in the render loop, the

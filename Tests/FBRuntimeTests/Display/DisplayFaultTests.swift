@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import FBRuntime
+@testable import FBRuntimeKMS
 import Raster
 import FBRuntimeTesting
 

@@ -1,6 +1,7 @@
 import XCTest
 import CPosix
 @testable import FBRuntime
+@testable import FBRuntimeFBDev
 import MallocCounter
 import Raster
 

@@ -1,5 +1,6 @@
 import CDRM
 import CPosix
+import FBRuntime
 import Raster
 
 /// Shows frames on one KMS output through double- or triple-buffered dumb

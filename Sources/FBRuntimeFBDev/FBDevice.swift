@@ -1,4 +1,5 @@
 import CPosix
+import FBRuntime
 import Raster
 
 /// What an fbdev framebuffer shows and how its memory is laid out, from
@@ -158,7 +159,8 @@ public final class FBDevice {
         }
         self.fd = fd
         self.path = path
-        self.driverName = stringFromCArray(fixed.id)
+        // `fix.id`: a char array, NUL-padded.
+        self.driverName = withUnsafeBytes(of: fixed.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         self.mode = mode
         self.memory = mapped
         self.memoryLength = length

@@ -1,4 +1,5 @@
 import CPosix
+import FBRuntime
 import Raster
 
 /// Shows frames on an fbdev framebuffer (`/dev/fbN`), the fallback for

@@ -1,5 +1,6 @@
 import CDRM
 import CPosix
+import FBRuntime
 
 /// A failed step of the KMS backend: what was attempted, why, and the
 /// errno where a call failed. The render loop never sees one:
@@ -181,6 +182,36 @@ public final class DRMDevice {
         var paths: [String] = []
         for i in 0..<16 where System.exists("/dev/dri/card\(i)") { paths.append("/dev/dri/card\(i)") }
         return paths
+    }
+
+    /// The /dev/dri/card* nodes this process cannot open, with the errno
+    /// (`EACCES`: the user lacks the `video` group or a seat).
+    public static func unopenableCards() -> [(path: String, errno: Int32)] {
+        var result: [(path: String, errno: Int32)] = []
+        for path in cardPaths() {
+            let fd = path.withCString { fbr_open($0, O_RDWR) }
+            if fd < 0 { result.append((path, fbr_errno())) } else { _ = close(fd) }
+        }
+        return result
+    }
+
+    /// True when some /dev/dri/card* has a connected connector with a
+    /// mode. Opens each card only to read its resources (no DRM master
+    /// needed), and closes it.
+    public static func hasConnectedCard() -> Bool {
+        for path in cardPaths() {
+            let fd = path.withCString { fbr_open($0, O_RDWR) }
+            guard fd >= 0 else { continue }
+            defer { _ = close(fd) }
+            guard let resources = drmModeGetResources(fd) else { continue }
+            defer { drmModeFreeResources(resources) }
+            for i in 0..<Int(resources.pointee.count_connectors) {
+                guard let c = drmModeGetConnector(fd, resources.pointee.connectors[i]) else { continue }
+                defer { drmModeFreeConnector(c) }
+                if c.pointee.connection == DRM_MODE_CONNECTED && c.pointee.count_modes > 0 { return true }
+            }
+        }
+        return false
     }
 
     /// Opens the first card that has a connected connector with a mode
