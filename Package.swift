@@ -137,6 +137,11 @@ let package = Package(
         // handshake with the host, a committer that injects commit failures.
         .target(name: "FBRuntimeTesting", dependencies: ["FBRuntime", "FBRuntimeKMS", "CPosix"], path: "Sources/FBRuntimeTesting",
                 swiftSettings: boardSize),
+        // Deterministic doubles for the render loop's tests (swift-nio's
+        // NIOEmbedded idea): a display in memory on a simulated vblank
+        // clock, and that clock. Core only, no backend; no app links it.
+        .target(name: "FBRuntimeTestSupport", dependencies: ["FBRuntime", "Raster", "CPosix"], path: "Sources/FBRuntimeTestSupport",
+                swiftSettings: boardSize),
         // The check program of the VM and emulated-board tests (scripts/vm-test,
         // scripts/qemu-board; never deployed): the scenes through the render
         // loop with screendump handshakes, pacing, idle, touch-script, DRM
@@ -203,18 +208,18 @@ let package = Package(
         // Memory over a long headless run of a demo scene (host only):
         // scripts/soak.
         .target(name: "SoakMemory", path: "Tests/SoakMemory"),
-        .executableTarget(name: "soakprobe", dependencies: ["FBRuntime", "DemoScenes", "Raster", "CPosix", "SoakMemory"],
+        .executableTarget(name: "soakprobe", dependencies: ["FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "Raster", "CPosix", "SoakMemory"],
                           path: "Tests/Soak", swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
         .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "ImageLoading", "TestSupport", "CCairo", "CFreeType", "MallocCounter",
-                                                          "FBRuntimeTesting", "FBRuntimeKMS", "FBRuntimeFBDev"], path: "Tests/FBRuntimeTests"),
+                                                          "FBRuntimeTesting", "FBRuntimeKMS", "FBRuntimeFBDev", "FBRuntimeTestSupport"], path: "Tests/FBRuntimeTests"),
         // An app whose handlers throw and trap, run by AppShellTests.
         .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
         .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "apptrapprobe"], path: "Tests/AppShellTests"),
-        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes", "DemoTouchScripts", "Controls"], path: "Tests/InputTests"),
+        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "DemoTouchScripts", "Controls"], path: "Tests/InputTests"),
         .testTarget(name: "ControlsTests", dependencies: ["Controls", "FBRuntime", "Raster", "ImageIO", "TestSupport"], path: "Tests/ControlsTests"),
     ]
 )

@@ -24,6 +24,7 @@
 import CPosix
 import DemoScenes
 import FBRuntime
+import FBRuntimeTestSupport
 import Glibc
 import Raster
 import SoakMemory

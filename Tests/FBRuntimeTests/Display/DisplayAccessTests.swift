@@ -1,6 +1,7 @@
 import XCTest
 @testable import FBRuntime
 @testable import FBRuntimeKMS
+import FBRuntimeTestSupport
 import Raster
 
 /// Losing and regaining the display (DRM master) in the render loop, the

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import FBRuntime
 @testable import FBRuntimeKMS
+import FBRuntimeTestSupport
 import Raster
 import FBRuntimeTesting
 

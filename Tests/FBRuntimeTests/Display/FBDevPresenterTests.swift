@@ -2,6 +2,7 @@ import XCTest
 import CPosix
 @testable import FBRuntime
 @testable import FBRuntimeFBDev
+import FBRuntimeTestSupport
 import MallocCounter
 import Raster
 
