@@ -215,7 +215,11 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
         .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "ImageLoading", "TestSupport", "CCairo", "CFreeType", "MallocCounter",
-                                                          "FBRuntimeTesting", "FBRuntimeKMS", "FBRuntimeFBDev", "FBRuntimeTestSupport"], path: "Tests/FBRuntimeTests"),
+                                                          "FBRuntimeTestSupport"], path: "Tests/FBRuntimeTests"),
+        .testTarget(name: "FBRuntimeKMSTests", dependencies: ["FBRuntimeKMS", "FBRuntime", "FBRuntimeTesting", "Raster", "CPosix"],
+                    path: "Tests/FBRuntimeKMSTests"),
+        .testTarget(name: "FBRuntimeFBDevTests", dependencies: ["FBRuntimeFBDev", "FBRuntime", "FBRuntimeTestSupport", "Raster", "CPosix",
+                                                               "MallocCounter"], path: "Tests/FBRuntimeFBDevTests"),
         // An app whose handlers throw and trap, run by AppShellTests.
         .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
         .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "apptrapprobe"], path: "Tests/AppShellTests"),
