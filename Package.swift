@@ -2,11 +2,11 @@
 //
 // FBRuntime: a Core Animation–style UI runtime for embedded Linux boards.
 //
-// The core modules (Raster, FBRuntime, Input) and the board programs (fbdemo,
-// fbcheck, rastercheck) compile both as ordinary Swift on the host and as
-// Embedded Swift for aarch64 Linux (see scripts/cross-build-arm64). They
-// therefore use no Foundation, Dispatch, key paths, reflection or non-class
-// existentials.
+// The core modules (Raster, FBRuntime, its display backends FBRuntimeKMS and
+// FBRuntimeFBDev, Input) and the board programs (fbdemo, fbcheck,
+// rastercheck) compile both as ordinary Swift on the host and as Embedded
+// Swift for aarch64 Linux (see scripts/cross-build-arm64). They therefore use
+// no Foundation, Dispatch, key paths, reflection or non-class existentials.
 // Host-only helpers live in their own targets and are never a dependency of a
 // core module.
 import PackageDescription
@@ -31,6 +31,10 @@ let package = Package(
     products: [
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "FBRuntime", targets: ["FBRuntime"]),
+        // The display backends, for a program that drives a display
+        // itself (the app shell opens one for an app).
+        .library(name: "FBRuntimeKMS", targets: ["FBRuntimeKMS"]),
+        .library(name: "FBRuntimeFBDev", targets: ["FBRuntimeFBDev"]),
         .library(name: "Input", targets: ["Input"]),
         // What an app imports: the shell that runs it (display, render loop,
         // touch, run loop, signals), touch input, image files and loading.
