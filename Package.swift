@@ -2,11 +2,11 @@
 //
 // FBRuntime: a Core Animation–style UI runtime for embedded Linux boards.
 //
-// The core modules (Raster, FBRuntime, Input) and the board programs (fbdemo,
-// fbcheck, rastercheck) compile both as ordinary Swift on the host and as
-// Embedded Swift for aarch64 Linux (see scripts/cross-build-arm64). They
-// therefore use no Foundation, Dispatch, key paths, reflection or non-class
-// existentials.
+// The core modules (Raster, FBRuntime, its display backends FBRuntimeKMS and
+// FBRuntimeFBDev, Input) and the board programs (fbdemo, fbcheck,
+// rastercheck) compile both as ordinary Swift on the host and as Embedded
+// Swift for aarch64 Linux (see scripts/cross-build-arm64). They therefore use
+// no Foundation, Dispatch, key paths, reflection or non-class existentials.
 // Host-only helpers live in their own targets and are never a dependency of a
 // core module.
 import PackageDescription
@@ -31,6 +31,10 @@ let package = Package(
     products: [
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "FBRuntime", targets: ["FBRuntime"]),
+        // The display backends, for a program that drives a display
+        // itself (the app shell opens one for an app).
+        .library(name: "FBRuntimeKMS", targets: ["FBRuntimeKMS"]),
+        .library(name: "FBRuntimeFBDev", targets: ["FBRuntimeFBDev"]),
         .library(name: "Input", targets: ["Input"]),
         // What an app imports: the shell that runs it (display, render loop,
         // touch, run loop, signals), touch input, image files and loading.
@@ -77,9 +81,18 @@ let package = Package(
         // libm only for `sqrt` in unoptimised builds (optimised ones use the
         // CPU's instruction): see FloatMath.squareRoot.
         .target(name: "Raster", path: "Sources/Raster", swiftSettings: releaseSpeed, linkerSettings: [.linkedLibrary("m")]),
-        // Layers, animation, transactions, compositor, render loop, displays.
-        .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CDRM", "CFreeType", "CFontLookup"], path: "Sources/FBRuntime",
+        // Layers, animation, transactions, compositor, render loop, the
+        // presenter protocol and its error type, text.
+        .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CFreeType", "CFontLookup"], path: "Sources/FBRuntime",
                 swiftSettings: boardSize + releaseSpeed, linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]),
+        // The KMS display backend (libdrm): devices, outputs, dumb buffers,
+        // legacy and atomic commits, the presenter, DRM master, VT switches,
+        // hotplug.
+        .target(name: "FBRuntimeKMS", dependencies: ["FBRuntime", "Raster", "CPosix", "CDRM"], path: "Sources/FBRuntimeKMS",
+                swiftSettings: boardSize + releaseSpeed),
+        // The fbdev display backend (/dev/fbN): the device and its presenter.
+        .target(name: "FBRuntimeFBDev", dependencies: ["FBRuntime", "Raster", "CPosix"], path: "Sources/FBRuntimeFBDev",
+                swiftSettings: boardSize + releaseSpeed),
         // Fonts by family name and by character through fontconfig, loaded
         // at run time with dlopen (a board without fontconfig still runs).
         .target(name: "CFontLookup", path: "Sources/CFontLookup"),
@@ -108,7 +121,7 @@ let package = Package(
         // as in the board's sysroot, it builds as "unavailable") and the
         // crash line naming the handler that trapped.
         .target(name: "CAppShell", path: "Sources/CAppShell"),
-        .target(name: "AppShell", dependencies: ["FBRuntime", "Raster", "Input", "TouchInput", "ImageIO", "CPosix", "CAppShell"],
+        .target(name: "AppShell", dependencies: ["FBRuntime", "FBRuntimeKMS", "FBRuntimeFBDev", "Raster", "Input", "TouchInput", "ImageIO", "CPosix", "CAppShell"],
                 path: "Sources/AppShell", swiftSettings: boardSize),
 
         // The demo scenes (orbit, showcase, the board demos) and their touch
@@ -126,7 +139,12 @@ let package = Package(
                           path: "Sources/fbdemo", swiftSettings: boardSize),
         // What the VM and board checks need and no app does: the screendump
         // handshake with the host, a committer that injects commit failures.
-        .target(name: "FBRuntimeTesting", dependencies: ["FBRuntime", "CPosix"], path: "Sources/FBRuntimeTesting",
+        .target(name: "FBRuntimeTesting", dependencies: ["FBRuntime", "FBRuntimeKMS", "CPosix"], path: "Sources/FBRuntimeTesting",
+                swiftSettings: boardSize),
+        // Deterministic doubles for the render loop's tests (swift-nio's
+        // NIOEmbedded idea): a display in memory on a simulated vblank
+        // clock, and that clock. Core only, no backend; no app links it.
+        .target(name: "FBRuntimeTestSupport", dependencies: ["FBRuntime", "Raster", "CPosix"], path: "Sources/FBRuntimeTestSupport",
                 swiftSettings: boardSize),
         // The check program of the VM and emulated-board tests (scripts/vm-test,
         // scripts/qemu-board; never deployed): the scenes through the render
@@ -134,7 +152,7 @@ let package = Package(
         // master and fault checks.
         .executableTarget(
             name: "fbcheck",
-            dependencies: ["AppShell", "FBRuntime", "FBRuntimeTesting", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput",
+            dependencies: ["AppShell", "FBRuntime", "FBRuntimeKMS", "FBRuntimeFBDev", "FBRuntimeTesting", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput",
                            "DemoScenes", "DemoTouchScripts"],
             path: "Sources/fbcheck", swiftSettings: boardSize
         ),
@@ -143,8 +161,8 @@ let package = Package(
         .executableTarget(name: "rastercheck", dependencies: ["Raster", "CPosix"], path: "Sources/rastercheck"),
         // KMS smoke test run inside a QEMU guest by scripts/vm-test (also
         // usable by hand on a board): dumb buffers, set-CRTC, page flips,
-        // through FBRuntime's KMS types but without its presenter.
-        .executableTarget(name: "kmsprobe", dependencies: ["FBRuntime", "FBRuntimeTesting", "Raster", "CPosix"], path: "Sources/kmsprobe"),
+        // through FBRuntimeKMS's types but without its presenter.
+        .executableTarget(name: "kmsprobe", dependencies: ["FBRuntime", "FBRuntimeKMS", "FBRuntimeTesting", "Raster", "CPosix"], path: "Sources/kmsprobe"),
 
         // Touch test for the VM (scripts/vm-test): a uinput touchscreen read
         // back through libinput, routed and recognised.
@@ -194,18 +212,22 @@ let package = Package(
         // Memory over a long headless run of a demo scene (host only):
         // scripts/soak.
         .target(name: "SoakMemory", path: "Tests/SoakMemory"),
-        .executableTarget(name: "soakprobe", dependencies: ["FBRuntime", "DemoScenes", "Raster", "CPosix", "SoakMemory"],
+        .executableTarget(name: "soakprobe", dependencies: ["FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "Raster", "CPosix", "SoakMemory"],
                           path: "Tests/Soak", swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Host-only test helpers (Foundation allowed): guarded buffers, goldens.
         .target(name: "TestSupport", dependencies: ["Raster", "ImageIO", "CCairo"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests"),
         .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "ImageLoading", "TestSupport", "CCairo", "CFreeType", "MallocCounter",
-                                                          "FBRuntimeTesting"], path: "Tests/FBRuntimeTests"),
+                                                          "FBRuntimeTestSupport"], path: "Tests/FBRuntimeTests"),
+        .testTarget(name: "FBRuntimeKMSTests", dependencies: ["FBRuntimeKMS", "FBRuntime", "FBRuntimeTesting", "Raster", "CPosix"],
+                    path: "Tests/FBRuntimeKMSTests"),
+        .testTarget(name: "FBRuntimeFBDevTests", dependencies: ["FBRuntimeFBDev", "FBRuntime", "FBRuntimeTestSupport", "Raster", "CPosix",
+                                                               "MallocCounter"], path: "Tests/FBRuntimeFBDevTests"),
         // An app whose handlers throw and trap, run by AppShellTests.
         .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
         .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "apptrapprobe"], path: "Tests/AppShellTests"),
-        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "DemoScenes", "DemoTouchScripts", "Controls"], path: "Tests/InputTests"),
+        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "DemoTouchScripts", "Controls"], path: "Tests/InputTests"),
         .testTarget(name: "ControlsTests", dependencies: ["Controls", "FBRuntime", "Raster", "ImageIO", "TestSupport"], path: "Tests/ControlsTests"),
     ]
 )

@@ -1,6 +1,7 @@
 import CPosix
 import CAppShell
 import FBRuntime
+import FBRuntimeKMS
 import ImageIO
 import Input
 import Raster
@@ -95,7 +96,7 @@ public final class App: Sendable {
         let choice = options.headless ? .headless : DisplayBackendChoice.choose(requested, fbDevice: config.fbDevice)
         if requested == .auto && !options.headless && choice != .kms {
             // Say why KMS was passed by when a card is there but closed to us.
-            for card in DisplayBackendChoice.unopenableCards() {
+            for card in DRMDevice.unopenableCards() {
                 print("\(name): \(card.path): cannot open (errno \(card.errno)\(card.errno == EACCES ? ": not in the video group?" : "")); not using KMS")
             }
         }

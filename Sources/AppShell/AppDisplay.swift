@@ -1,5 +1,7 @@
 import CAppShell
 import FBRuntime
+import FBRuntimeFBDev
+import FBRuntimeKMS
 
 /// An open display for the render loop: the presenter, the panel's size in
 /// pixels (touch maps from it through the board's rotation) and how to
@@ -28,10 +30,13 @@ final class AppDisplay {
     /// an error line when the screen was not restored.
     func close() -> String? { closeBody() }
 
-    /// Opens the display `choice` names, configured by `board`.
-    static func open(_ choice: DisplayBackendChoice, board: BoardConfig) throws(KMSError) -> AppDisplay? {
+    /// Opens the display `choice` names, configured by `board`. A KMS
+    /// failure is reported as `PresentError.init(_:)` sorts it (the
+    /// message and errno kept).
+    static func open(_ choice: DisplayBackendChoice, board: BoardConfig) throws(PresentError) -> AppDisplay? {
         switch choice {
-        case .kms: return try openKMS(board)
+        case .kms:
+            do { return try openKMS(board) } catch { throw PresentError(error) }
         case .fbdev(let path): return try openFBDev(path, board: board)
         case .headless: return nil
         }
@@ -82,7 +87,7 @@ final class AppDisplay {
         }
     }
 
-    private static func openFBDev(_ path: String, board: BoardConfig) throws(KMSError) -> AppDisplay {
+    private static func openFBDev(_ path: String, board: BoardConfig) throws(PresentError) -> AppDisplay {
         let device = try FBDevice(path: path)
         let presenter = FBDevPresenter(device: device, rotation: DisplayRotation(degrees: board.rotation))
         let m = device.mode

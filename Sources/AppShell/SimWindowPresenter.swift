@@ -73,7 +73,7 @@ public final class SimWindowPresenter: FramePresenter {
 
     /// Copies the prepared damage into the scan-out buffer (the frame stays
     /// valid until the next render, after `waitForFlip`).
-    public func commit() throws(KMSError) -> PresentOutcome {
+    public func commit() throws(PresentError) -> PresentOutcome {
         guard let frame = held.take() else { preconditionFailure("SimWindowPresenter: commit without a prepared frame") }
         lock.withLock {
             _ = ring.prepare(damage: held.damage, pieces: held.pieces) { _, area in
@@ -93,7 +93,7 @@ public final class SimWindowPresenter: FramePresenter {
     }
 
     /// Returns at once: the flip completed when it was committed.
-    public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
+    public func waitForFlip(timeoutNanoseconds: Int64) throws(PresentError) -> Int64 {
         precondition(isFlipPending, "SimWindowPresenter: no flip to wait for")
         ring.flipCompleted()
         return System.monotonicNanoseconds()

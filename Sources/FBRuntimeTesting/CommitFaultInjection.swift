@@ -1,5 +1,6 @@
 import CPosix
 import FBRuntime
+import FBRuntimeKMS
 import Synchronization
 
 /// Makes the next `count` commits of a `FaultInjectingCommitter` (page

@@ -13,7 +13,7 @@ import FBRuntime
 /// at end of file, or no answer in time) the wait ends with an error.
 public enum ScreendumpHandshake {
     /// - Parameter name: letters, digits, '-' and '_' (it names files).
-    public static func request(_ name: String, timeoutMilliseconds: Int32 = 30_000) throws(KMSError) {
+    public static func request(_ name: String, timeoutMilliseconds: Int32 = 30_000) throws(HandshakeError) {
         print("READY-FOR-SCREENDUMP \(name)")
         try awaitAnswer(name, timeoutMilliseconds: timeoutMilliseconds)
     }
@@ -23,13 +23,13 @@ public enum ScreendumpHandshake {
     /// `earlier`, checks that it differs from the dump of that name — the
     /// screen changed between the two (`READY-FOR-SCREENDUMP-UNCHECKED`).
     public static func requestUnchecked(_ name: String, differingFrom earlier: String? = nil,
-                                        timeoutMilliseconds: Int32 = 30_000) throws(KMSError) {
+                                        timeoutMilliseconds: Int32 = 30_000) throws(HandshakeError) {
         if let earlier { print("READY-FOR-SCREENDUMP-UNCHECKED \(name) \(earlier)") }
         else { print("READY-FOR-SCREENDUMP-UNCHECKED \(name)") }
         try awaitAnswer(name, timeoutMilliseconds: timeoutMilliseconds)
     }
 
-    private static func awaitAnswer(_ name: String, timeoutMilliseconds: Int32) throws(KMSError) {
+    private static func awaitAnswer(_ name: String, timeoutMilliseconds: Int32) throws(HandshakeError) {
         fbr_flush_stdout()
         let deadline = fbr_monotonic_ns() + Int64(timeoutMilliseconds) * 1_000_000
         var line: [UInt8] = []
@@ -39,18 +39,37 @@ public enum ScreendumpHandshake {
             var revents: Int16 = 0
             let r = fbr_poll1(0, Int16(POLLIN), left, &revents)
             if r < 0 && fbr_errno() == EINTR { continue }
-            if r < 0 { throw KMSError(.callFailed, "poll on stdin", errno: fbr_errno()) }
-            if r == 0 { throw KMSError(.timedOut, "no answer from the host to READY-FOR-SCREENDUMP \(name) in \(timeoutMilliseconds) ms") }
+            if r < 0 { throw HandshakeError("poll on stdin", errno: fbr_errno()) }
+            if r == 0 { throw HandshakeError("no answer from the host to READY-FOR-SCREENDUMP \(name) in \(timeoutMilliseconds) ms") }
             let n = read(0, &byte, 1)
             if n < 0 && fbr_errno() == EINTR { continue }
-            if n < 0 { throw KMSError(.callFailed, "read on stdin", errno: fbr_errno()) }
-            if n == 0 { throw KMSError(.notFound, "stdin closed while waiting for the host's screendump of \(name)") }
+            if n < 0 { throw HandshakeError("read on stdin", errno: fbr_errno()) }
+            if n == 0 { throw HandshakeError("stdin closed while waiting for the host's screendump of \(name)") }
             if byte == UInt8(ascii: "\n") { break }
             if byte != UInt8(ascii: "\r") { line.append(byte) }
         }
         let answer = String(decoding: line, as: UTF8.self)
         guard answer == "SCREENDUMP-DONE \(name)" else {
-            throw KMSError(.callFailed, "unexpected answer from the host: \"\(answer)\" (wanted SCREENDUMP-DONE \(name))")
+            throw HandshakeError("unexpected answer from the host: \"\(answer)\" (wanted SCREENDUMP-DONE \(name))")
         }
+    }
+}
+
+/// Why a handshake with the host failed: what went wrong (no answer in
+/// time, stdin closed, an unexpected answer, a failed read) and the errno
+/// of a failed call, 0 when there was none.
+public struct HandshakeError: Error, CustomStringConvertible {
+    public let message: String
+    public let errno: Int32
+
+    public init(_ message: String, errno: Int32 = 0) {
+        self.message = message; self.errno = errno
+    }
+
+    public var description: String {
+        guard errno != 0 else { return message }
+        var text = "\(message): errno \(errno)"
+        if let s = strerror(errno) { text += " (" + String(cString: s) + ")" }
+        return text
     }
 }

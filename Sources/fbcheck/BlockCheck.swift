@@ -16,13 +16,13 @@ func blockAppCheck(_ loop: RenderLoop, milliseconds: Int) -> Int32 {
     let blockNanoseconds = Int64(milliseconds) * 1_000_000
     var shownBefore = 0, shownAfter = 0
     var blocked: Int64 = 0
-    var handshakeError: KMSError?
+    var handshakeError: HandshakeError?
     let clock = MonotonicFrameTime()
     loop.update { root in
         let start = System.monotonicNanoseconds()
         shownBefore = loop.statistics.framesShown
         root.backgroundColor = Color(rgb: 0x102030)   // shown only after the block
-        do throws(KMSError) {
+        do throws(HandshakeError) {
             try ScreendumpHandshake.requestUnchecked("block-first")
             clock.sleep(untilNanoseconds: start + blockNanoseconds / 2)
             try ScreendumpHandshake.requestUnchecked("block-second", differingFrom: "block-first")

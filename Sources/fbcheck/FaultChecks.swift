@@ -2,6 +2,7 @@ import CInput
 import CPosix
 import DemoScenes
 import FBRuntime
+import FBRuntimeKMS
 import Input
 import FBRuntimeTesting
 
@@ -92,7 +93,7 @@ private func screendumpAtRest(_ loop: RenderLoop, _ name: String) -> Bool {
     let settled = loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { $0.framesShown > shown }
         && loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { [idle = loop.statistics.idleWaits] in $0.idleWaits > idle }
     guard check(settled, "the scene came to rest") else { return false }
-    do throws(KMSError) { try ScreendumpHandshake.request(name) } catch {
+    do throws(HandshakeError) { try ScreendumpHandshake.request(name) } catch {
         return check(false, error.description)
     }
     return true
@@ -217,7 +218,7 @@ private func touchReplugFault(_ loop: RenderLoop, _ touch: TouchControl, width: 
     let shown = loop.statistics.framesShown
     _ = loop.waitUntil(timeoutNanoseconds: 2_000_000_000) { $0.framesShown > shown }
     _ = loop.waitUntil(timeoutNanoseconds: 2_000_000_000) { [idle = loop.statistics.idleWaits] in $0.idleWaits > idle }
-    do throws(KMSError) { try ScreendumpHandshake.request("touch-replugged") } catch {
+    do throws(HandshakeError) { try ScreendumpHandshake.request("touch-replugged") } catch {
         return check(false, error.description) ? 0 : 1
     }
     return ok ? 0 : 1

@@ -1,6 +1,7 @@
 import CPosix
 import DemoScenes
 import FBRuntime
+import FBRuntimeKMS
 import FBRuntimeTesting
 
 /// `--master-handoff` (scripts/vm-test): DRM master is taken by another
@@ -105,7 +106,7 @@ func masterHandoffCheck(_ loop: RenderLoop, presenter: KMSPresenter, scene: any 
     let settled = loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { $0.framesShown > shown }
         && loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { [idle = loop.statistics.idleWaits] in $0.idleWaits > idle }
     if !settled { print("VMTEST-CHECK FAIL fbcheck: the scene did not come to rest"); return 1 }
-    do throws(KMSError) { try ScreendumpHandshake.request("master-regained") } catch {
+    do throws(HandshakeError) { try ScreendumpHandshake.request("master-regained") } catch {
         print("VMTEST-CHECK FAIL fbcheck: \(error.description)")
         status = 1
     }

@@ -105,6 +105,8 @@ import AppShell
 import CPosix
 import DemoScenes
 import FBRuntime
+import FBRuntimeFBDev
+import FBRuntimeKMS
 import FBRuntimeTesting
 import ImageIO
 import Raster
@@ -412,7 +414,7 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
         print("fbcheck: debug overlays: \(DemoChrome.name(of: $0))")
     }
     if options.framesGiven { loop.frameLimit = options.frames }
-    var handshakeError: KMSError?
+    var handshakeError: HandshakeError?
     // Frames 2… are shown by flips (frame 1 by the modeset).
     let flipLog = options.maxMissedVBlanks != nil ? FlipLog(capacity: options.framesGiven ? options.frames : 100_000) : nil
     // A touch script asks for its screendump after playing (below).
@@ -427,7 +429,7 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
             if screendumpDelayNanoseconds > 0 {
                 MonotonicFrameTime().sleep(untilNanoseconds: System.monotonicNanoseconds() + screendumpDelayNanoseconds)
             }
-            do throws(KMSError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
+            do throws(HandshakeError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
         }
     }
     do { try loop.start() } catch {
@@ -513,9 +515,9 @@ func interruptCheck(_ loop: RenderLoop, afterFrames n: Int) -> Int32 {
 /// input, a touch script or the drag checks when asked for. Returns the
 /// status and the error of a screendump asked for after a touch script.
 func runInteractive(_ options: Options, config: BoardConfig, scene: DemoScene, loop: RenderLoop, chrome: DemoChrome?,
-                    touchScript: TouchScript, panelWidth: Int, panelHeight: Int) -> (status: Int32, handshakeError: KMSError?) {
+                    touchScript: TouchScript, panelWidth: Int, panelHeight: Int) -> (status: Int32, handshakeError: HandshakeError?) {
     var status: Int32 = 0
-    var handshakeError: KMSError?
+    var handshakeError: HandshakeError?
     // With --touch or a board touch-device, input is read meanwhile:
     // drag a layer, pinch to zoom it (TouchControl).
     // A touch script reads its own uinput touchscreen (path backend).
@@ -527,7 +529,7 @@ func runInteractive(_ options: Options, config: BoardConfig, scene: DemoScene, l
     if !touchScript.isEmpty {
         if let scripted, let touch { status = touchScript.play(on: scripted, touch, loop) } else { status = 1 }
         if status == 0, let name = options.screendump {
-            do throws(KMSError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
+            do throws(HandshakeError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
         }
     }
     if options.dragCheck {
@@ -555,7 +557,7 @@ func runInteractive(_ options: Options, config: BoardConfig, scene: DemoScene, l
 /// The run's figures, then its end checks: loop and handshake errors,
 /// frames shown, pacing, missed vblanks. Non-zero when one failed.
 func report(_ options: Options, loop: RenderLoop, presenter: FramePresenter, kms: KMSPresenter?, busyCount: Int,
-            flipLog: FlipLog?, handshakeError: KMSError?) -> Int32 {
+            flipLog: FlipLog?, handshakeError: HandshakeError?) -> Int32 {
     var status: Int32 = 0
     let stats = loop.statistics
     let period = presenter.refreshIntervalNanoseconds

@@ -25,7 +25,7 @@ func dragCheck(_ app: SimApp, scene sceneName: String, orientation: DisplayOrien
             return 1
         }
     }
-    do throws(KMSError) { try ScreendumpHandshake.request("sim-first") } catch {
+    do throws(HandshakeError) { try ScreendumpHandshake.request("sim-first") } catch {
         print("fbsim: error: \(error.description)")
         return 1
     }
@@ -63,7 +63,7 @@ func dragCheck(_ app: SimApp, scene sceneName: String, orientation: DisplayOrien
             return 1
         }
     }
-    do throws(KMSError) { try ScreendumpHandshake.request("sim-after-drag") } catch {
+    do throws(HandshakeError) { try ScreendumpHandshake.request("sim-after-drag") } catch {
         print("fbsim: error: \(error.description)")
         return 1
     }

@@ -1,4 +1,5 @@
 import FBRuntime
+import FBRuntimeKMS
 
 /// kmsprobe writes its patterns straight into the mapped dumb buffer (once
 /// per pattern, row by row: the mapping may be write-combined).

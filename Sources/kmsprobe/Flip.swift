@@ -1,4 +1,5 @@
 import FBRuntime
+import FBRuntimeKMS
 
 /// Queues one page flip at a time (FBRuntime's legacy commit) and waits for
 /// its completion event (FBRuntime's `PageFlipEvents`, with a timeout).

@@ -21,6 +21,7 @@
 //               VT N (VT_ACTIVATE), where the first process waits.
 import CPosix
 import FBRuntime
+import FBRuntimeKMS
 import FBRuntimeTesting
 import Raster
 
@@ -59,6 +60,12 @@ func milliseconds(_ ns: Int64) -> String {
     return "\(tenths / 10).\(tenths % 10) ms"
 }
 
+/// The host's screendump of `name` (`ScreendumpHandshake`); a failed
+/// handshake ends the probe as a failed KMS step does.
+func screendump(_ name: String) throws(KMSError) {
+    do { try ScreendumpHandshake.request(name) } catch { throw KMSError(.callFailed, error.description) }
+}
+
 func run(_ options: Options) throws(KMSError) {
     let device = try DRMDevice(path: options.devicePath)
     print("kmsprobe: \(options.devicePath): driver \(device.driverName)")
@@ -79,13 +86,13 @@ func run(_ options: Options) throws(KMSError) {
     try LegacyKMSCommitter().modeset(output, framebufferID: front.framebufferID)
     try front.markDirty()
     print("kmsprobe: drmModeSetCrtc showed \(first.name) in \(milliseconds(fbr_monotonic_ns() - setStart))")
-    if options.askHost { try ScreendumpHandshake.request(first.name) }
+    if options.askHost { try screendump(first.name) }
 
     let flip = Flipper(output: output)
     let (latency, timestamp) = try flip.flip(to: back.framebufferID)
     print("kmsprobe: page flip to \(second.name): event after \(milliseconds(latency)), kernel timestamp \(timestamp / 1000) us, "
           + "vblank events: \(output.hasVBlankEvents() ? "yes" : "no")")
-    if options.askHost { try ScreendumpHandshake.request(second.name) }
+    if options.askHost { try screendump(second.name) }
 
     // Front-buffer rendering: draw into the buffer on screen and report
     // the damage. virtio-gpu shows it only after DirtyFB (its scan-out is
@@ -94,7 +101,7 @@ func run(_ options: Options) throws(KMSError) {
     back.fill(x: damage.x, y: damage.y, width: damage.width, height: damage.height, Pattern.damageSquare)
     try back.markDirty(IntRect(x: damage.x, y: damage.y, width: damage.width, height: damage.height))
     print("kmsprobe: drew a \(damage.width)x\(damage.height) checkerboard into the buffer on screen, drmModeDirtyFB on that rectangle")
-    if options.askHost { try ScreendumpHandshake.request(second.name + "-damaged") }
+    if options.askHost { try screendump(second.name + "-damaged") }
 
     // A burst of flips, each waited for, to see how the driver paces them.
     // An even count ends on `back`, so the screen keeps the second pattern.
@@ -149,7 +156,7 @@ func takeMaster(_ options: Options) throws(KMSError) {
     try LegacyKMSCommitter().modeset(output, framebufferID: buffer.framebufferID)
     try buffer.markDirty()
     print("kmsprobe: showing quadrants on CRTC \(output.crtcID) instead of framebuffer \(previous)")
-    if options.askHost { try ScreendumpHandshake.request("master-taken") }
+    if options.askHost { try screendump("master-taken") }
     try device.dropMaster()
     if let vt = options.vtBack {
         let tty0 = "/dev/tty0".withCString { fbr_open($0, O_RDWR | O_NOCTTY) }

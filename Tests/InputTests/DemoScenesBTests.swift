@@ -3,6 +3,7 @@ import XCTest
 @testable import DemoScenes
 import DemoTouchScripts
 import FBRuntime
+import FBRuntimeTestSupport
 import Input
 import Raster
 

@@ -24,6 +24,7 @@
 import CPosix
 import DemoScenes
 import FBRuntime
+import FBRuntimeTestSupport
 import Glibc
 import Raster
 import SoakMemory
@@ -125,7 +126,7 @@ final class SoakPresenter: FramePresenter {
         preparedDamage = damage.intersection(IntRect(x: 0, y: 0, width: width, height: height))
     }
 
-    func commit() throws(KMSError) -> PresentOutcome {
+    func commit() throws(PresentError) -> PresentOutcome {
         guard let frame = prepared else { preconditionFailure("SoakPresenter: commit without a prepared frame") }
         prepared = nil
         ScanoutConversion.copy(frame, into: screen.view, rect: preparedDamage)
@@ -137,7 +138,7 @@ final class SoakPresenter: FramePresenter {
         return .flipQueued
     }
 
-    func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
+    func waitForFlip(timeoutNanoseconds: Int64) throws(PresentError) -> Int64 {
         isFlipPending = false
         return time.nanoseconds()
     }

@@ -35,7 +35,7 @@ final class StormPresenter: FramePresenter {
         preparedDamage = damage.intersection(IntRect(x: 0, y: 0, width: width, height: height))
     }
 
-    func commit() throws(KMSError) -> PresentOutcome {
+    func commit() throws(PresentError) -> PresentOutcome {
         guard let frame = prepared else { preconditionFailure("StormPresenter: commit without a prepared frame") }
         prepared = nil
         ScanoutConversion.copy(frame, into: screen.view, rect: preparedDamage)
@@ -47,7 +47,7 @@ final class StormPresenter: FramePresenter {
         return .flipQueued
     }
 
-    func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
+    func waitForFlip(timeoutNanoseconds: Int64) throws(PresentError) -> Int64 {
         precondition(isFlipPending, "StormPresenter: no flip to wait for")
         isFlipPending = false
         return System.monotonicNanoseconds()

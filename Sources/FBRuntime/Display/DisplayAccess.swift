@@ -12,7 +12,12 @@
 /// The transitions are `DisplayAccess.after(_:now:backoff:)`
 /// (DisplayAccess+Transitions.swift). Outside `active` and a due
 /// `recovering` nothing is rendered or committed; the render thread
-/// keeps running and asks `KMSPresenter.ensureAccess()` each turn.
+/// keeps running and asks the presenter's `ensureAccess()` each turn.
+///
+/// In the core rather than in FBRuntimeKMS: `KMSPresenter` follows it, and
+/// so does `SimulatedPresenter`, the render loop's test double, which
+/// depends on the core alone; the machine itself is a pure function with
+/// no DRM call in it.
 public enum DisplayAccess: Equatable, Sendable {
     case active
     /// Not master. `attempts` failed drmSetMaster calls so far; the next
@@ -63,43 +68,4 @@ public struct MasterRetryBackoff: Equatable, Sendable {
         }
         return min(d, maximumNanoseconds)
     }
-}
-
-/// What the KMS presenter counted, readable after the render loop stops
-/// (or on the render thread).
-public struct KMSPresenterStatistics: Equatable, Sendable {
-    /// Modesets (the first frame, and each regain of the display).
-    public var modesets = 0
-    /// Page flips queued.
-    public var flips = 0
-    /// Flips whose commit carried FB_DAMAGE_CLIPS (atomic, where the plane
-    /// has the property).
-    public var damageClipCommits = 0
-    /// Commits refused for want of DRM master (EACCES/EPERM).
-    public var masterLosses = 0
-    /// drmSetMaster attempts that failed while master was lost.
-    public var failedMasterAttempts = 0
-    /// Times the display was taken back (master regained, modeset done
-    /// with the whole frame).
-    public var regains = 0
-    /// VT switches away and back (VTSwitcher).
-    public var vtReleases = 0
-    public var vtAcquires = 0
-    /// Times the connector was found disconnected, and connected again
-    /// (hotplug events, or a failed commit followed by a probe).
-    public var disconnections = 0
-    public var reconnections = 0
-    /// Commits that failed with an error other than EBUSY and EACCES/EPERM
-    /// (the presenter retries them as modesets with back-off).
-    public var failedCommits = 0
-    /// Recoveries: a modeset with the whole frame that succeeded after a
-    /// reconnection or failed commits.
-    public var recoveries = 0
-    /// DRM hotplug events seen (each followed by a probe of the connector).
-    public var hotplugEvents = 0
-    /// Connector changes found by reading its state between frames
-    /// (`KMSPresenter.connectorPollNanoseconds`) with no hotplug event.
-    public var connectorPollChanges = 0
-
-    public init() {}
 }

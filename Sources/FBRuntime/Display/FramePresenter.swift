@@ -41,13 +41,15 @@ public protocol FramePresenter: AnyObject {
     /// page flip with an event (rendering → queued). Split from `prepare`
     /// so a caller that holds flips until a target time can do the copy
     /// first and queue the flip right at the target.
-    /// - Throws: `KMSError` of kind `.busy` (nothing queued; the buffer is
-    ///   free again; try next frame) or another kind for a failure.
-    func commit() throws(KMSError) -> PresentOutcome
+    /// - Throws: `PresentError` of kind `.busy` (nothing queued; the
+    ///   buffer is free again; try next frame), `.masterLost` or
+    ///   `.displayLost` (nothing queued; `ensureAccess()` says when the
+    ///   display is back) or another kind for a failure.
+    func commit() throws(PresentError) -> PresentOutcome
     /// Waits at most `timeoutNanoseconds` for the pending flip's event and
     /// returns its timestamp (monotonic nanoseconds: when the new frame
     /// started to scan out). Throws `.timedOut` if it did not come.
-    func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64
+    func waitForFlip(timeoutNanoseconds: Int64) throws(PresentError) -> Int64
     /// True when a frame may be presented now; false while the display is
     /// someone else's (DRM master lost, VT switched away). Called before
     /// each frame, with no flip pending; may try to take the display back
@@ -64,7 +66,7 @@ extension FramePresenter {
     }
 
     /// `prepare` then `commit`.
-    public func present(_ frame: PixelView<ARGB8888>, damage: IntRect) throws(KMSError) -> PresentOutcome {
+    public func present(_ frame: PixelView<ARGB8888>, damage: IntRect) throws(PresentError) -> PresentOutcome {
         prepare(frame, damage: damage)
         return try commit()
     }

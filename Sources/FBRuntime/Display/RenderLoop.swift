@@ -80,7 +80,7 @@ public final class RenderLoop {
     private var stopRequested = false
     private var running = false
     private var stats = RenderLoopStatistics()
-    private var failure: KMSError?
+    private var failure: PresentError?
     /// Overlays `setDebugOverlays` handed over, for the next frame.
     private var pendingDebugOverlays: DebugOverlays?
 
@@ -198,7 +198,7 @@ public final class RenderLoop {
     public var statistics: RenderLoopStatistics { state.lock.withLock { stats } }
 
     /// The error that ended the loop, if one did.
-    public var error: KMSError? { state.lock.withLock { failure } }
+    public var error: PresentError? { state.lock.withLock { failure } }
 
     public var isRunning: Bool { state.lock.withLock { running } }
 
@@ -452,7 +452,7 @@ public final class RenderLoop {
         return true
     }
 
-    private func fail(_ error: KMSError) -> Bool {
+    private func fail(_ error: PresentError) -> Bool {
         state.lock.withLock { failure = error }
         return false
     }

@@ -28,7 +28,7 @@ public struct RenderLoopStatistics: Equatable, Sendable {
     /// frame is drawn again once the display is back.
     public var masterLostCommits = 0
     /// Commits that failed for another reason the presenter recovers from
-    /// (`KMSError.Kind.displayLost`: connector unplugged, a failed flip
+    /// (`PresentError.Kind.displayLost`: connector unplugged, a failed flip
     /// retried as a modeset); nothing was queued.
     public var displayLostCommits = 0
     /// Times the display went away (`FramePresenter.ensureAccess()` turned

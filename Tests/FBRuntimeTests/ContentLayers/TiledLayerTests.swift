@@ -1,4 +1,5 @@
 @testable import FBRuntime
+import FBRuntimeTestSupport
 import Foundation
 import ImageIO
 import Raster

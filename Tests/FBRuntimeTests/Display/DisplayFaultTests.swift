@@ -1,11 +1,11 @@
 import Foundation
 import XCTest
 @testable import FBRuntime
+import FBRuntimeTestSupport
 import Raster
-import FBRuntimeTesting
 
 /// The display faults of issue #10 on the host: the `DisplayAccess` state
-/// machine, the hotplug event parser, and the real `RenderLoop` riding out
+/// machine and the real `RenderLoop` riding out
 /// an unplugged connector, failing commits and a whole-tree replacement on
 /// a `SimulatedPresenter` (which follows the same state machine).
 final class DisplayFaultTests: XCTestCase {
@@ -78,60 +78,6 @@ final class DisplayFaultTests: XCTestCase {
             now = next
         }
         XCTAssertEqual(state.after(.commitSucceeded, now: now, backoff: backoff), .active)
-    }
-
-    // MARK: Hotplug events
-
-    func uevent(_ fields: [String]) -> [UInt8] { fields.flatMap { Array($0.utf8) + [0] } }
-
-    func testHotplugParserFindsDRMHotplugsOnly() {
-        let hotplug = uevent(["change@/devices/pci0000:00/0000:00:02.0/virtio0/drm/card0", "ACTION=change",
-                              "DEVPATH=/devices/pci0000:00/0000:00:02.0/virtio0/drm/card0", "SUBSYSTEM=drm",
-                              "HOTPLUG=1", "DEVNAME=dri/card0", "DEVTYPE=drm_minor", "SEQNUM=1791", "MAJOR=226", "MINOR=0"])
-        let cases: [([UInt8], Bool)] = [
-            (hotplug, true),
-            (Array(hotplug.dropLast()), true),   // no final NUL
-            (uevent(["change@/devices/x/drm/card0", "ACTION=change", "SUBSYSTEM=drm", "DEVNAME=dri/card0"]), false),
-            (uevent(["add@/devices/virtual/input/input7", "ACTION=add", "SUBSYSTEM=input", "HOTPLUG=1"]), false),
-            (uevent(["change@/x", "SUBSYSTEM=drm2", "HOTPLUG=10"]), false),
-            (uevent(["libudev", "SUBSYSTEM=drm", "HOTPLUG=1"]), true),
-            ([], false),
-        ]
-        for (message, expected) in cases {
-            XCTAssertEqual(message.withUnsafeBytes { HotplugMonitor.isDRMHotplug($0) }, expected,
-                           String(decoding: message.map { $0 == 0 ? 0x7C : $0 }, as: UTF8.self))
-        }
-        // Random bytes: never a crash; a hotplug only if both fields are there.
-        var seed: UInt64 = 0xFA017
-        for _ in 0..<2000 {
-            var bytes: [UInt8] = []
-            let n = Int(seed % 200)
-            for _ in 0..<n {
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                bytes.append(seed >> 61 == 0 ? 0 : UInt8(truncatingIfNeeded: seed >> 33))
-            }
-            let fields = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-            let expected = fields.contains("SUBSYSTEM=drm") && fields.contains("HOTPLUG=1")
-            XCTAssertEqual(bytes.withUnsafeBytes { HotplugMonitor.isDRMHotplug($0) }, expected)
-        }
-    }
-
-    func testCommitFaultInjectionCountsDown() {
-        let faults = CommitFaultInjection()
-        XCTAssertNoThrow(try faults.check("flip"))
-        faults.arm(failures: 2, errno: ENOSPC)
-        for _ in 0..<2 {
-            XCTAssertThrowsError(try faults.check("flip")) { error in
-                XCTAssertEqual((error as? KMSError)?.errno, ENOSPC)
-                XCTAssertEqual((error as? KMSError)?.kind, .callFailed)
-            }
-        }
-        XCTAssertNoThrow(try faults.check("flip"))
-        XCTAssertEqual(faults.injected, 2)
-        faults.arm(failures: 1, errno: EBUSY)
-        XCTAssertThrowsError(try faults.check("flip")) { XCTAssertEqual(($0 as? KMSError)?.kind, .busy) }
-        XCTAssertEqual(CommitFaultInjection.errno(named: "EINVAL"), EINVAL)
-        XCTAssertNil(CommitFaultInjection.errno(named: "EWHATEVER"))
     }
 
     // MARK: The render loop through the faults

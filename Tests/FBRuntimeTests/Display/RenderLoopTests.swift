@@ -1,5 +1,6 @@
 import XCTest
 @testable import FBRuntime
+import FBRuntimeTestSupport
 import Raster
 
 final class RenderLoopTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import FBRuntime
+import FBRuntimeTestSupport
 import Raster
 
 /// The buffer ring every presenter shares: its state machine, and a model

@@ -1,5 +1,6 @@
 import XCTest
 @testable import FBRuntime
+import FBRuntimeTestSupport
 import Raster
 
 /// Issue 19: adding an animatable property to a layer is one declaration.

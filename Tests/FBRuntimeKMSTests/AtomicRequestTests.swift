@@ -1,5 +1,6 @@
 import XCTest
 @testable import FBRuntime
+@testable import FBRuntimeKMS
 import CPosix
 
 /// The fixed-storage atomic request: the ioctl's layout (properties grouped

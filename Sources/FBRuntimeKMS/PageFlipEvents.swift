@@ -1,5 +1,6 @@
 import CDRM
 import CPosix
+import FBRuntime
 
 /// What the page-flip handler records (drmHandleEvent calls it on the
 /// thread that waits, so no synchronisation is needed).

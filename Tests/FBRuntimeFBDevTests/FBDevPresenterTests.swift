@@ -1,6 +1,8 @@
 import XCTest
 import CPosix
 @testable import FBRuntime
+@testable import FBRuntimeFBDev
+import FBRuntimeTestSupport
 import MallocCounter
 import Raster
 

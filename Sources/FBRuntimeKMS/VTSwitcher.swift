@@ -1,4 +1,5 @@
 import CPosix
+import FBRuntime
 import Synchronization
 
 /// Set by the VT signal handlers (an atomic store is all they do).

@@ -1,5 +1,6 @@
 import CDRM
 import CPosix
+import FBRuntime
 
 /// How a frame reaches the CRTC: a small interface in the manner of
 /// wlroots' `backend/drm/iface.h`, so an atomic implementation (one
@@ -38,24 +39,7 @@ extension KMSCommitter {
     }
 }
 
-/// Which commit interface to use (`--kms-api`, the board file's `kms-api`).
-public enum KMSAPIChoice: Equatable, Sendable {
-    /// Atomic where the driver accepts DRM_CLIENT_CAP_ATOMIC and a primary
-    /// plane with the needed properties is found, else legacy.
-    case auto
-    case atomic
-    case legacy
-
-    /// Parses "auto", "atomic" or "legacy".
-    public init?(_ text: String) {
-        switch text {
-        case "auto": self = .auto
-        case "atomic": self = .atomic
-        case "legacy": self = .legacy
-        default: return nil
-        }
-    }
-
+extension KMSAPIChoice {
     /// The committer for `output`: `.atomic` fails where atomic is not
     /// available; `.auto` falls back to legacy (the reason is returned for
     /// the log).

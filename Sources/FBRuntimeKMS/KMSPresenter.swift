@@ -1,5 +1,6 @@
 import CDRM
 import CPosix
+import FBRuntime
 import Raster
 
 /// Shows frames on one KMS output through double- or triple-buffered dumb
@@ -39,7 +40,7 @@ import Raster
 /// probes the connector (unplugged: `.disconnected`), else moves to
 /// `.recovering`: the next frame is a modeset with the whole frame, and
 /// failed modesets are retried with `retryBackoff`. Both throw
-/// `KMSError.Kind.displayLost`, which the render loop rides out. The
+/// `PresentError.Kind.displayLost`, which the render loop rides out. The
 /// buffer on screen is never written, so the last good frame stays there,
 /// untorn. (Before the first frame was shown, a failure is thrown as it
 /// is: a mode or format the driver refuses is a configuration error.)
@@ -160,7 +161,7 @@ public final class KMSPresenter: FramePresenter {
         }
     }
 
-    public func commit() throws(KMSError) -> PresentOutcome {
+    public func commit() throws(PresentError) -> PresentOutcome {
         guard let index = ring.renderingIndex else {
             preconditionFailure("KMSPresenter: commit without a prepared frame")
         }
@@ -219,9 +220,10 @@ public final class KMSPresenter: FramePresenter {
     public var lastFlipSequence: UInt32 { events.lastSequence }
     public var lastFlipTimestamp: Int64 { events.lastTimestamp }
 
-    public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
+    public func waitForFlip(timeoutNanoseconds: Int64) throws(PresentError) -> Int64 {
         precondition(pageFlipState == .waitingForFlip, "KMSPresenter: no flip to wait for")
-        let timestamp = try events.wait(timeoutNanoseconds: timeoutNanoseconds)
+        let timestamp: Int64
+        do { timestamp = try events.wait(timeoutNanoseconds: timeoutNanoseconds) } catch { throw PresentError(error) }
         // The flip happened: the old front buffer is released, the queued one
         // is on screen.
         ring.flipCompleted()
@@ -300,25 +302,26 @@ public final class KMSPresenter: FramePresenter {
         access = access.after(event, now: System.monotonicNanoseconds(), backoff: retryBackoff)
     }
 
-    /// A commit failed with `error` (nothing queued): EBUSY passes through;
-    /// EACCES/EPERM loses master; anything else probes the connector and
-    /// goes to `.disconnected` or `.recovering` (the next frame a modeset
-    /// with the whole frame). Returns the error to throw.
-    private func failed(_ error: KMSError) -> KMSError {
+    /// A commit failed with `error` (nothing queued): EBUSY passes through
+    /// (`.busy`); EACCES/EPERM loses master (`.masterLost`); anything else
+    /// probes the connector and goes to `.disconnected` or `.recovering`
+    /// (the next frame a modeset with the whole frame): `.displayLost`.
+    /// Returns the error to throw, in the render loop's terms.
+    private func failed(_ error: KMSError) -> PresentError {
         switch error.kind {
         case .busy:
-            return error
+            return PresentError(error)
         case .masterLost:
             loseMaster()
-            return error
+            return PresentError(error)
         default:
             // Before any frame was shown it is a configuration error (a
             // mode or format the driver refuses), not a fault to ride out.
-            guard statistics.modesets > 0 else { return error }
+            guard statistics.modesets > 0 else { return PresentError(error) }
             statistics.failedCommits += 1
             if output.connectorState() == .disconnected {
                 disconnect()
-                return KMSError(.displayLost, "\(error.description); connector \(output.connectorName) is disconnected", errno: error.errno)
+                return PresentError(.displayLost, "\(error.description); connector \(output.connectorName) is disconnected", errno: error.errno)
             }
             transition(.commitFailed(errno: error.errno))
             needModeset()
@@ -326,7 +329,7 @@ public final class KMSPresenter: FramePresenter {
             if case .recovering(let attempts, let next) = access, attempts > 0 {
                 when = "in \((next - System.monotonicNanoseconds()) / 1_000_000) ms (attempt \(attempts + 1))"
             }
-            return KMSError(.displayLost, "\(error.description); retrying as a modeset with the whole frame \(when)", errno: error.errno)
+            return PresentError(.displayLost, "\(error.description); retrying as a modeset with the whole frame \(when)", errno: error.errno)
         }
     }
 

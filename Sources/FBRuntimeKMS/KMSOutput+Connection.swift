@@ -1,4 +1,5 @@
 import CDRM
+import FBRuntime
 
 /// What a probe of a connector found.
 public enum ConnectorState: Equatable, Sendable {

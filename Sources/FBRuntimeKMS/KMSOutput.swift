@@ -1,14 +1,6 @@
 import CDRM
 import CPosix
-
-/// Which display mode to use.
-public enum ModeRequest: Equatable, Sendable {
-    /// The mode the connector marks preferred (its first mode if none is).
-    case preferred
-    /// A mode of this size; with `refreshMillihertz`, the one whose refresh
-    /// rate is within 0.5 Hz of it, else the connector's first of that size.
-    case size(width: Int, height: Int, refreshMillihertz: Int?)
-}
+import FBRuntime
 
 /// One display path: a connected connector, a mode and a CRTC that can
 /// drive it, plus what the CRTC showed before we took it (the console), so

@@ -1,4 +1,5 @@
 import CPosix
+import FBRuntime
 import Raster
 
 /// What an fbdev framebuffer shows and how its memory is laid out, from
@@ -113,18 +114,20 @@ public final class FBDevice {
     private var isRestored = false
 
     /// Opens and maps `path` (e.g. "/dev/fb0").
-    /// - Throws: `.notFound` when it cannot be opened, `.unsupported` for a
-    ///   layout other than XRGB8888/RGB565, `.callFailed` for a failed call.
-    public init(path: String) throws(KMSError) {
+    /// - Throws: `PresentError` (fbdev needs no error type of its own):
+    ///   `.failed` when it cannot be opened, for a layout other than
+    ///   XRGB8888/RGB565 or a failed call (EBUSY, EACCES/EPERM: `.busy`,
+    ///   `.masterLost`, as `PresentError.call` sorts them).
+    public init(path: String) throws(PresentError) {
         let fd = path.withCString { fbr_open($0, O_RDWR) }
-        guard fd >= 0 else { throw KMSError(.notFound, "open \(path)", errno: fbr_errno()) }
+        guard fd >= 0 else { throw PresentError(.failed, "open \(path)", errno: fbr_errno()) }
         var ok = false
         defer { if !ok { _ = close(fd) } }
 
         var variable = fb_var_screeninfo()
         var fixed = fb_fix_screeninfo()
         guard fbr_ioctl(fd, fbr_fbioget_vscreeninfo(), &variable) == 0 else {
-            throw KMSError.call("\(path): FBIOGET_VSCREENINFO", errno: fbr_errno())
+            throw PresentError.call("\(path): FBIOGET_VSCREENINFO", errno: fbr_errno())
         }
         let original = variable
         // A second buffer below the first, for panning. Some drivers refuse
@@ -139,24 +142,25 @@ public final class FBDevice {
             }
         }
         guard fbr_ioctl(fd, fbr_fbioget_fscreeninfo(), &fixed) == 0 else {
-            throw KMSError.call("\(path): FBIOGET_FSCREENINFO", errno: fbr_errno())
+            throw PresentError.call("\(path): FBIOGET_FSCREENINFO", errno: fbr_errno())
         }
         var reason = ""
         guard let mode = FBMode.from(variable: variable, fixed: fixed, reason: &reason) else {
             var restore = original
             _ = fbr_ioctl(fd, fbr_fbioput_vscreeninfo(), &restore)
-            throw KMSError(.unsupported, "\(path): \(reason)")
+            throw PresentError(.failed, "\(path): \(reason)")
         }
         let length = Int(fixed.smem_len)
         guard let mapped = fbr_mmap_shared(fd, length, 0) else {
             let e = fbr_errno()
             var restore = original
             _ = fbr_ioctl(fd, fbr_fbioput_vscreeninfo(), &restore)
-            throw KMSError.call("\(path): mmap of \(length) bytes", errno: e)
+            throw PresentError.call("\(path): mmap of \(length) bytes", errno: e)
         }
         self.fd = fd
         self.path = path
-        self.driverName = stringFromCArray(fixed.id)
+        // `fix.id`: a char array, NUL-padded.
+        self.driverName = withUnsafeBytes(of: fixed.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         self.mode = mode
         self.memory = mapped
         self.memoryLength = length
@@ -215,7 +219,7 @@ public final class FBDevice {
 
     /// Shows the rows from `y` on (FBIOPAN_DISPLAY): most drivers latch
     /// the new offset at the next vblank.
-    public func pan(toY y: Int) throws(KMSError) {
+    public func pan(toY y: Int) throws(PresentError) {
         precondition(y >= 0 && y + mode.height <= mode.virtualHeight, "FBDevice: pan outside the virtual screen")
         panOffset = y
         panCount += 1
@@ -224,7 +228,7 @@ public final class FBDevice {
         v.xoffset = 0
         v.yoffset = UInt32(y)
         guard fbr_ioctl(fd, fbr_fbiopan_display(), &v) == 0 else {
-            throw KMSError.call("\(path): FBIOPAN_DISPLAY to y \(y)", errno: fbr_errno())
+            throw PresentError.call("\(path): FBIOPAN_DISPLAY to y \(y)", errno: fbr_errno())
         }
         current.yoffset = UInt32(y)
     }
@@ -235,7 +239,7 @@ public final class FBDevice {
     /// the wait themselves (typically 100 ms), since an ioctl takes no
     /// timeout; a wait that takes longer than `timeoutNanoseconds` throws
     /// `.timedOut`.
-    public func waitForVSync(timeoutNanoseconds: Int64) throws(KMSError) -> Int64? {
+    public func waitForVSync(timeoutNanoseconds: Int64) throws(PresentError) -> Int64? {
         if supportsVSyncWait == false { return nil }
         if simulated {
             supportsVSyncWait = simulatedVSync
@@ -252,11 +256,11 @@ public final class FBDevice {
                 supportsVSyncWait = false
                 return nil
             }
-            throw KMSError.call("\(path): FBIO_WAITFORVSYNC", errno: e)
+            throw PresentError.call("\(path): FBIO_WAITFORVSYNC", errno: e)
         }
         supportsVSyncWait = true
         if now - start > timeoutNanoseconds {
-            throw KMSError(.timedOut, "\(path): FBIO_WAITFORVSYNC took \((now - start) / 1_000_000) ms")
+            throw PresentError(.timedOut, "\(path): FBIO_WAITFORVSYNC took \((now - start) / 1_000_000) ms")
         }
         return now
     }

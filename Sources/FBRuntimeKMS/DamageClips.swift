@@ -1,4 +1,5 @@
 import CDRM
+import FBRuntime
 import Raster
 
 /// The damage rectangles of one commit as the kernel's `drm_mode_rect`s

@@ -1,33 +1,6 @@
 import CPosix
+import FBRuntime
 import Raster
-import Synchronization
-
-/// A monotonic time that moves only when something sleeps or advances it:
-/// the deterministic double of `MonotonicFrameTime` (swift-nio's
-/// `NIOEmbeddedEventLoop.advanceTime(by:)` idea). Atomic, so a test thread
-/// may read it while a render thread sleeps on it.
-public final class SimulatedFrameTime: FrameTimeSource {
-    private let now = Atomic<Int>(0)
-
-    public init(startNanoseconds: Int64 = 0) { now.store(Int(startNanoseconds), ordering: .relaxed) }
-
-    public func nanoseconds() -> Int64 { Int64(now.load(ordering: .acquiring)) }
-
-    /// Jumps to `deadline` if it is later (no real waiting).
-    public func sleep(untilNanoseconds deadline: Int64) {
-        var current = now.load(ordering: .relaxed)
-        while Int(deadline) > current {
-            let (exchanged, original) = now.compareExchange(expected: current, desired: Int(deadline),
-                                                            ordering: .acquiringAndReleasing)
-            if exchanged { return }
-            current = original
-        }
-    }
-
-    public func advance(byNanoseconds delta: Int64) {
-        now.wrappingAdd(Int(delta), ordering: .acquiringAndReleasing)
-    }
-}
 
 /// A display in memory with a simulated vblank clock, for unit tests of the
 /// render loop: vblanks fall at `phase + k × refreshInterval` on a
@@ -158,16 +131,16 @@ public final class SimulatedPresenter: FramePresenter {
         held.hold(frame, damage: damage, pieces: pieces)
     }
 
-    public func commit() throws(KMSError) -> PresentOutcome {
+    public func commit() throws(PresentError) -> PresentOutcome {
         guard let frame = held.take() else { preconditionFailure("SimulatedPresenter: commit without a prepared frame") }
         if let until = masterTakenUntil, time.nanoseconds() < until {
             masterLost = true
             masterLosses += 1
-            throw KMSError(.masterLost, "simulated EACCES (another process is DRM master)", errno: EACCES)
+            throw PresentError(.masterLost, "simulated EACCES (another process is DRM master)", errno: EACCES)
         }
         if !isConnected {
             access = access.after(.connectorDisconnected, now: time.nanoseconds(), backoff: retryBackoff)
-            throw KMSError(.displayLost, "simulated: the connector is disconnected")
+            throw PresentError(.displayLost, "simulated: the connector is disconnected")
         }
         if failNextCommits > 0 {
             failNextCommits -= 1
@@ -175,13 +148,13 @@ public final class SimulatedPresenter: FramePresenter {
             access = access.after(.commitFailed(errno: failCommitsErrno), now: time.nanoseconds(), backoff: retryBackoff)
             isModeSet = false
             ring.invalidateAll()
-            throw KMSError(.displayLost, "simulated commit failure; retrying as a modeset", errno: failCommitsErrno)
+            throw PresentError(.displayLost, "simulated commit failure; retrying as a modeset", errno: failCommitsErrno)
         }
         if case .recovering = access { recoveries += 1 }
         access = access.after(.commitSucceeded, now: time.nanoseconds(), backoff: retryBackoff)
         if isModeSet && failNextFlipsWithBusy > 0 {
             failNextFlipsWithBusy -= 1
-            throw KMSError(.busy, "simulated EBUSY")
+            throw PresentError(.busy, "simulated EBUSY")
         }
         if isModeSet && commitLatencyNanoseconds > 0 { time.advance(byNanoseconds: commitLatencyNanoseconds) }
         let now = time.nanoseconds()
@@ -228,11 +201,11 @@ public final class SimulatedPresenter: FramePresenter {
         return access.allowsCommit(at: now)
     }
 
-    public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
+    public func waitForFlip(timeoutNanoseconds: Int64) throws(PresentError) -> Int64 {
         precondition(pageFlipState == .waitingForFlip, "SimulatedPresenter: no flip to wait for")
         guard let completion = pendingCompletion, !dropFlipEvents else {
             time.sleep(untilNanoseconds: time.nanoseconds() + timeoutNanoseconds)
-            throw KMSError(.timedOut, "no page-flip event within \(timeoutNanoseconds / 1_000_000) ms (simulated)")
+            throw PresentError(.timedOut, "no page-flip event within \(timeoutNanoseconds / 1_000_000) ms (simulated)")
         }
         time.sleep(untilNanoseconds: completion)
         pendingCompletion = nil

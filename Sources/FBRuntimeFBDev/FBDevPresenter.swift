@@ -1,4 +1,5 @@
 import CPosix
+import FBRuntime
 import Raster
 
 /// Shows frames on an fbdev framebuffer (`/dev/fbN`), the fallback for
@@ -92,7 +93,7 @@ public final class FBDevPresenter: FramePresenter {
         }
     }
 
-    public func commit() throws(KMSError) -> PresentOutcome {
+    public func commit() throws(PresentError) -> PresentOutcome {
         guard let index = ring.renderingIndex else {
             preconditionFailure("FBDevPresenter: commit without a prepared frame")
         }
@@ -115,7 +116,7 @@ public final class FBDevPresenter: FramePresenter {
 
     /// With vblank waits, the next vblank (the pan is latched there, the
     /// copy shown by then); without, at once.
-    public func waitForFlip(timeoutNanoseconds: Int64) throws(KMSError) -> Int64 {
+    public func waitForFlip(timeoutNanoseconds: Int64) throws(PresentError) -> Int64 {
         precondition(pageFlipState == .waitingForFlip, "FBDevPresenter: no flip to wait for")
         if flipsWaitForVBlank { _ = try device.waitForVSync(timeoutNanoseconds: timeoutNanoseconds) }
         let timestamp = time.nanoseconds()

@@ -1,15 +1,10 @@
 import CDRM
 import CPosix
+import FBRuntime
 import Raster
 
-/// The pixel formats the KMS backend scans out of.
-public enum ScanoutFormat: Equatable, Sendable {
-    case xrgb8888
-    /// 16 bits per pixel; the backend dithers into it.
-    case rgb565
-
-    public var bytesPerPixel: Int { self == .xrgb8888 ? 4 : 2 }
-    public var name: String { self == .xrgb8888 ? "XRGB8888" : "RGB565" }
+extension ScanoutFormat {
+    /// The DRM fourcc code of the format (AddFB2).
     var fourcc: UInt32 { self == .xrgb8888 ? fbr_drm_format_xrgb8888() : fbr_drm_format_rgb565() }
 }
 

@@ -1,5 +1,6 @@
 import CDRM
 import CPosix
+import FBRuntime
 
 /// Atomic modesetting (wlroots `backend/drm/atomic.c`, kmscube
 /// `drm-atomic.c`): each frame is one request that sets the primary plane's

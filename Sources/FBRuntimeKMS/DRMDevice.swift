@@ -1,8 +1,10 @@
 import CDRM
 import CPosix
+import FBRuntime
 
 /// A failed step of the KMS backend: what was attempted, why, and the
-/// errno where a call failed.
+/// errno where a call failed. The render loop never sees one:
+/// `KMSPresenter` throws `PresentError` (`PresentError.init(_:)`).
 public struct KMSError: Error, CustomStringConvertible, Equatable {
     public enum Kind: Equatable, Sendable {
         /// No device, connector, CRTC or mode fits what was asked for.
@@ -19,11 +21,6 @@ public struct KMSError: Error, CustomStringConvertible, Equatable {
         /// another process (a VT switch, a second compositor) took the
         /// display. The presenter waits and asks for master again.
         case masterLost
-        /// A commit failed and the presenter has stopped using the display
-        /// until it recovers (`DisplayAccess.disconnected` or
-        /// `.recovering`): nothing was queued, the last good frame stays on
-        /// screen. Not an error that ends the render loop.
-        case displayLost
     }
     public let kind: Kind
     public let message: String
@@ -46,6 +43,24 @@ public struct KMSError: Error, CustomStringConvertible, Equatable {
     public static func call(_ message: String, errno: Int32) -> KMSError {
         let kind: Kind = errno == EBUSY ? .busy : (errno == EACCES || errno == EPERM ? .masterLost : .callFailed)
         return KMSError(kind, message, errno: errno)
+    }
+}
+
+extension PresentError {
+    /// `error` in the render loop's terms, where it leaves `KMSPresenter`:
+    /// `.busy`, `.masterLost` and `.timedOut` as they are, everything else
+    /// (`.notFound`, `.unsupported`, `.callFailed`) `.failed`; the message
+    /// and errno kept. (`.displayLost` is the presenter's own verdict on a
+    /// failed commit, never a `KMSError`.)
+    public init(_ error: KMSError) {
+        let kind: Kind
+        switch error.kind {
+        case .busy: kind = .busy
+        case .masterLost: kind = .masterLost
+        case .timedOut: kind = .timedOut
+        case .notFound, .unsupported, .callFailed: kind = .failed
+        }
+        self.init(kind, error.message, errno: error.errno)
     }
 }
 
@@ -167,6 +182,36 @@ public final class DRMDevice {
         var paths: [String] = []
         for i in 0..<16 where System.exists("/dev/dri/card\(i)") { paths.append("/dev/dri/card\(i)") }
         return paths
+    }
+
+    /// The /dev/dri/card* nodes this process cannot open, with the errno
+    /// (`EACCES`: the user lacks the `video` group or a seat).
+    public static func unopenableCards() -> [(path: String, errno: Int32)] {
+        var result: [(path: String, errno: Int32)] = []
+        for path in cardPaths() {
+            let fd = path.withCString { fbr_open($0, O_RDWR) }
+            if fd < 0 { result.append((path, fbr_errno())) } else { _ = close(fd) }
+        }
+        return result
+    }
+
+    /// True when some /dev/dri/card* has a connected connector with a
+    /// mode. Opens each card only to read its resources (no DRM master
+    /// needed), and closes it.
+    public static func hasConnectedCard() -> Bool {
+        for path in cardPaths() {
+            let fd = path.withCString { fbr_open($0, O_RDWR) }
+            guard fd >= 0 else { continue }
+            defer { _ = close(fd) }
+            guard let resources = drmModeGetResources(fd) else { continue }
+            defer { drmModeFreeResources(resources) }
+            for i in 0..<Int(resources.pointee.count_connectors) {
+                guard let c = drmModeGetConnector(fd, resources.pointee.connectors[i]) else { continue }
+                defer { drmModeFreeConnector(c) }
+                if c.pointee.connection == DRM_MODE_CONNECTED && c.pointee.count_modes > 0 { return true }
+            }
+        }
+        return false
     }
 
     /// Opens the first card that has a connected connector with a mode

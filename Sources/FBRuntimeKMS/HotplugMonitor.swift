@@ -1,4 +1,5 @@
 import CPosix
+import FBRuntime
 
 /// DRM hotplug events from the kernel: a netlink socket on the kernel's
 /// uevent group (what udevd reads; no udevd needed, no privileges).
