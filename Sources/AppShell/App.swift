@@ -70,7 +70,7 @@ public final class App: Sendable {
         let usage: (String) -> Never = { message in
             fbr_write_stderr("\(name): \(message)\nusage: \(name) \(appUsage.isEmpty ? "" : appUsage + " ")"
                              + "[--board NAME] [--backend auto|kms|fbdev] [--headless] "
-                             + "[--frames N] [--size WxH] [--out DIR] [--tap X,Y]...\n")
+                             + "[--frames N] [--size WxH] [--out DIR] [--tap X,Y]... [--key NAME]...\n")
             exit(2)
         }
         options = AppOptions.parse(arguments, usage: usage, extra: extra)
@@ -138,10 +138,10 @@ public final class App: Sendable {
             return 1
         }
         let frames = options.frames ?? 1
-        let taps = TapScript(options.taps)
+        let script = InputScript(options.inputSteps)
         for frame in 0..<frames {
             appLoop.runTurn {
-                for event in taps.events(atFrame: frame, time: appLoop.now) { screen.router.handle(event) }
+                screen.handle(script.events(atFrame: frame, time: appLoop.now))
                 screen.advance(to: appLoop.now)
             }
             display.renderFrame(screen.root, with: compositor)
@@ -186,9 +186,9 @@ public final class App: Sendable {
             for t in [screen.nextDeadline, AppRunLoop.current.nextEventTime] {
                 if let t { timeout = min(timeout, max(0, t - now + 0.001)) }
             }
-            let events = input.wait(milliseconds: Int32(timeout * 1000))
+            let batch = input.wait(milliseconds: Int32(timeout * 1000))
             AppRunLoop.current.runTurn {
-                for event in events { screen.router.handle(event) }
+                screen.handle(batch)
                 screen.advance(to: MonotonicClock().now)
             }
         }
@@ -225,17 +225,17 @@ public final class App: Sendable {
     }
 }
 
-/// Where the app thread waits and what it gets: touches (UI points), and
-/// whether the user asked to quit (the simulator's window closed).
+/// Where the app thread waits and what it gets: touches (UI points) and
+/// keys, and whether the user asked to quit (the simulator's window closed).
 protocol AppEventSource: AnyObject {
-    /// Waits up to `milliseconds` for input and returns the touches that came.
-    func wait(milliseconds: Int32) -> [TouchEvent]
+    /// Waits up to `milliseconds` for input and returns what came.
+    func wait(milliseconds: Int32) -> AppInputBatch
     var quitRequested: Bool { get }
 }
 
-/// Touch input on a display: libinput events as the runtime's touches
-/// (`TouchEventMapper`: the board's rotation and calibration), or nothing
-/// when no input device can be opened (said once).
+/// Input on a display: libinput events as the runtime's touches
+/// (`TouchEventMapper`: the board's rotation and calibration) and key
+/// events, or nothing when no input device can be opened (said once).
 final class AppInput: AppEventSource {
     let quitRequested = false
     private let seat: InputSeat?
@@ -252,20 +252,28 @@ final class AppInput: AppEventSource {
         height = UInt32(max(panelHeight, 1))
     }
 
-    /// Waits up to `milliseconds` for input and returns the touches that
-    /// came (UI points).
-    func wait(milliseconds: Int32) -> [TouchEvent] {
+    /// Waits up to `milliseconds` for input and returns the touches (UI
+    /// points) and keys that came.
+    func wait(milliseconds: Int32) -> AppInputBatch {
         guard let seat else {
             if milliseconds > 0 { MonotonicFrameTime().sleep(untilNanoseconds: System.monotonicNanoseconds() + Int64(milliseconds) * 1_000_000) }
-            return []
+            return AppInputBatch()
         }
         var revents: Int16 = 0
         _ = fbr_poll1(seat.fd, Int16(POLLIN), milliseconds, &revents)
-        var touches: [TouchEvent] = []
-        seat.dispatch(width: width, height: height) { event in
-            if let touch = mapper.touchEvent(event) { touches.append(touch) }
+        var batch = AppInputBatch()
+        seat.dispatch(width: width, height: height) { event in AppInput.collect(event, mapper: mapper, into: &batch) }
+        return batch
+    }
+
+    /// Adds what `event` means to the app to `batch`: a touch through
+    /// `mapper`, a key as it is (evdev code, press or release).
+    static func collect(_ event: InputEvent, mapper: TouchEventMapper, into batch: inout AppInputBatch) {
+        if case let .key(code, pressed, time) = event {
+            batch.keys.append(KeyEvent(code: code, pressed: pressed, timestamp: TouchEventMapper.mediaTime(time)))
+        } else if let touch = mapper.touchEvent(event) {
+            batch.touches.append(touch)
         }
-        return touches
     }
 }
 
@@ -280,9 +288,9 @@ final class SimWindowInput: AppEventSource {
 
     init(_ presenter: SimWindowPresenter) { self.presenter = presenter }
 
-    func wait(milliseconds: Int32) -> [TouchEvent] {
+    func wait(milliseconds: Int32) -> AppInputBatch {
         let n = Int(fbr_sim_wait(milliseconds, &events, Int32(events.count)))
-        var touches: [TouchEvent] = []
+        var batch = AppInputBatch()
         var showFrame = false, expose = false
         for e in events[0..<n] {
             let location = Point(x: Double(e.x), y: Double(e.y))
@@ -291,10 +299,11 @@ final class SimWindowInput: AppEventSource {
             case Int(FBR_SIM_QUIT.rawValue): quitRequested = true
             case Int(FBR_SIM_FRAME.rawValue): showFrame = true
             case Int(FBR_SIM_EXPOSE.rawValue): expose = true
-            case Int(FBR_SIM_BUTTON_DOWN.rawValue): touches.append(TouchEvent(id: 0, phase: .began, location: location, timestamp: time))
+            case Int(FBR_SIM_BUTTON_DOWN.rawValue): batch.touches.append(TouchEvent(id: 0, phase: .began, location: location, timestamp: time))
             case Int(FBR_SIM_MOTION.rawValue) where e.pressed != 0:
-                touches.append(TouchEvent(id: 0, phase: .moved, location: location, timestamp: time))
-            case Int(FBR_SIM_BUTTON_UP.rawValue): touches.append(TouchEvent(id: 0, phase: .ended, location: location, timestamp: time))
+                batch.touches.append(TouchEvent(id: 0, phase: .moved, location: location, timestamp: time))
+            case Int(FBR_SIM_BUTTON_UP.rawValue): batch.touches.append(TouchEvent(id: 0, phase: .ended, location: location, timestamp: time))
+            case Int(FBR_SIM_KEY.rawValue): batch.keys.append(KeyEvent(code: UInt32(e.code), pressed: e.pressed != 0, timestamp: time))
             default: break
             }
         }
@@ -302,24 +311,7 @@ final class SimWindowInput: AppEventSource {
             fbr_sim_present(pixels, Int32(stride * 4), Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height))
         }
         if expose && !shown { fbr_sim_refresh() }
-        return touches
+        return batch
     }
 }
 
-/// `--tap X,Y` in a headless run: tap k puts one finger down at the start
-/// of frame 1 + 30k and lifts it at the start of the frame after (a 1/60 s
-/// press), so each tap's animations have half a second before the next.
-struct TapScript {
-    let taps: [Point]
-    static let framesBetweenTaps = 30
-
-    init(_ taps: [Point]) { self.taps = taps }
-
-    /// The touch events due at the start of `frame`, at `time`.
-    func events(atFrame frame: Int, time: MediaTime) -> [TouchEvent] {
-        guard frame >= 1 else { return [] }
-        let k = (frame - 1) / TapScript.framesBetweenTaps, step = (frame - 1) % TapScript.framesBetweenTaps
-        guard k < taps.count, step <= 1 else { return [] }
-        return [TouchEvent(id: Int32(k), phase: step == 0 ? .began : .ended, location: taps[k], timestamp: time)]
-    }
-}

@@ -13,8 +13,12 @@ import Raster
 ///                         simulated 60 Hz time; default 1)
 ///     --size WxH          the headless frame's size in pixels (default 480x320)
 ///     --out DIR           where headless frames go (default out/NAME)
-///     --tap X,Y           headless: a tap at X,Y (pixels), repeatable; taps are
-///                         played one after another from frame 1 on (`TapScript`)
+///     --tap X,Y           headless: a tap at X,Y (pixels), repeatable
+///     --key NAME          headless: a key pressed and released (tab, enter,
+///                         up, down, left, right, space, esc, backspace, a
+///                         letter or digit, or an evdev code), repeatable;
+///                         taps and keys are played one after another in the
+///                         order given, from frame 1 on (`InputScript`)
 ///
 /// An app adds its own options with `App.init(name:options:)`'s handler;
 /// anything neither takes is refused with one line and exit status 2.
@@ -31,6 +35,9 @@ public struct AppOptions: Sendable {
     public var outDirectory: String?
     /// `--tap X,Y` in the order given (panel pixels, origin top left).
     public var taps: [Point] = []
+    /// `--tap` and `--key` together, in the order given: the headless
+    /// run's input script.
+    public var inputSteps: [AppInputStep] = []
 
     /// The most frames `--frames` takes.
     public static let maxFrames = 100_000
@@ -144,6 +151,12 @@ extension AppOptions {
             case "--tap":
                 guard let p = AppOptionReader.parsePoint(r.value()) else { usage("--tap takes X,Y (pixels)") }
                 options.taps.append(p)
+                options.inputSteps.append(.tap(p))
+            case "--key":
+                guard let code = KeyNames.code(r.value()) else {
+                    usage("--key takes a key name (tab, enter, up, down, left, right, space, esc, backspace, a letter or digit) or an evdev code")
+                }
+                options.inputSteps.append(.key(code))
             default: r.unknown(a)
             }
         }

@@ -64,6 +64,7 @@ public final class Screen {
     public var renderStatistics: RenderLoopStatistics? { statisticsSource?() }
 
     private var timers: [Timer] = []
+    private var keyHandlers: [(name: String, action: (KeyEvent) throws(AppError) -> Void)] = []
     /// Set by `App` once its compositor or render loop exists.
     var onDebugOverlaysChange: ((DebugOverlays) -> Void)?
     var statisticsSource: (() -> RenderLoopStatistics)?
@@ -114,6 +115,30 @@ public final class Screen {
                       _ action: @escaping (MediaTime) throws(AppError) -> Void) {
         let interval = interval.isFinite && interval > 0.001 ? interval : 0.001
         timers.append(Timer(name: name, interval: interval, next: AppRunLoop.current.now + interval, action: action))
+    }
+
+    /// Calls `action` with every key event (pressed and released; evdev
+    /// codes, see `KeyEvent`), after the handlers added before it. Keys come
+    /// from the seat's keyboards and keypads on a display (every input
+    /// device of `seat0`; a board's `touch_device` path opens only that
+    /// device), from the simulator window's keyboard (Escape closes the
+    /// window), and from `--key` in a headless run. To drive Controls'
+    /// focus: `var keys = EvdevKeyMapper()` and, in the handler,
+    /// `if let k = keys.key(code: event.code, pressed: event.pressed) { _ = focus.handle(k) }`.
+    public func onKey(name: String = "key", _ action: @escaping (KeyEvent) throws(AppError) -> Void) {
+        keyHandlers.append((name, action))
+    }
+
+    /// Hands `key` to every key handler, in the order they were added.
+    func handle(_ key: KeyEvent) {
+        for (name, action) in keyHandlers { call(name) { () throws(AppError) in try action(key) } }
+    }
+
+    /// Routes one batch of input: the touches to the router, then the keys
+    /// to the key handlers.
+    func handle(_ batch: AppInputBatch) {
+        for event in batch.touches { router.handle(event) }
+        for key in batch.keys { handle(key) }
     }
 
     /// The earliest time a timer or a recogniser needs the app thread.

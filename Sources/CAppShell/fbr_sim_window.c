@@ -79,6 +79,32 @@ void fbr_sim_refresh(void) {
 
 static int clamp(int v, int limit) { return v < 0 ? 0 : v >= limit ? limit - 1 : v; }
 
+// The Linux evdev code (linux/input-event-codes.h) of an SDL scancode, for
+// the keys an appliance keypad and a US keyboard's letters and digits
+// have; 0 for the rest. The board gets evdev codes from libinput, so the
+// simulator hands the app the same numbers.
+static int evdev_code(SDL_Scancode s) {
+    static const unsigned char letters[26] = {   // SDL_SCANCODE_A … Z
+        30, 48, 46, 32, 18, 33, 34, 35, 23, 36, 37, 38, 50, 49, 24, 25, 16, 19, 31, 20, 22, 47, 17, 45, 21, 44 };
+    if (s >= SDL_SCANCODE_A && s <= SDL_SCANCODE_Z) return letters[s - SDL_SCANCODE_A];
+    if (s >= SDL_SCANCODE_1 && s <= SDL_SCANCODE_9) return 2 + (s - SDL_SCANCODE_1);
+    switch (s) {
+    case SDL_SCANCODE_0: return 11;
+    case SDL_SCANCODE_RETURN: return 28;
+    case SDL_SCANCODE_KP_ENTER: return 96;
+    case SDL_SCANCODE_BACKSPACE: return 14;
+    case SDL_SCANCODE_TAB: return 15;
+    case SDL_SCANCODE_SPACE: return 57;
+    case SDL_SCANCODE_UP: return 103;
+    case SDL_SCANCODE_LEFT: return 105;
+    case SDL_SCANCODE_RIGHT: return 106;
+    case SDL_SCANCODE_DOWN: return 108;
+    case SDL_SCANCODE_LSHIFT: return 42;
+    case SDL_SCANCODE_RSHIFT: return 54;
+    default: return 0;
+    }
+}
+
 static int translate(const SDL_Event *e, fbr_sim_event *out) {
     memset(out, 0, sizeof *out);
     // When the event reached us, on CLOCK_MONOTONIC (the runtime's media
@@ -90,8 +116,17 @@ static int translate(const SDL_Event *e, fbr_sim_event *out) {
     switch (e->type) {
     case SDL_QUIT: out->type = FBR_SIM_QUIT; return 1;
     case SDL_KEYDOWN:
-        if (e->key.keysym.sym == SDLK_ESCAPE) { out->type = FBR_SIM_QUIT; return 1; }
-        return 0;
+    case SDL_KEYUP:
+        if (e->key.keysym.sym == SDLK_ESCAPE) {
+            if (e->type == SDL_KEYUP) return 0;
+            out->type = FBR_SIM_QUIT;
+            return 1;
+        }
+        out->code = evdev_code(e->key.keysym.scancode);
+        if (out->code == 0) return 0;
+        out->type = FBR_SIM_KEY;
+        out->pressed = e->type == SDL_KEYDOWN;
+        return 1;
     case SDL_WINDOWEVENT:
         if (e->window.event == SDL_WINDOWEVENT_EXPOSED || e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
             out->type = FBR_SIM_EXPOSE;

@@ -1,5 +1,7 @@
 @testable import AppShell
 import FBRuntime
+import Input
+import TouchInput
 import XCTest
 
 /// The app shell's pieces that run without a display: its options, the
@@ -52,15 +54,76 @@ final class AppShellTests: XCTestCase {
         XCTAssertEqual(AppOptionReader.parsePoint("7,8"), Point(x: 7, y: 8))
     }
 
-    /// Tap k: down at frame 1 + 30k, up at the frame after; nothing else.
-    func testTapScriptTiming() {
-        let script = TapScript([Point(x: 1, y: 2), Point(x: 3, y: 4)])
-        var seen: [(Int, TouchEvent)] = []
-        for frame in 0..<100 { for e in script.events(atFrame: frame, time: Double(frame)) { seen.append((frame, e)) } }
-        XCTAssertEqual(seen.map { $0.0 }, [1, 2, 31, 32])
-        XCTAssertEqual(seen.map { $0.1.phase }, [.began, .ended, .began, .ended])
-        XCTAssertEqual(seen[2].1.location, Point(x: 3, y: 4))
-        XCTAssertEqual(seen[2].1.timestamp, 31)
+    /// Step k: a finger down or a key pressed at frame 1 + 30k, up or
+    /// released at the frame after; nothing else. `--tap` and `--key` keep
+    /// their order.
+    func testInputScriptTiming() {
+        let o = parse(["--tap", "1,2", "--key", "Tab", "--tap", "3,4", "--key", "7"])
+        XCTAssertEqual(o.taps, [Point(x: 1, y: 2), Point(x: 3, y: 4)])
+        XCTAssertEqual(o.inputSteps, [.tap(Point(x: 1, y: 2)), .key(15), .tap(Point(x: 3, y: 4)), .key(8)])
+        let script = InputScript(o.inputSteps)
+        var touches: [(Int, TouchEvent)] = [], keys: [(Int, KeyEvent)] = []
+        for frame in 0..<200 {
+            let batch = script.events(atFrame: frame, time: Double(frame))
+            for e in batch.touches { touches.append((frame, e)) }
+            for k in batch.keys { keys.append((frame, k)) }
+        }
+        XCTAssertEqual(touches.map { $0.0 }, [1, 2, 61, 62])
+        XCTAssertEqual(touches.map { $0.1.phase }, [.began, .ended, .began, .ended])
+        XCTAssertEqual(touches[2].1.location, Point(x: 3, y: 4))
+        XCTAssertEqual(touches[2].1.timestamp, 61)
+        XCTAssertEqual(keys.map { $0.0 }, [31, 32, 91, 92])
+        XCTAssertEqual(keys.map { $0.1 }, [KeyEvent(code: 15, pressed: true, timestamp: 31), KeyEvent(code: 15, pressed: false, timestamp: 32),
+                                            KeyEvent(code: 8, pressed: true, timestamp: 91), KeyEvent(code: 8, pressed: false, timestamp: 92)])
+    }
+
+    /// Key names: the keypad's, letters and digits as a US keyboard
+    /// numbers them, evdev codes; nothing else.
+    func testKeyNames() {
+        XCTAssertEqual(KeyNames.code("enter"), 28)
+        XCTAssertEqual(KeyNames.code("DOWN"), 108)
+        XCTAssertEqual(KeyNames.code("a"), 30)
+        XCTAssertEqual(KeyNames.code("z"), 44)
+        XCTAssertEqual(KeyNames.code("q"), 16)
+        XCTAssertEqual(KeyNames.code("0"), 11)
+        XCTAssertEqual(KeyNames.code("1"), 2)
+        XCTAssertEqual(KeyNames.code("125"), 125)
+        XCTAssertNil(KeyNames.code("0000"))
+        XCTAssertNil(KeyNames.code("768"))
+        XCTAssertNil(KeyNames.code("hyper"))
+        XCTAssertNil(KeyNames.code(""))
+    }
+
+    /// libinput's key events reach the app as they are (evdev code, press
+    /// or release, media time); its touches go through the mapper.
+    func testLibinputKeysAndTouchesBecomeTheAppsInput() {
+        let mapper = TouchEventMapper(orientation: DisplayOrientation(board: BoardConfig(name: "test"), panelWidth: 200, panelHeight: 100))
+        var batch = AppInputBatch()
+        AppInput.collect(.key(code: 103, pressed: true, timeMicroseconds: 2_000_000), mapper: mapper, into: &batch)
+        AppInput.collect(.touchDown(slot: 0, x: 20, y: 30, timeMicroseconds: 2_100_000), mapper: mapper, into: &batch)
+        AppInput.collect(.touchFrame(timeMicroseconds: 2_100_000), mapper: mapper, into: &batch)
+        AppInput.collect(.key(code: 103, pressed: false, timeMicroseconds: 2_200_000), mapper: mapper, into: &batch)
+        XCTAssertEqual(batch.keys, [KeyEvent(code: 103, pressed: true, timestamp: 2), KeyEvent(code: 103, pressed: false, timestamp: 2.2)])
+        XCTAssertEqual(batch.touches.first?.location, Point(x: 20, y: 30))
+    }
+
+    /// Key handlers run in the order they were added, each with every
+    /// event; one that throws is counted and the next still runs.
+    func testKeyHandlersInOrderAndTheirFailures() {
+        withManualRunLoop { _ in
+            let screen = Screen(appName: "test", width: 200, height: 100)
+            var seen: [String] = []
+            screen.onKey(name: "first") { (key: KeyEvent) throws(AppError) in
+                seen.append("first \(key.code)")
+                if key.code == 14 { throw AppError("no") }
+            }
+            screen.onKey { key in seen.append("second \(key.code) \(key.pressed)") }
+            var batch = AppInputBatch()
+            batch.keys = [KeyEvent(code: 15, pressed: true, timestamp: 1), KeyEvent(code: 14, pressed: true, timestamp: 1)]
+            screen.handle(batch)
+            XCTAssertEqual(seen, ["first 15", "second 15 true", "first 14", "second 14 true"])
+            XCTAssertEqual(screen.failures, 1)
+        }
     }
 
     private func withManualRunLoop(_ body: (ManualClock) -> Void) {

@@ -48,4 +48,25 @@ final class HandlerFailureTests: XCTestCase {
         XCTAssertTrue(output.contains("trapprobe: handler 'explode' crashed (signal "), output)
         XCTAssertFalse(output.contains("wrote 40 frames"), output)
     }
+
+    /// `--key` and `--tap` play in the order given, a step per 30 frames:
+    /// each key reaches every key handler pressed, then released the frame
+    /// after; a key handler that throws is logged and the next still runs.
+    func testScriptedKeysReachTheKeyHandlersInOrder() throws {
+        let out = NSTemporaryDirectory() + "apptrapprobe-keys"
+        let (output, process) = try run(["--headless", "--frames", "100", "--size", "200x100", "--out", out,
+                                         "--key", "tab", "--tap", "50,50", "--key", "backspace", "--key", "28"])
+        XCTAssertEqual(process.terminationStatus, 0, output)
+        let lines = output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("trapprobe: key") || $0.contains("failed") }
+        XCTAssertEqual(lines, ["trapprobe: key 15 down", "trapprobe: key 15 up",
+                               "trapprobe: refuse failed: no water",
+                               "trapprobe: key 14 down", "trapprobe: backspace failed: nothing to delete", "trapprobe: key 14 up",
+                               "trapprobe: key 28 down", "trapprobe: key 28 up"], output)
+    }
+
+    func testAnUnknownKeyNameIsRefused() throws {
+        let (output, process) = try run(["--headless", "--key", "hyper"])
+        XCTAssertEqual(process.terminationStatus, 2, output)
+        XCTAssertTrue(output.contains("--key takes a key name"), output)
+    }
 }

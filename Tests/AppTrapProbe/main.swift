@@ -1,6 +1,7 @@
 // apptrapprobe (host only, for AppShellTests): an app whose left half's tap
 // handler throws and whose right half's traps (an index out of range), so
-// the tests can watch what the shell logs for each.
+// the tests can watch what the shell logs for each; it prints every key
+// event it gets, and refuses Backspace (a key handler that throws).
 import AppShell
 import FBRuntime
 
@@ -14,4 +15,8 @@ app.run { screen in
     screen.onTap(left, name: "refuse") { () throws(AppError) in throw AppError("no water") }
     let empty: [Int] = []
     screen.onTap(right, name: "explode") { print("trapprobe: about to trap"); _ = empty[1] }
+    screen.onKey { key in print("trapprobe: key \(key.code) \(key.pressed ? "down" : "up")") }
+    screen.onKey(name: "backspace") { (key: KeyEvent) throws(AppError) in
+        if key.code == 14 && key.pressed { throw AppError("nothing to delete") }
+    }
 }

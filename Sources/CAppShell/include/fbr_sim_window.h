@@ -19,12 +19,14 @@ enum fbr_sim_event_type {
     FBR_SIM_BUTTON_UP = 4,    // left button released at x, y
     FBR_SIM_FRAME = 5,        // fbr_sim_wake was called: a frame is waiting
     FBR_SIM_EXPOSE = 6,       // the window needs presenting again
+    FBR_SIM_KEY = 7,          // a key pressed or released (`pressed`), Linux evdev `code`
 };
 
 typedef struct fbr_sim_event {
     int type;
     int x, y;      // frame pixels, clamped to the frame
-    int pressed;   // FBR_SIM_MOTION: the left button is down
+    int pressed;   // FBR_SIM_MOTION: the left button is down; FBR_SIM_KEY: pressed, not released
+    int code;      // FBR_SIM_KEY: the key as a Linux evdev code (KEY_TAB 15, …)
     uint64_t time_us;  // when the event was read, CLOCK_MONOTONIC microseconds
 } fbr_sim_event;
 
