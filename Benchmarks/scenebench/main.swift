@@ -233,6 +233,7 @@ if wanted("list") {
             rows.append(row)
         }
         let compositor = Compositor()
+        compositor.runsDisplayPass = false     // as RenderLoop's: the display pass ran at the commit
         var t = startTime
         let first = RenderTreeUpdate(capturing: root, at: t)
         first.apply()

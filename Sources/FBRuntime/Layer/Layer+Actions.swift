@@ -236,28 +236,43 @@ extension Layer {
     /// values of the properties that change.
     func willChangeGeometry(to new: LayerGeometry) {
         let old = geometry
-        var keys: [AnimatableKey] = []
-        if old.bounds != new.bounds { keys.append(.bounds) }
-        if old.position != new.position { keys.append(.position) }
-        if old.zPosition != new.zPosition { keys.append(.zPosition) }
-        if old.anchorPoint != new.anchorPoint { keys.append(.anchorPoint) }
-        if old.anchorPointZ != new.anchorPointZ { keys.append(.anchorPointZ) }
-        if old.transform != new.transform { keys.append(.transform) }
-        if old.sublayerTransform != new.sublayerTransform { keys.append(.sublayerTransform) }
-        guard !keys.isEmpty, let loop = loopForActions() else { return }
+        let changes = (bounds: old.bounds != new.bounds, position: old.position != new.position,
+                       zPosition: old.zPosition != new.zPosition, anchorPoint: old.anchorPoint != new.anchorPoint,
+                       anchorPointZ: old.anchorPointZ != new.anchorPointZ, transform: old.transform != new.transform,
+                       sublayerTransform: old.sublayerTransform != new.sublayerTransform)
+        guard changes.bounds || changes.position || changes.zPosition || changes.anchorPoint || changes.anchorPointZ
+                || changes.transform || changes.sublayerTransform,
+              let loop = loopForActions() else { return }
+        // Straight into `pendingFrom`, which keeps its storage from change
+        // to change: no list of keys made per change (a list's rows
+        // recycled while it scrolls move every frame).
         let p = PresentationValues(self, at: convertTime(loop.clock.now, from: nil))
-        for key in keys { actionState.pendingFrom.append((key, p.value(for: key))) }
+        func note(_ key: AnimatableKey) { actionState.pendingFrom.append((key, p.value(for: key))) }
+        if changes.bounds { note(.bounds) }
+        if changes.position { note(.position) }
+        if changes.zPosition { note(.zPosition) }
+        if changes.anchorPoint { note(.anchorPoint) }
+        if changes.anchorPointZ { note(.anchorPointZ) }
+        if changes.transform { note(.transform) }
+        if changes.sublayerTransform { note(.sublayerTransform) }
     }
 
     /// After a change: run the action of every property captured before it.
     func didChangeValues() {
         noteModelChange()
         guard !actionState.pendingFrom.isEmpty else { return }
-        let changes = actionState.pendingFrom
-        actionState.pendingFrom.removeAll()
+        // Taken out by a swap (an action may change properties again, which
+        // notes into an empty list); the storage goes back afterwards, so
+        // changes in steady state allocate nothing.
+        var changes: [(key: AnimatableKey, value: AnimatableValue?)] = []
+        swap(&changes, &actionState.pendingFrom)
         for (key, from) in changes {
             guard let action = lookUpAction(forKey: key) else { continue }
             run(action, forKey: key, from: from)
+        }
+        if actionState.pendingFrom.isEmpty {
+            changes.removeAll(keepingCapacity: true)
+            swap(&changes, &actionState.pendingFrom)
         }
     }
 
