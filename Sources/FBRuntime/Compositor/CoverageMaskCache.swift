@@ -18,10 +18,12 @@ struct CoverageMask {
     /// Shorter full runs are blended with the rest of the row.
     static let minimumInterior = 16
 
-    init(coverage: [UInt8], left: Int, top: Int, width: Int, height: Int) {
+    /// `findsInteriors` false: no `interiors` (text, whose rows have no
+    /// long full runs; saves a pass and an allocation).
+    init(coverage: [UInt8], left: Int, top: Int, width: Int, height: Int, findsInteriors: Bool = true) {
         self.coverage = coverage
         self.left = left; self.top = top; self.width = width; self.height = height
-        guard width >= CoverageMask.minimumInterior, width <= Int(UInt16.max), coverage.count == width * height else { return }
+        guard findsInteriors, width >= CoverageMask.minimumInterior, width <= Int(UInt16.max), coverage.count == width * height else { return }
         var runs = [UInt32](repeating: 0, count: height)
         var found = false
         coverage.withUnsafeBufferPointer { c in

@@ -352,9 +352,16 @@ final class TextLayoutCache {
     /// placement).
     private func forgetMasks() {
         masks.removeAll(keepingCapacity: true)
-        composed = nil
+        if let old = composed {
+            composed = nil
+            spareCoverage = old.coverage        // the only reference left: reused by the next `compose()`
+        }
         composeRefused = false
     }
+
+    /// The storage of the last composed mask, kept for the next (a list
+    /// row whose text changes as it is reused composes without allocating).
+    private var spareCoverage: [UInt8] = []
 
     /// Makes `masks` hold one entry per glyph (unknown ones when it was
     /// emptied).
@@ -404,7 +411,10 @@ final class TextLayoutCache {
             k += 1
         }
         guard any, box.area <= TextLayoutCache.composedBudget else { return }
-        var coverage = [UInt8](repeating: 0, count: box.area)
+        var coverage: [UInt8] = []
+        swap(&coverage, &spareCoverage)
+        coverage.removeAll(keepingCapacity: true)
+        coverage.append(contentsOf: repeatElement(0, count: box.area))
         let overlaps = coverage.withUnsafeMutableBufferPointer { out -> Bool in
             var k = 0
             while k < masks.count {
@@ -433,8 +443,9 @@ final class TextLayoutCache {
             }
             return false
         }
-        guard !overlaps else { return }
-        composed = CoverageMask(coverage: coverage, left: box.x, top: box.y, width: box.width, height: box.height)
+        guard !overlaps else { swap(&coverage, &spareCoverage); return }
+        composed = CoverageMask(coverage: coverage, left: box.x, top: box.y, width: box.width, height: box.height,
+                                findsInteriors: false)
         composeRefused = false
     }
 
