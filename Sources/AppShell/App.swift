@@ -267,10 +267,13 @@ final class AppInput: AppEventSource {
     }
 
     /// Adds what `event` means to the app to `batch`: a touch through
-    /// `mapper`, a key as it is (evdev code, press or release).
+    /// `mapper`, a key as it is (evdev code, press or release), a wheel
+    /// turn in detents.
     static func collect(_ event: InputEvent, mapper: TouchEventMapper, into batch: inout AppInputBatch) {
         if case let .key(code, pressed, time) = event {
             batch.keys.append(KeyEvent(code: code, pressed: pressed, timestamp: TouchEventMapper.mediaTime(time)))
+        } else if case let .wheel(h, v, time) = event {
+            batch.wheels.append(WheelEvent(horizontal: h, vertical: v, timestamp: TouchEventMapper.mediaTime(time)))
         } else if let touch = mapper.touchEvent(event) {
             batch.touches.append(touch)
         }
@@ -304,6 +307,7 @@ final class SimWindowInput: AppEventSource {
                 batch.touches.append(TouchEvent(id: 0, phase: .moved, location: location, timestamp: time))
             case Int(FBR_SIM_BUTTON_UP.rawValue): batch.touches.append(TouchEvent(id: 0, phase: .ended, location: location, timestamp: time))
             case Int(FBR_SIM_KEY.rawValue): batch.keys.append(KeyEvent(code: UInt32(e.code), pressed: e.pressed != 0, timestamp: time))
+            case Int(FBR_SIM_WHEEL.rawValue): batch.wheels.append(WheelEvent(horizontal: 0, vertical: Double(e.code) / 120, timestamp: time))
             default: break
             }
         }

@@ -20,11 +20,29 @@ public struct KeyEvent: Equatable, Sendable {
     }
 }
 
-/// What the app thread gets from one wait for input: touches (UI points)
-/// and keys, each in the order they came.
+/// A wheel turned: a mouse wheel, or a rotary encoder the kernel reports
+/// as one. In detents (a click is 1; high-resolution wheels send
+/// fractions); positive is down (`vertical`) and right (`horizontal`), as
+/// libinput, in the device's terms (not turned with the display).
+public struct WheelEvent: Equatable, Sendable {
+    public let horizontal: Double
+    public let vertical: Double
+    /// When it happened, media time (seconds, the monotonic clock).
+    public let timestamp: MediaTime
+
+    public init(horizontal: Double, vertical: Double, timestamp: MediaTime) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+        self.timestamp = timestamp
+    }
+}
+
+/// What the app thread gets from one wait for input: touches (UI points),
+/// keys and wheel turns, each in the order they came.
 struct AppInputBatch {
     var touches: [TouchEvent] = []
     var keys: [KeyEvent] = []
+    var wheels: [WheelEvent] = []
 }
 
 /// Evdev key codes by the names `--key` takes (`tab`, `enter`, `down`,

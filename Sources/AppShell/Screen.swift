@@ -65,6 +65,7 @@ public final class Screen {
 
     private var timers: [Timer] = []
     private var keyHandlers: [(name: String, action: (KeyEvent) throws(AppError) -> Void)] = []
+    private var wheelHandlers: [(name: String, action: (WheelEvent) throws(AppError) -> Void)] = []
     /// Set by `App` once its compositor or render loop exists.
     var onDebugOverlaysChange: ((DebugOverlays) -> Void)?
     var statisticsSource: (() -> RenderLoopStatistics)?
@@ -129,16 +130,28 @@ public final class Screen {
         keyHandlers.append((name, action))
     }
 
+    /// Calls `action` with every wheel turn (`WheelEvent`, detents): a
+    /// rotary encoder that reports a wheel, a mouse wheel, the simulator
+    /// window's wheel. A rotary encoder moves Controls' focus with
+    /// `focus.rotate(by:)`; keep the fractions of a high-resolution wheel
+    /// until they make a whole detent.
+    public func onWheel(name: String = "wheel", _ action: @escaping (WheelEvent) throws(AppError) -> Void) {
+        wheelHandlers.append((name, action))
+    }
+
     /// Hands `key` to every key handler, in the order they were added.
     func handle(_ key: KeyEvent) {
         for (name, action) in keyHandlers { call(name) { () throws(AppError) in try action(key) } }
     }
 
     /// Routes one batch of input: the touches to the router, then the keys
-    /// to the key handlers.
+    /// to the key handlers, then the wheel turns to the wheel handlers.
     func handle(_ batch: AppInputBatch) {
         for event in batch.touches { router.handle(event) }
         for key in batch.keys { handle(key) }
+        for wheel in batch.wheels {
+            for (name, action) in wheelHandlers { call(name) { () throws(AppError) in try action(wheel) } }
+        }
     }
 
     /// The earliest time a timer or a recogniser needs the app thread.

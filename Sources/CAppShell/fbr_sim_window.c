@@ -145,6 +145,13 @@ static int translate(const SDL_Event *e, fbr_sim_event *out) {
         out->type = FBR_SIM_BUTTON_UP;
         out->x = clamp(e->button.x, frame_width); out->y = clamp(e->button.y, frame_height);
         return 1;
+    case SDL_MOUSEWHEEL:
+        if (e->wheel.y == 0) return 0;
+        out->type = FBR_SIM_WHEEL;
+        // SDL counts away from the user as positive; libinput, and so the
+        // app, down.
+        out->code = (e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? 1 : -1) * e->wheel.y * 120;
+        return 1;
     case SDL_MOUSEMOTION:
         out->type = FBR_SIM_MOTION;
         out->x = clamp(e->motion.x, frame_width); out->y = clamp(e->motion.y, frame_height);

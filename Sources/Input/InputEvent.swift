@@ -40,6 +40,11 @@ public enum InputEvent: Equatable, Sendable {
     /// A key of a keyboard or an appliance button; `code` is the kernel's
     /// KEY_* code (linux/input-event-codes.h).
     case key(code: UInt32, pressed: Bool, timeMicroseconds: UInt64)
+    /// A wheel turned: a mouse wheel, or a rotary encoder that the kernel
+    /// reports as one (`rotary-encoder` with `REL_WHEEL`). In detents (one
+    /// click of a wheel is 1; high-resolution wheels send fractions),
+    /// positive is down (vertical) and right (horizontal), as libinput.
+    case wheel(horizontal: Double, vertical: Double, timeMicroseconds: UInt64)
 
     /// The slot of a pointer device acting as a touch: above any seat slot
     /// libinput hands out (those count up from 0 with the touches down).

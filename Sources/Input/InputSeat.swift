@@ -156,8 +156,19 @@ public final class InputSeat {
             emit(.key(code: libinput_event_keyboard_get_key(k),
                       pressed: libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED,
                       timeMicroseconds: libinput_event_keyboard_get_time_usec(k)))
+        case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL:
+            // Detents from libinput's v120 values (120 a click).
+            let p = libinput_event_get_pointer_event(event)
+            var h = 0.0, v = 0.0
+            if libinput_event_pointer_has_axis(p, LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL) != 0 {
+                h = libinput_event_pointer_get_scroll_value_v120(p, LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL) / 120
+            }
+            if libinput_event_pointer_has_axis(p, LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL) != 0 {
+                v = libinput_event_pointer_get_scroll_value_v120(p, LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL) / 120
+            }
+            emit(.wheel(horizontal: h, vertical: v, timeMicroseconds: libinput_event_pointer_get_time_usec(p)))
         default:
-            break   // scroll, gesture (touchpad), tablet, switch events: not used yet
+            break   // finger and continuous scroll, gesture (touchpad), tablet, switch events: not used yet
         }
     }
 }

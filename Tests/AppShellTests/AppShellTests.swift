@@ -103,8 +103,26 @@ final class AppShellTests: XCTestCase {
         AppInput.collect(.touchDown(slot: 0, x: 20, y: 30, timeMicroseconds: 2_100_000), mapper: mapper, into: &batch)
         AppInput.collect(.touchFrame(timeMicroseconds: 2_100_000), mapper: mapper, into: &batch)
         AppInput.collect(.key(code: 103, pressed: false, timeMicroseconds: 2_200_000), mapper: mapper, into: &batch)
+        AppInput.collect(.wheel(horizontal: 0, vertical: -1, timeMicroseconds: 2_300_000), mapper: mapper, into: &batch)
         XCTAssertEqual(batch.keys, [KeyEvent(code: 103, pressed: true, timestamp: 2), KeyEvent(code: 103, pressed: false, timestamp: 2.2)])
         XCTAssertEqual(batch.touches.first?.location, Point(x: 20, y: 30))
+        XCTAssertEqual(batch.wheels, [WheelEvent(horizontal: 0, vertical: -1, timestamp: 2.3)])
+    }
+
+    /// Wheel turns (a rotary encoder) reach the wheel handlers after the
+    /// batch's keys.
+    func testWheelHandlers() {
+        withManualRunLoop { _ in
+            let screen = Screen(appName: "test", width: 200, height: 100)
+            var seen: [String] = []
+            screen.onKey { key in seen.append("key \(key.code)") }
+            screen.onWheel { wheel in seen.append("wheel \(wheel.vertical)") }
+            var batch = AppInputBatch()
+            batch.wheels = [WheelEvent(horizontal: 0, vertical: 1, timestamp: 1), WheelEvent(horizontal: 0, vertical: -0.5, timestamp: 1)]
+            batch.keys = [KeyEvent(code: 28, pressed: true, timestamp: 1)]
+            screen.handle(batch)
+            XCTAssertEqual(seen, ["key 28", "wheel 1.0", "wheel -0.5"])
+        }
     }
 
     /// Key handlers run in the order they were added, each with every

@@ -20,13 +20,14 @@ enum fbr_sim_event_type {
     FBR_SIM_FRAME = 5,        // fbr_sim_wake was called: a frame is waiting
     FBR_SIM_EXPOSE = 6,       // the window needs presenting again
     FBR_SIM_KEY = 7,          // a key pressed or released (`pressed`), Linux evdev `code`
+    FBR_SIM_WHEEL = 8,        // the mouse wheel turned: `code` in 1/120 detents, positive down (libinput's sign)
 };
 
 typedef struct fbr_sim_event {
     int type;
     int x, y;      // frame pixels, clamped to the frame
     int pressed;   // FBR_SIM_MOTION: the left button is down; FBR_SIM_KEY: pressed, not released
-    int code;      // FBR_SIM_KEY: the key as a Linux evdev code (KEY_TAB 15, …)
+    int code;      // FBR_SIM_KEY: the key as a Linux evdev code (KEY_TAB 15, …); FBR_SIM_WHEEL: 1/120 detents
     uint64_t time_us;  // when the event was read, CLOCK_MONOTONIC microseconds
 } fbr_sim_event;
 
