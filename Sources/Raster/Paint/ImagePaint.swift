@@ -321,8 +321,7 @@ public struct ImagePaint: Paint {
                 let di = Double(i)
                 levelRow(l + 1, start: ((p.x + di * step.x) * s1, (p.y + di * step.y) * s1),
                          step: (step.x * s1, step.y * s1), x: x + i, count: n, into: tmp, family: family)
-                var k = 0
-                while k < n { span[i + k] = ImageSampler.lerp(span[i + k], tmp[k], f); k &+= 1 }
+                ImageSampler.lerpRow(span + i, tmp, f, count: n, family: family)
                 i += n
             }
         }

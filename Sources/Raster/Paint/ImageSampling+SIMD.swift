@@ -292,6 +292,19 @@ extension ImageSampler {
         return words32(rb) | (words32(ag) & 0xFF00_FF00)
     }
 
+    /// `lerp` on 8 pixels, in 16-bit channel lanes: `a·(256 − f) + b·f + 128
+    /// = 256·a + f·(b − a) + 128` lies in 0 … 65408, so the right side in
+    /// wrapping 16-bit lanes gives it exactly, one multiply per channel
+    /// pair (`f` is 0…255 in every lane).
+    @inline(__always)
+    static func lerp8(_ a: Pixels8, _ b: Pixels8, _ f: Channels16) -> Pixels8 {
+        let p = lanes16(a), q = lanes16(b), m = Channels16(repeating: 0x00FF)
+        let pl = p & m, ph = p &>> 8
+        let rb = ((pl &<< 8) &+ 128 &+ f &* ((q & m) &- pl)) &>> 8
+        let ag = ((ph &<< 8) &+ 128 &+ f &* ((q &>> 8) &- ph)) & 0xFF00
+        return words32(rb | ag)
+    }
+
     @inline(__always)
     static func load8(_ p: UnsafePointer<UInt32>) -> Pixels8 { UnsafeRawPointer(p).loadUnaligned(as: Pixels8.self) }
 

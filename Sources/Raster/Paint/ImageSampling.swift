@@ -140,6 +140,23 @@ public enum ImageSampler {
         return ((rb &>> 8) & m) | (ag & 0xFF00_FF00)
     }
 
+    /// `a[i] = lerp(a[i], b[i], f)` for `i` in `0 ..< count`: the blend of
+    /// two mip levels' rows. `.simd` 8 pixels at a time (`lerp8`), the
+    /// rest and `.reference` one at a time; the same bits.
+    /// - Complexity: O(count), no allocation.
+    public static func lerpRow(_ a: UnsafeMutablePointer<UInt32>, _ b: UnsafePointer<UInt32>, _ f: UInt32, count: Int,
+                               family: KernelFamily) {
+        var i = 0
+        if family == .simd {
+            let f16 = Channels16(repeating: UInt16(truncatingIfNeeded: f))
+            while i &+ 8 <= count {
+                store8(lerp8(load8(a + i), load8(b + i), f16), a + i)
+                i &+= 8
+            }
+        }
+        while i < count { a[i] = lerp(a[i], b[i], f); i &+= 1 }
+    }
+
     // MARK: Affine rows
 
     /// Image coordinates handled in 16.16 lie in this box; farther points

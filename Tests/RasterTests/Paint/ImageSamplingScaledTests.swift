@@ -215,4 +215,19 @@ final class ImageSamplingScaledTests: XCTestCase {
         XCTAssertEqual(built[0], true)
         XCTAssertEqual([built[3], built[4], built[6]], [false, false, false])
     }
+
+    /// The mip levels' blend: SIMD rows equal `lerp` pixel for pixel, at
+    /// every weight, lengths around the 8-pixel chunk.
+    func testLerpRowEqualsReference() {
+        var rng = SplitMix64(seed: 0x1E4)
+        for f in 0...256 {
+            let n = [1, 7, 8, 9, 16, 23, 64][f % 7]
+            let a = (0..<n).map { _ in rng.premultipliedColor().argb }, b = (0..<n).map { _ in rng.premultipliedColor().argb }
+            var simd = a, reference = a
+            simd.withUnsafeMutableBufferPointer { ImageSampler.lerpRow($0.baseAddress!, b, UInt32(f), count: n, family: .simd) }
+            reference.withUnsafeMutableBufferPointer { ImageSampler.lerpRow($0.baseAddress!, b, UInt32(f), count: n, family: .reference) }
+            XCTAssertEqual(simd, reference, "weight \(f)")
+            XCTAssertEqual(reference, zip(a, b).map { ImageSampler.lerp($0, $1, UInt32(f)) })
+        }
+    }
 }
