@@ -90,6 +90,15 @@ extension ImageSampler {
         if a < b {
             let u = u0 &+ Int32(truncatingIfNeeded: a) &* du, v = v0 &+ Int32(truncatingIfNeeded: a) &* dv
             rest = a &+ bilinearInside(src, u, v, du, dv, b &- a, dst + a)
+            // The last up-to-15 inside pixels: one more chunk of 16 ending on
+            // the last one, over pixels already written (the same bits
+            // again), instead of the reference sampler pixel by pixel (about
+            // 7 ns each, a fifth of a 100-pixel rotated row).
+            if rest < b && b &- a >= 16 {
+                let c = b &- 16
+                let uc = u0 &+ Int32(truncatingIfNeeded: c) &* du, vc = v0 &+ Int32(truncatingIfNeeded: c) &* dv
+                rest = c &+ bilinearInside(src, uc, vc, du, dv, 16, dst + c)
+            }
         }
         sampleRun8(E.self, bilinear: true, src, u0, v0, du, dv, rest, hi, dst)
         (dst + hi).update(repeating: 0, count: n &- hi)
