@@ -112,6 +112,46 @@ func renderPaints(_ family: KernelFamily) -> UInt64 {
     return withExtendedLifetime(image) { pixelChecksum(surface.view) }
 }
 
+/// Images under a scale and a translation only, the table-driven rows of
+/// ImageSampling+Scaled.swift: minified past 2× and magnified, flipped,
+/// steps of exactly 1 and 2 texels (the contiguous rows), a one-texel
+/// column and row, a contentsRect, both edges, trilinear, at global alphas;
+/// half of the draws keep their taps in one scratch, as the compositor
+/// does, half build them per row piece.
+func renderScaled(_ family: KernelFamily) -> UInt64 {
+    let width = 233, height = 141
+    guard let surface = Surface<ARGB8888>(width: width, height: height),
+          let image = Surface<ARGB8888>(width: 67, height: 41) else { fatalError("allocation") }
+    var rng = SplitMix64(seed: 0x5CA1E)
+    for y in 0..<image.height {
+        for x in 0..<image.width {
+            image.view[x, y] = (x / 3 + y / 5) % 4 == 0 ? rng.premultipliedColor().argb : rng.premultipliedColor().argb | 0xFF00_0000
+        }
+    }
+    let canvas = Canvas(surface.view, family: family)
+    canvas.fill(IntRect(x: 0, y: 0, width: width, height: height), color: PremultipliedColor(red8: 40, green: 50, blue: 60))
+    let scratch = ImageSamplingScratch()
+    let column = PixelView<ARGB8888>(base: image.pixels + 5, width: 1, height: 41, rowStride: image.rowStride)
+    let row = PixelView<ARGB8888>(base: image.pixels + 7 * image.rowStride, width: 67, height: 1, rowStride: image.rowStride)
+    let draws: [(PixelView<ARGB8888>, AffineTransform, ImageFilter, ImageEdge, PaintRect, UInt8)] = [
+        (image.view, AffineTransform(a: 0.39, b: 0, c: 0, d: 0.41, tx: 3.3, ty: 2.7), .bilinear, .transparent, .unit, 255),
+        (image.view, AffineTransform(a: 2.6, b: 0, c: 0, d: 1.7, tx: 35.45, ty: 5.2), .bilinear, .transparent, .unit, 200),
+        (image.view, AffineTransform(a: -1.3, b: 0, c: 0, d: 1.1, tx: 230.2, ty: 60.9), .bilinear, .clamp, .unit, 170),
+        (image.view, AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 4.6, ty: 95.3), .bilinear, .transparent, .unit, 230),
+        (image.view, AffineTransform(a: 0.5, b: 0, c: 0, d: 0.75, tx: 80.1, ty: 100.4), .bilinear, .clamp,
+         PaintRect(x: 0.2, y: 0.1, width: 0.7, height: 0.8), 255),
+        (image.view, AffineTransform(a: 0.3, b: 0, c: 0, d: -0.35, tx: 140.5, ty: 139.8), .trilinear, .transparent, .unit, 255),
+        (column, AffineTransform(a: 7.5, b: 0, c: 0, d: 0.8, tx: 200.3, ty: 3.1), .bilinear, .clamp, .unit, 180),
+        (row, AffineTransform(a: 0.9, b: 0, c: 0, d: 9, tx: 150.7, ty: 40.2), .bilinear, .clamp, .unit, 255),
+    ]
+    for (i, (view, t, filter, edge, part, alpha)) in draws.enumerated() {
+        let paint = ImagePaint(image: view, transform: t, filter: filter, edge: edge, contentsRect: part,
+                               scratch: i % 2 == 0 ? scratch : nil)
+        canvas.fill(IntRect(x: 0, y: 0, width: width, height: height), paint: paint, alpha: alpha)
+    }
+    return withExtendedLifetime(image) { pixelChecksum(surface.view) }
+}
+
 /// Paths and strokes: curves, a self-intersecting star under both fill
 /// rules, a rotated rounded rectangle, dashed strokes with every cap and
 /// join, a partial stroke, and shapes clipped at the edges. The coverage
@@ -262,6 +302,9 @@ print("rgb565-dithered simd=\(hex(simd.dithered)) reference=\(hex(reference.dith
 let paintsSIMD = renderPaints(.simd)
 let paintsReference = renderPaints(.reference)
 print("paints   simd=\(hex(paintsSIMD)) reference=\(hex(paintsReference))")
+let scaledSIMD = renderScaled(.simd)
+let scaledReference = renderScaled(.reference)
+print("scaled   simd=\(hex(scaledSIMD)) reference=\(hex(scaledReference))")
 let pathsSIMD = renderPaths(.simd)
 let pathsReference = renderPaths(.reference)
 print("paths    simd=\(hex(pathsSIMD)) reference=\(hex(pathsReference))")
@@ -274,7 +317,7 @@ print("masks     simd=\(hex(simdOps.masks)) reference=\(hex(referenceOps.masks))
 let simdBlur = renderBlur(.simd), referenceBlur = renderBlur(.reference)
 print("blur-a8   simd=\(hex(simdBlur.a8)) reference=\(hex(referenceBlur.a8))")
 print("blur-argb simd=\(hex(simdBlur.argb)) reference=\(hex(referenceBlur.argb))")
-if simd != reference || paintsSIMD != paintsReference || pathsSIMD != pathsReference || sectorsSIMD != sectorsReference
+if simd != reference || paintsSIMD != paintsReference || scaledSIMD != scaledReference || pathsSIMD != pathsReference || sectorsSIMD != sectorsReference
     || simdOps != referenceOps || simdBlur != referenceBlur {
     print("rastercheck: SIMD and reference kernels differ")
     exit(1)

@@ -475,7 +475,8 @@ extension Compositor {
             let edge: ImageEdge = clampsEdges || (contents.isOpaque && Compositor.isWholePixelTranslation(texelToTarget.affinePart))
                 ? .clamp : .transparent
             let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: filter, edge: edge,
-                                   contentsRect: unit, imageIsOpaque: contents.isOpaque, mipMaps: mipMaps)
+                                   contentsRect: unit, imageIsOpaque: contents.isOpaque, mipMaps: mipMaps,
+                                   scratch: scratch.imageSampling)
             if let clipPath {
                 fillPaint(box, paint: paint, through: clipPath, map: r.toTarget, sampleRect: r.bounds, operator: op,
                           alpha: alpha, canvas: canvas)

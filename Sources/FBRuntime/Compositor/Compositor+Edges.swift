@@ -174,7 +174,8 @@ extension Compositor {
         let image = contents.image.view
         if texelToTarget.isAffine {
             let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: filter, edge: .clamp,
-                                   contentsRect: unit, imageIsOpaque: contents.isOpaque, mipMaps: mipMaps)
+                                   contentsRect: unit, imageIsOpaque: contents.isOpaque, mipMaps: mipMaps,
+                                   scratch: scratch.imageSampling)
             fillPaint(box, paint: paint, through: outline.path, map: .identity, sampleRect: r.bounds, operator: op,
                       alpha: alpha, canvas: canvas, hard: outline.hard)
         } else {

@@ -16,6 +16,9 @@ struct CompositorScratch {
     /// The last layer drawn that asked for its 4×4 into its superlayer's
     /// space (`Layer.drawsOwnContentInParentSpace`), and that 4×4.
     var parentSpace = ParentSpace()
+    /// The horizontal taps of contents drawn under a scale and a
+    /// translation (`ImagePaint`), computed once per draw.
+    let imageSampling = ImageSamplingScratch()
 }
 
 /// A layer and its full 4×4 into its superlayer's space: its own transform

@@ -40,6 +40,10 @@ public struct ImagePaint: Paint {
         case nothing
         /// Destination → image.
         case affine(AffineTransform)
+        /// Destination → image, a scale and a translation only (`b = c = 0`),
+        /// sampled bilinearly: the table-driven rows of
+        /// ImageSampling+Scaled.swift, chosen here once per draw.
+        case scaled(AffineTransform)
         /// Destination → image, homogeneous.
         case projective(ProjectiveTransform)
     }
@@ -63,6 +67,11 @@ public struct ImagePaint: Paint {
     /// With an affine map and transparent edges: the destination box of the
     /// source region grown by a margin (below); `nil` otherwise.
     public let paintedBounds: IntRect?
+    /// With `.scaled`: the taps kept between rows (and draws), if the
+    /// caller has a scratch; and the destination column the draw reaches,
+    /// how far to build them.
+    let scratch: ImageSamplingScratch?
+    let scaledEnd: Int
 
     /// An image under an affine `transform` (image pixels → destination).
     /// `imageIsOpaque` declares every texel opaque; the paint is opaque only
@@ -70,12 +79,17 @@ public struct ImagePaint: Paint {
     /// `mipMaps`, used with `.trilinear`, is the chain of this image kept by
     /// the caller between draws (`MipMaps(image)`); without it, or when it
     /// was built for an image of another size, the paint builds its own.
+    /// `scratch`: where a bilinear or trilinear draw under a scale and a
+    /// translation keeps its horizontal taps, computed once per draw
+    /// instead of once per row piece (the same pixels either way); the
+    /// paint uses it from the thread that shades it and must not outlive
+    /// the caller's use of it.
     public init(image: PixelView<ARGB8888>, transform: AffineTransform, filter: ImageFilter = .bilinear,
                 edge: ImageEdge = .transparent, contentsRect: PaintRect = .unit, imageIsOpaque: Bool = false,
-                mipMaps: MipMaps? = nil) {
+                mipMaps: MipMaps? = nil, scratch: ImageSamplingScratch? = nil) {
         let m: Mapping = transform.inverted().map { .affine($0) } ?? .nothing
         self.init(image: image, mapping: m, filter: filter, edge: edge, contentsRect: contentsRect, imageIsOpaque: imageIsOpaque,
-                  mipMaps: mipMaps)
+                  mipMaps: mipMaps, scratch: scratch)
     }
 
     /// An image under a projective `transform` (image pixels → destination),
@@ -92,7 +106,7 @@ public struct ImagePaint: Paint {
             m = transform.inverted().map { .projective($0) } ?? .nothing
         }
         self.init(image: image, mapping: m, filter: filter, edge: edge, contentsRect: contentsRect, imageIsOpaque: false,
-                  mipMaps: mipMaps)
+                  mipMaps: mipMaps, scratch: nil)
     }
 
     /// Layer contents: the `contentsRect` part of `image` stretched onto
@@ -111,7 +125,7 @@ public struct ImagePaint: Paint {
     }
 
     init(image: PixelView<ARGB8888>, mapping: Mapping, filter: ImageFilter, edge: ImageEdge,
-         contentsRect: PaintRect, imageIsOpaque: Bool, mipMaps given: MipMaps?) {
+         contentsRect: PaintRect, imageIsOpaque: Bool, mipMaps given: MipMaps?, scratch: ImageSamplingScratch?) {
         self.filter = filter
         self.edge = edge
         let region = ImagePaint.sourceRegion(image, contentsRect)
@@ -124,9 +138,14 @@ public struct ImagePaint: Paint {
             affineLOD = (0, 0)
             isOpaque = false
             paintedBounds = .zero
+            self.scratch = nil
+            scaledEnd = 0
             return
         }
-        let m = mapping
+        // The row loop, once per draw: a map with neither rotation nor
+        // shear samples bilinearly from a table of horizontal taps.
+        var m = mapping
+        if case let .affine(inv) = mapping, inv.b == 0, inv.c == 0, filter != .nearest { m = .scaled(inv) }
         self.mapping = m
         level0 = SampleSource(image).limited(x0: Int32(region.x), y0: Int32(region.y),
                                              x1: Int32(region.maxX), y1: Int32(region.maxY))
@@ -139,13 +158,14 @@ public struct ImagePaint: Paint {
             mipMaps = nil
             levelCount = 1
         }
-        if case let .affine(inv) = m, filter == .trilinear {
+        let affine = ImagePaint.affineInverse(m)
+        if let inv = affine, filter == .trilinear {
             affineLOD = ImagePaint.levelOfDetail(dudx: inv.a, dvdx: inv.b, dudy: inv.c, dvdy: inv.d, levels: levelCount)
         } else {
             affineLOD = (0, 0)
         }
-        if case .affine = m { isOpaque = imageIsOpaque && edge == .clamp } else { isOpaque = false }
-        if case let .affine(inv) = m, edge == .transparent {
+        isOpaque = affine != nil && imageIsOpaque && edge == .clamp
+        if let inv = affine, edge == .transparent {
             // A sample is non-zero only if a tap is in the region: bilinear
             // points within 1 + 1/512 texel of it, nearest points inside it.
             // 2 texels leave ~1 texel for 16.16 stepping drift (2⁻¹⁷ texel
@@ -160,6 +180,23 @@ public struct ImagePaint: Paint {
             paintedBounds = ImagePaint.destinationBox(inv, region, margin: margin)
         } else {
             paintedBounds = nil
+        }
+        if case let .scaled(inv) = m {
+            self.scratch = scratch
+            let box = paintedBounds ?? ImagePaint.destinationBox(inv, region, margin: 2)
+            scaledEnd = box?.maxX ?? Int.max
+        } else {
+            self.scratch = nil
+            scaledEnd = 0
+        }
+    }
+
+    /// The inverse of an affine mapping (destination → image); `nil` for
+    /// the others.
+    static func affineInverse(_ m: Mapping) -> AffineTransform? {
+        switch m {
+        case .affine(let inv), .scaled(let inv): return inv
+        case .nothing, .projective: return nil
         }
     }
 
@@ -239,7 +276,16 @@ public struct ImagePaint: Paint {
             case .bilinear:
                 ImageSampler.affineRow(level0, filter: .bilinear, edge: edge, start: p, step: step, count: count, into: span, family: family)
             case .trilinear:
-                shadeAffineTrilinear(p, step, count, span, family)
+                shadeAffineTrilinear(p, step, x, count, span, family)
+            }
+        case .scaled(let inv):
+            let p = inv.apply(x: Double(x) + 0.5, y: Double(y) + 0.5)
+            let step = (x: inv.a, y: inv.b)
+            if filter == .trilinear {
+                shadeAffineTrilinear(p, step, x, count, span, family)
+            } else {
+                ImageSampler.scaledRow(level0, edge: edge, start: p, step: step, x: x, count: count, into: span, family: family,
+                                       scratch: scratch, end: scaledEnd)
             }
         case .projective(let inv):
             switch filter {
@@ -259,12 +305,11 @@ public struct ImagePaint: Paint {
     /// Level l into `span`, level l+1 into a stack chunk, then the 8-bit
     /// blend. Both levels go through the family's bilinear row, so the
     /// families agree.
-    func shadeAffineTrilinear(_ p: (x: Double, y: Double), _ step: (x: Double, y: Double), _ count: Int,
+    func shadeAffineTrilinear(_ p: (x: Double, y: Double), _ step: (x: Double, y: Double), _ x: Int, _ count: Int,
                               _ span: UnsafeMutablePointer<UInt32>, _ family: KernelFamily) {
         let (l, f) = affineLOD
         let s0 = levelScale(l)
-        ImageSampler.affineRow(level(l), filter: .bilinear, edge: edge, start: (p.x * s0, p.y * s0),
-                               step: (step.x * s0, step.y * s0), count: count, into: span, family: family)
+        levelRow(l, start: (p.x * s0, p.y * s0), step: (step.x * s0, step.y * s0), x: x, count: count, into: span, family: family)
         if f == 0 { return }
         let s1 = levelScale(l + 1)
         let chunk = 256
@@ -274,13 +319,25 @@ public struct ImagePaint: Paint {
             while i < count {
                 let n = Swift.min(chunk, count - i)
                 let di = Double(i)
-                ImageSampler.affineRow(level(l + 1), filter: .bilinear, edge: edge,
-                                       start: ((p.x + di * step.x) * s1, (p.y + di * step.y) * s1),
-                                       step: (step.x * s1, step.y * s1), count: n, into: tmp, family: family)
-                var k = 0
-                while k < n { span[i + k] = ImageSampler.lerp(span[i + k], tmp[k], f); k &+= 1 }
+                levelRow(l + 1, start: ((p.x + di * step.x) * s1, (p.y + di * step.y) * s1),
+                         step: (step.x * s1, step.y * s1), x: x + i, count: n, into: tmp, family: family)
+                ImageSampler.lerpRow(span + i, tmp, f, count: n, family: family)
                 i += n
             }
+        }
+    }
+
+    /// A bilinear row of level `l`: the scaled rows when the map has
+    /// neither rotation nor shear, the general affine ones otherwise.
+    @inline(__always)
+    func levelRow(_ l: Int, start: (x: Double, y: Double), step: (x: Double, y: Double), x: Int, count: Int,
+                  into span: UnsafeMutablePointer<UInt32>, family: KernelFamily) {
+        if case .scaled = mapping {
+            ImageSampler.scaledRow(level(l), edge: edge, start: start, step: step, x: x, count: count, into: span, family: family,
+                                   scratch: scratch, end: scaledEnd)
+        } else {
+            ImageSampler.affineRow(level(l), filter: .bilinear, edge: edge, start: start, step: step, count: count, into: span,
+                                   family: family)
         }
     }
 

@@ -90,6 +90,15 @@ extension ImageSampler {
         if a < b {
             let u = u0 &+ Int32(truncatingIfNeeded: a) &* du, v = v0 &+ Int32(truncatingIfNeeded: a) &* dv
             rest = a &+ bilinearInside(src, u, v, du, dv, b &- a, dst + a)
+            // The last up-to-15 inside pixels: one more chunk of 16 ending on
+            // the last one, over pixels already written (the same bits
+            // again), instead of the reference sampler pixel by pixel (about
+            // 7 ns each, a fifth of a 100-pixel rotated row).
+            if rest < b && b &- a >= 16 {
+                let c = b &- 16
+                let uc = u0 &+ Int32(truncatingIfNeeded: c) &* du, vc = v0 &+ Int32(truncatingIfNeeded: c) &* dv
+                rest = c &+ bilinearInside(src, uc, vc, du, dv, 16, dst + c)
+            }
         }
         sampleRun8(E.self, bilinear: true, src, u0, v0, du, dv, rest, hi, dst)
         (dst + hi).update(repeating: 0, count: n &- hi)
@@ -290,6 +299,19 @@ extension ImageSampler {
         let rb = sum(tl & m, tr & m, bl & m, br & m) &>> 8
         let ag = sum((tl &>> 8) & m, (tr &>> 8) & m, (bl &>> 8) & m, (br &>> 8) & m)
         return words32(rb) | (words32(ag) & 0xFF00_FF00)
+    }
+
+    /// `lerp` on 8 pixels, in 16-bit channel lanes: `a·(256 − f) + b·f + 128
+    /// = 256·a + f·(b − a) + 128` lies in 0 … 65408, so the right side in
+    /// wrapping 16-bit lanes gives it exactly, one multiply per channel
+    /// pair (`f` is 0…255 in every lane).
+    @inline(__always)
+    static func lerp8(_ a: Pixels8, _ b: Pixels8, _ f: Channels16) -> Pixels8 {
+        let p = lanes16(a), q = lanes16(b), m = Channels16(repeating: 0x00FF)
+        let pl = p & m, ph = p &>> 8
+        let rb = ((pl &<< 8) &+ 128 &+ f &* ((q & m) &- pl)) &>> 8
+        let ag = ((ph &<< 8) &+ 128 &+ f &* ((q &>> 8) &- ph)) & 0xFF00
+        return words32(rb | ag)
     }
 
     @inline(__always)

@@ -140,6 +140,23 @@ public enum ImageSampler {
         return ((rb &>> 8) & m) | (ag & 0xFF00_FF00)
     }
 
+    /// `a[i] = lerp(a[i], b[i], f)` for `i` in `0 ..< count`: the blend of
+    /// two mip levels' rows. `.simd` 8 pixels at a time (`lerp8`), the
+    /// rest and `.reference` one at a time; the same bits.
+    /// - Complexity: O(count), no allocation.
+    public static func lerpRow(_ a: UnsafeMutablePointer<UInt32>, _ b: UnsafePointer<UInt32>, _ f: UInt32, count: Int,
+                               family: KernelFamily) {
+        var i = 0
+        if family == .simd {
+            let f16 = Channels16(repeating: UInt16(truncatingIfNeeded: f))
+            while i &+ 8 <= count {
+                store8(lerp8(load8(a + i), load8(b + i), f16), a + i)
+                i &+= 8
+            }
+        }
+        while i < count { a[i] = lerp(a[i], b[i], f); i &+= 1 }
+    }
+
     // MARK: Affine rows
 
     /// Image coordinates handled in 16.16 lie in this box; farther points
@@ -188,8 +205,27 @@ public enum ImageSampler {
                            _ count: Int) -> AffineRowPlan {
         let shift = isBilinear ? bilinearShift : 0.0
         let sx = start.x - shift, sy = start.y - shift
-        // Liang–Barsky, shrunk by one pixel at each end so rounding cannot
-        // leave the box.
+        // Every row of an image drawn on screen: the points one step before
+        // the first and after the last (and 2 texels more, far beyond any
+        // rounding of these doubles) are inside the shrunk box, so the
+        // clipping would keep the whole row. Skipping it saves its four
+        // divisions per row (`ImageSamplerSIMDTests` checks that the plans
+        // agree).
+        let last = Double(count &- 1)
+        let ex = sx + last * step.x, ey = sy + last * step.y
+        let mx = Swift.abs(step.x) + 2, my = Swift.abs(step.y) + 2
+        let low = safeLow + 1, high = safeHigh - 1
+        if Swift.min(sx, ex) - mx >= low, Swift.max(sx, ex) + mx <= high,
+           Swift.min(sy, ey) - my >= low, Swift.max(sy, ey) + my <= high {
+            return AffineRowPlan(sx: sx, sy: sy, lo: 0, hi: count)
+        }
+        return clippedPlan(sx, sy, step, count)
+    }
+
+    /// The plan of a row from `(sx, sy)` (already shifted): Liang–Barsky,
+    /// shrunk by one pixel at each end so rounding cannot leave the box.
+    @inline(never)
+    static func clippedPlan(_ sx: Double, _ sy: Double, _ step: (x: Double, y: Double), _ count: Int) -> AffineRowPlan {
         var lo = 0, hi = count
         clipToBox(sx, step.x, count, &lo, &hi)
         clipToBox(sy, step.y, count, &lo, &hi)

@@ -108,6 +108,41 @@ final class ImageSamplerSIMDTests: XCTestCase {
         }
     }
 
+    /// A row's plan (`affinePlan`, which skips the clipping for rows well
+    /// inside the safe box) is the clipped plan (`clippedPlan`) for rows
+    /// starting and ending on both sides of the box's edges, within a step
+    /// and a few texels of them, with tiny, huge and zero steps.
+    func testAffinePlanEqualsClippedPlan() {
+        var rng = SplitMix64(seed: 0x91A4)
+        let edges = [ImageSampler.safeLow + 1, ImageSampler.safeHigh - 1]
+        var early = 0
+        for trial in 0..<200_000 {
+            func coordinate(_ step: Double, _ count: Int) -> Double {
+                let e = edges[rng.below(2)]
+                switch rng.below(4) {
+                case 0: return e + (rng.unit() * 8 - 4)
+                case 1: return e - Double(count - 1) * step + (rng.unit() * 8 - 4)
+                case 2: return e + (rng.unit() * 2 - 1) * (Swift.abs(step) + 2) + (rng.below(2) == 0 ? 0 : step)
+                default: return rng.unit() * 40000 - 12000
+                }
+            }
+            let steps = [0.0, 1e-9, 1.0 / 3, 1, 2.56, 37, 3e4, 1e16]
+            let step = (x: steps[rng.below(steps.count)] * (rng.below(2) == 0 ? 1 : -1), y: rng.below(3) == 0 ? rng.unit() * 3 - 1.5 : 0)
+            let count = 1 + rng.below(rng.below(4) == 0 ? 5000 : 300)
+            let bilinear = trial % 2 == 0
+            let start = (x: coordinate(step.x, count), y: rng.below(2) == 0 ? coordinate(step.y, count) : rng.unit() * 100)
+            let shift = bilinear ? ImageSampler.bilinearShift : 0
+            let a = ImageSampler.affinePlan(bilinear: bilinear, start, step, count)
+            let b = ImageSampler.clippedPlan(start.x - shift, start.y - shift, step, count)
+            if a.lo != b.lo || a.hi != b.hi || a.sx != b.sx || a.sy != b.sy {
+                XCTFail("trial \(trial): start \(start) step \(step) count \(count): plan \(a.lo)..<\(a.hi), clipped \(b.lo)..<\(b.hi)")
+                return
+            }
+            if a.lo == 0 && a.hi == count { early += 1 }
+        }
+        XCTAssertGreaterThan(early, 20_000)
+    }
+
     /// Rows along and across the image at whole and half-texel offsets from
     /// its edges, the positions where the interval splitting of the SIMD
     /// row (no tap / some taps / all taps inside) changes its mind.
