@@ -30,12 +30,7 @@ public struct KMSError: Error, CustomStringConvertible, Equatable {
         self.kind = kind; self.message = message; self.errno = errno
     }
 
-    public var description: String {
-        guard errno != 0 else { return message }
-        var text = "\(message): errno \(errno)"
-        if let s = strerror(errno) { text += " (" + String(cString: s) + ")" }
-        return text
-    }
+    public var description: String { System.describe(message, errno: errno) }
 
     /// A failed call: `.busy` when the errno is EBUSY, `.masterLost` when
     /// it is EACCES or EPERM (the ioctls that need DRM master), else

@@ -66,10 +66,5 @@ public struct HandshakeError: Error, CustomStringConvertible {
         self.message = message; self.errno = errno
     }
 
-    public var description: String {
-        guard errno != 0 else { return message }
-        var text = "\(message): errno \(errno)"
-        if let s = strerror(errno) { text += " (" + String(cString: s) + ")" }
-        return text
-    }
+    public var description: String { System.describe(message, errno: errno) }
 }

@@ -42,12 +42,7 @@ public struct PresentError: Error, CustomStringConvertible, Equatable, Sendable 
     }
 
     /// `message`, then the errno and its text when there is one.
-    public var description: String {
-        guard errno != 0 else { return message }
-        var text = "\(message): errno \(errno)"
-        if let s = strerror(errno) { text += " (" + String(cString: s) + ")" }
-        return text
-    }
+    public var description: String { System.describe(message, errno: errno) }
 
     /// A failed call by its errno: `.busy` for EBUSY, `.masterLost` for
     /// EACCES or EPERM (the display is someone else's), else `.failed`.

@@ -5,17 +5,23 @@ public struct SystemError: Error, CustomStringConvertible {
     public let call: String
     public let errno: Int32
     public init(_ call: String, errno: Int32) { self.call = call; self.errno = errno }
-    public var description: String {
-        var text = "\(call) failed: errno \(errno)"
-        if let message = strerror(errno) { text += " (" + String(cString: message) + ")" }
-        return text
-    }
+    public var description: String { System.describe("\(call) failed", errno: errno) }
 }
 
 /// Thin wrappers for the system calls FBRuntime makes (swift-nio's
 /// `System.swift` pattern): EINTR is retried, EAGAIN comes back as `nil`,
 /// errors that mean a programming bug (EBADF, EFAULT) trap, the rest throw.
 public enum System {
+    /// `message`, then `: errno N (text)` when `errno` is not 0: how every
+    /// error type of the runtime words a failed call.
+    public static func describe(_ message: String, errno: Int32) -> String {
+        guard errno != 0 else { return message }
+        var text = "\(message): errno \(errno)"
+        if let s = strerror(errno) { text += " (" + String(cString: s) + ")" }
+        return text
+    }
+
+
     @inline(__always)
     static func check(_ call: String, _ result: Int) throws(SystemError) -> Int? {
         if result >= 0 { return result }
