@@ -225,8 +225,9 @@ public final class App: Sendable {
     }
 }
 
-/// Where the app thread waits and what it gets: touches (UI points) and
-/// keys, and whether the user asked to quit (the simulator's window closed).
+/// Where the app thread waits and what it gets: touches (UI points), keys
+/// and wheel turns, and whether the user asked to quit (the simulator's
+/// window closed).
 protocol AppEventSource: AnyObject {
     /// Waits up to `milliseconds` for input and returns what came.
     func wait(milliseconds: Int32) -> AppInputBatch
@@ -234,8 +235,9 @@ protocol AppEventSource: AnyObject {
 }
 
 /// Input on a display: libinput events as the runtime's touches
-/// (`TouchEventMapper`: the board's rotation and calibration) and key
-/// events, or nothing when no input device can be opened (said once).
+/// (`TouchEventMapper`: the board's rotation and calibration), key events
+/// and wheel turns, or nothing when no input device can be opened (said
+/// once).
 final class AppInput: AppEventSource {
     let quitRequested = false
     private let seat: InputSeat?
@@ -253,7 +255,7 @@ final class AppInput: AppEventSource {
     }
 
     /// Waits up to `milliseconds` for input and returns the touches (UI
-    /// points) and keys that came.
+    /// points), keys and wheel turns that came.
     func wait(milliseconds: Int32) -> AppInputBatch {
         guard let seat else {
             if milliseconds > 0 { MonotonicFrameTime().sleep(untilNanoseconds: System.monotonicNanoseconds() + Int64(milliseconds) * 1_000_000) }

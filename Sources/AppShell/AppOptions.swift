@@ -33,11 +33,14 @@ public struct AppOptions: Sendable {
     public var height = 320
     /// Headless output folder; nil: `out/<app name>`.
     public var outDirectory: String?
-    /// `--tap X,Y` in the order given (panel pixels, origin top left).
-    public var taps: [Point] = []
     /// `--tap` and `--key` together, in the order given: the headless
     /// run's input script.
     public var inputSteps: [AppInputStep] = []
+    /// The `--tap X,Y` points of `inputSteps`, in order (panel pixels,
+    /// origin top left).
+    public var taps: [Point] {
+        inputSteps.compactMap { step in if case let .tap(p) = step { return p } else { return nil } }
+    }
 
     /// The most frames `--frames` takes.
     public static let maxFrames = 100_000
@@ -150,7 +153,6 @@ extension AppOptions {
             case "--board": _ = r.value()   // read by BoardConfig.selected
             case "--tap":
                 guard let p = AppOptionReader.parsePoint(r.value()) else { usage("--tap takes X,Y (pixels)") }
-                options.taps.append(p)
                 options.inputSteps.append(.tap(p))
             case "--key":
                 guard let code = KeyNames.code(r.value()) else {

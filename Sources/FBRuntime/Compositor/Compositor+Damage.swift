@@ -92,7 +92,7 @@ extension Compositor {
         }
         // A render twin whose drawn property animates redraws its backing
         // store with this frame's values before its contents are read.
-        if !runsDisplayPass, layer.displayOnRenderThreadIfAnimated(atLocalTime: layer.localTime(fromParent: parent.time)) {
+        if !runsDisplayPass, layer.displayOnRenderThreadIfAnimated(parentTime: parent.time) {
             statistics.layersDisplayed += 1
         }
         guard let r = resolve(layer, in: parent) else { return }

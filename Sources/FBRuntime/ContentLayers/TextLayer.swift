@@ -222,9 +222,11 @@ open class TextLayer: Layer {
         if blits { layoutCache.prepareMasks(count: glyphs.count) }
         // One colour and a placement that holds: the whole text as one mask
         // (`TextLayoutCache.composed`), a single blit instead of one per glyph.
-        let composes = blits && attributed == nil && d.composesText
-        let origin = composes ? TextLayoutCache.wholePixelOrigin(of: d.map) : (x: 0, y: 0)
-        if composes, let composed = layoutCache.composed {
+        // The layer's own whole-pixel origin (the glyphs' placements are
+        // noted relative to it); `nil` where no glyph could be blitted.
+        let origin = blits && attributed == nil && d.composesText ? MaskPlacement(d.map.affinePart) : nil
+        let composes = origin != nil
+        if let origin, let composed = layoutCache.composed {
             d.blit(composed, x: origin.x + composed.left, y: origin.y + composed.top, color: color)
             return
         }
@@ -241,7 +243,7 @@ open class TextLayer: Layer {
             // Font units (y up) → bounds space (y down) at the pen position.
             let place = AffineTransform(a: g.scale, b: 0, c: 0, d: -g.scale, tx: g.x, ty: g.y)
             if blits, let placement = d.glyphPlacement(place) {
-                if composes { layoutCache.noteMaskOrigin(k, x: placement.x - origin.x, y: placement.y - origin.y) }
+                if let origin { layoutCache.noteMaskOrigin(k, x: placement.x - origin.x, y: placement.y - origin.y) }
                 switch layoutCache.masks[k] {
                 case .mask(let mask):
                     if d.isVisible(mask, at: placement) { d.blit(mask, at: placement, color: c) }
@@ -326,8 +328,8 @@ final class TextLayoutCache {
     /// text is drawn with them).
     private(set) var masks: [GlyphMaskMemo] = []
     /// Per glyph, where its mask's origin lands (target pixels) relative to
-    /// the whole-pixel origin of the layer's map (`wholePixelOrigin`), as
-    /// noted by the last draw; the same after whole-pixel moves.
+    /// the whole-pixel origin of the layer's map (`MaskPlacement`'s `x`,
+    /// `y`), as noted by the last draw; the same after whole-pixel moves.
     private var maskOrigins: [(x: Int32, y: Int32)] = []
 
     /// The glyph masks of the whole text composed into one, placed
@@ -382,15 +384,6 @@ final class TextLayoutCache {
 
     /// Remembers what glyph `k` is drawn from at this placement.
     func setMask(_ k: Int, _ memo: GlyphMaskMemo) { masks[k] = memo }
-
-    /// The whole-pixel part of the origin of `map` (affine), target pixels:
-    /// what a whole-pixel move shifts, the reference of `maskOrigins`.
-    static func wholePixelOrigin(of map: ProjectiveTransform) -> (x: Int, y: Int) {
-        let m = map.affinePart
-        let x = m.tx.rounded(.down), y = m.ty.rounded(.down)
-        guard Swift.abs(x) < 1e7, Swift.abs(y) < 1e7 else { return (0, 0) }
-        return (Int(x), Int(y))
-    }
 
     /// Makes `composed` from the glyph masks the last draw knew (see
     /// `composed`), once per placement and layout.

@@ -185,7 +185,8 @@ extension Layer {
     /// moves on while the app thread is blocked (the app thread still
     /// redraws the model's at each commit). Called by the survey of a
     /// compositor that does not run the app-side pass (`RenderLoop`'s);
-    /// `t` is the layer's local time. Returns true when it drew.
+    /// `parentTime` is the superlayer's local time (the layer's own is
+    /// worked out only for a layer that draws). Returns true when it drew.
     ///
     /// Threading: this runs `draw(in:)` on the render thread, on the twin
     /// (`makePresentationCopy()`, CA's `init(layer:)`), so an override must
@@ -195,9 +196,9 @@ extension Layer {
     /// its captures; not copied to twins) is not redrawn here: its twin
     /// finds nothing drawn once and keeps the contents of the commits.
     @discardableResult
-    func displayOnRenderThreadIfAnimated(atLocalTime t: MediaTime) -> Bool {
+    func displayOnRenderThreadIfAnimated(parentTime: MediaTime) -> Bool {
         guard redisplaysEveryCommit, !(actionState.displayStore?.drawsNothingOnRenderThread ?? false) else { return false }
-        display(atLocalTime: t, animated: hasAnimationNeedingDisplay(), onRenderThread: true)
+        display(atLocalTime: localTime(fromParent: parentTime), animated: hasAnimationNeedingDisplay(), onRenderThread: true)
         return !(actionState.displayStore?.drawsNothingOnRenderThread ?? false)
     }
 
