@@ -16,6 +16,7 @@ extension Compositor {
     /// the last frame's survey, and nothing in it depends on time) is not
     /// walked: its units are the last frame's, copied (`SurveyMemo`).
     func survey(_ layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
+        statistics.layersSurveyed += 1
         if surveyReplayAllowed, replaySurvey(of: layer, parent: parent, opacity: opacity, clip: clip, depth: depth) {
             return
         }
@@ -50,27 +51,34 @@ extension Compositor {
               memo.placementMatches(parent, opacity: opacity, clip: clip, depth: depth),
               let first = tracker.replay(memo.units, of: layer) else { return false }
         let old = memo.units
+        carryReplayedUnits(old, to: first, memosFrom: old.lowerBound + 1)
+        layer.surveyMemo.frame = frameNumber
+        layer.surveyMemo.units = first ..< (first + old.count)
+        statistics.layersCulled += memo.layersCulled
+        return true
+    }
+
+    /// After `tracker` replayed the last frame's units `old` at `first`:
+    /// their resolved values for the draw, and the survey memos of the
+    /// unit layers from `memosFrom` on moved with them (so a later change
+    /// above them still finds them current).
+    func carryReplayedUnits(_ old: Range<Int>, to first: Int, memosFrom: Int) {
         let shift = first - old.lowerBound
         var k = old.lowerBound
         while k < old.upperBound {
             if let resolved = previousUnitResolved.pointer(at: k) { noteSurveyed(resolved.pointee, unit: k + shift) }
-            // The units' own memos move with them, so a later change above
-            // them still finds them current.
-            if k > old.lowerBound {
+            if k >= memosFrom {
                 let unitLayer = tracker.previousUnitLayer(k)
-                let m = unitLayer.surveyMemo
-                if m.token == surveyToken, m.frame == memo.frame, m.units.lowerBound == k {
+                // In place: the memo is a few hundred bytes.
+                if unitLayer.surveyMemo.token == surveyToken, unitLayer.surveyMemo.frame &+ 1 == frameNumber,
+                   unitLayer.surveyMemo.units.lowerBound == k {
                     unitLayer.surveyMemo.frame = frameNumber
-                    unitLayer.surveyMemo.units = (m.units.lowerBound + shift) ..< (m.units.upperBound + shift)
+                    unitLayer.surveyMemo.units = (k + shift) ..< (unitLayer.surveyMemo.units.upperBound + shift)
                 }
             }
             k += 1
         }
-        layer.surveyMemo.frame = frameNumber
-        layer.surveyMemo.units = first ..< (first + old.count)
-        statistics.layersCulled += memo.layersCulled
         statistics.unitsReplayed += old.count
-        return true
     }
 
     /// True when the survey of `layer` depends on more than its model
@@ -192,8 +200,12 @@ extension Compositor {
             var childClip = clip
             if let pixelClip { childClip = childClip.intersection(pixelClip) }
             let placement = r.sublayerPlacement
-            forEachSublayerInDrawingOrder(layer) { sublayer in
-                survey(sublayer, parent: placement, opacity: layerOpacity, clip: childClip, depth: depth + 1)
+            if replaysUnchangedSubtrees && layer.sublayers.count >= Layer.changedSublayersMinimum {
+                surveySublayerRuns(of: layer, parent: placement, opacity: layerOpacity, clip: childClip, depth: depth + 1)
+            } else {
+                forEachSublayerInDrawingOrder(layer) { sublayer in
+                    survey(sublayer, parent: placement, opacity: layerOpacity, clip: childClip, depth: depth + 1)
+                }
             }
         }
         tracker.endSubtree(of: i)

@@ -217,6 +217,36 @@ final class DamageTracker {
         guard range.upperBound <= previous.count, range.upperBound <= previousUnitLayers.count,
               previousUnitLayers[range.lowerBound] === layer, previous[range.lowerBound].subtreeEnd == range.upperBound
         else { return nil }
+        appendPrevious(range)
+        return first
+    }
+
+    /// True when the last frame's units `range` are whole subtrees side by
+    /// side (the units of a run of sibling layers; empty counts).
+    func isRunOfSubtrees(_ range: Range<Int>) -> Bool {
+        guard range.lowerBound >= 0, range.upperBound <= previous.count, range.upperBound <= previousUnitLayers.count
+        else { return false }
+        var k = range.lowerBound
+        while k < range.upperBound {
+            let end = previous[k].subtreeEnd
+            guard end > k else { return false }
+            k = end
+        }
+        return k == range.upperBound
+    }
+
+    /// Appends the last frame's units `range` again (see `replay(_:of:)`);
+    /// the caller checked `isRunOfSubtrees(range)`. Returns the index of
+    /// the first.
+    @discardableResult
+    func replayRun(_ range: Range<Int>) -> Int {
+        let first = units.count
+        appendPrevious(range)
+        return first
+    }
+
+    private func appendPrevious(_ range: Range<Int>) {
+        let first = units.count
         let shift = first - range.lowerBound
         var k = range.lowerBound
         while k < range.upperBound {
@@ -231,7 +261,6 @@ final class DamageTracker {
             occlusion.add(u.opaqueRect, position: k + shift)
             k += 1
         }
-        return first
     }
 
     /// The layer of the last frame's unit `i`.

@@ -48,6 +48,11 @@ public struct FrameStatistics: Equatable, Sendable {
     /// their layers: subtrees nothing changed, moved or animated
     /// (`Compositor.replaysUnchangedSubtrees`).
     public var unitsReplayed = 0
+    /// Layers the survey met one by one, surveyed or replayed with their
+    /// subtrees; not the layers inside a replayed subtree or a replayed
+    /// run of sublayers (`Compositor.surveySublayerRuns`). What a frame's
+    /// bookkeeping costs grows with it.
+    public var layersSurveyed = 0
     /// Render-tree twins whose backing store `draw(in:)` redrew on the
     /// render thread this frame, because a property they draw animates
     /// (`Layer.displayOnRenderThreadIfAnimated`).

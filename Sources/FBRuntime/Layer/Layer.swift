@@ -288,6 +288,9 @@ open class Layer {
     /// subtree (sublayers and masks, recursively): see `noteModelChange()`.
     /// The survey replays a subtree whose version it has seen.
     final var subtreeVersion: UInt64 = 0
+    /// Which sublayers changed, for the survey of a layer with many of them
+    /// (render-side bookkeeping: see `SublayerChanges`).
+    final var sublayerChanges = SublayerChanges()
 
     // MARK: Content drawn by layer subclasses
 
@@ -411,7 +414,13 @@ open class Layer {
     var replicator: ReplicatorLayer? { nil }
 
     /// The sublayers, back to front.
-    public private(set) var sublayers: [Layer] = [] { didSet { noteModelChange() } }
+    public private(set) var sublayers: [Layer] = [] {
+        didSet {
+            sublayerChanges.version &+= 1
+            forgetChangedSublayers()
+            noteModelChange()
+        }
+    }
     /// The layer this one is a sublayer of. Not retained: the superlayer
     /// owns its sublayers, and clears this pointer when it lets go of them.
     public private(set) unowned(unsafe) var superlayer: Layer?

@@ -41,17 +41,64 @@ extension Layer {
     /// commit's part is cheap after the first change: one flag.
     final func noteModelChange() {
         var above: Layer? = self
+        var from: Layer?
         var steps = 0
         // Bounded: a loop made through masks (a layer's mask holding the
         // layer) must not hang the setter.
         while let l = above, steps <= Compositor.maximumDepth {
             l.subtreeVersion &+= 1
+            // A layer with many sublayers lists those that changed, so the
+            // survey finds them without looking at the others.
+            if let c = from, !c.sublayerChanges.isListed, c.superlayer === l,
+               l.sublayers.count >= Layer.changedSublayersMinimum {
+                c.sublayerChanges.isListed = true
+                l.sublayerChanges.changed.append(c)
+            }
+            from = l
             above = l.superlayer ?? l.maskOwner
             steps += 1
         }
         guard !handOff.isChanged, handOff.twin != nil else { return }
         handOff.isChanged = true
         ChangedLayers.lock.withLock { ChangedLayers.list.append(self) }
+    }
+}
+
+/// A layer's bookkeeping of its changed sublayers, kept for the survey of
+/// a layer with many of them (a list of rows, a grid of tiles), so that it
+/// finds the few that changed without asking each of the others
+/// (`Compositor.surveySublayerRuns`). Render-side state in effect: a model
+/// layer keeps it too, but only a compositor rendering it reads it.
+struct SublayerChanges {
+    /// Bumped by every change of `sublayers` (added, removed, reordered).
+    var version: UInt64 = 0
+    /// Of a layer with at least `Layer.changedSublayersMinimum` sublayers:
+    /// those whose subtree changed (`noteModelChange()`) since a survey
+    /// last took the list, each once; emptied when `sublayers` changes.
+    var changed: [Layer] = []
+    /// This layer is in its superlayer's `changed`.
+    var isListed = false
+    /// This layer's index in its superlayer's `sublayers` when a survey
+    /// last recorded it; checked before use.
+    var indexHint = 0
+    /// What the survey recorded about the sublayers as a whole.
+    var runs: SiblingRunMemo?
+}
+
+extension Layer {
+    /// Sublayer count from which a layer lists its changed sublayers
+    /// (`SublayerChanges`) and the survey replays runs of unchanged ones at
+    /// once (`Compositor.surveySublayerRuns`). Below it, replaying the
+    /// sublayers one by one costs about as much as the bookkeeping. Tests
+    /// lower it.
+    nonisolated(unsafe) static var changedSublayersMinimum = 64
+
+    /// Empties the list of changed sublayers (a change of `sublayers`
+    /// makes the next survey walk them all; so does a survey taking it).
+    final func forgetChangedSublayers() {
+        var i = 0
+        while i < sublayerChanges.changed.count { sublayerChanges.changed[i].sublayerChanges.isListed = false; i += 1 }
+        sublayerChanges.changed.removeAll(keepingCapacity: true)
     }
 }
 

@@ -87,7 +87,7 @@ final class DirtyCommitTests: XCTestCase {
     static let notModelState: Set<String> = [
         "Layer.sublayers", "Layer.superlayer", "Layer.maskStorage", "Layer.maskOwner", "Layer.animations",
         "Layer.animationsVersion", "Layer.actionState", "Layer.layoutState", "Layer.handOff", "Layer.renderCache", "Layer.presentedMemo",
-        "Layer.surveyMemo", "Layer.subtreeVersion",
+        "Layer.surveyMemo", "Layer.subtreeVersion", "Layer.sublayerChanges",
         "Layer.drawHandler", "Layer.needsDisplayOnBoundsChange",
         "ShapeLayer.strokeCache", "ShapeLayer.trimPiece", "ShapeLayer.presentedPathMemo", "ShapeLayer.presentedStyleMemo",
         "ShapeLayer.geometryMemo",

@@ -1,0 +1,215 @@
+import Raster
+
+/// What the survey recorded about the sublayers of one layer that has many
+/// of them (at least `Layer.changedSublayersMinimum`: a list of rows, a
+/// grid of tiles) in the last frame, so that the next frame can replay the
+/// runs of unchanged sublayers between the changed ones at once, instead
+/// of asking each of them whether it changed (`SurveyMemo`): a frame in
+/// which one row of a 10,000-row list changed then costs what that row
+/// costs.
+///
+/// Valid for the next frame of the same compositor (`token`, `frame`)
+/// while the sublayers are the same array (`SublayerChanges.version`) in
+/// drawing order (no `zPosition` puts one before an earlier one), placed
+/// the same (`placement`: map, sublayer transform, mirror, opacity, clip,
+/// depth). The sublayers surveyed afresh are those the layer lists as
+/// changed (`SublayerChanges.changed`) and those whose survey depended on
+/// time last frame (`varied`); every other one's units are the last
+/// frame's, found through `starts`. Render-side state, like `SurveyMemo`;
+/// its arrays keep their storage from frame to frame.
+final class SiblingRunMemo {
+    var token: UInt64 = 0
+    var frame: UInt64 = 0
+    var sublayersVersion: UInt64 = 0
+    /// The placement of the sublayers (the `SurveyMemo` fields of it).
+    var placement = SurveyMemo()
+    /// Index of the first sublayer unit in that frame's unit list.
+    var firstUnit = 0
+    /// Sublayer `i`'s units begin at `firstUnit + starts[i]`; one more
+    /// entry than sublayers, the last one past all their units.
+    var starts: [Int32] = []
+    /// Back faces culled in sublayer `i`'s subtree, and in all of them.
+    var culled: [Int32] = []
+    var culledTotal = 0
+    /// Sublayers (indices, ascending) whose survey depended on time.
+    var varied: [Int] = []
+    /// This frame's sublayers to survey afresh, and their change in unit
+    /// count (scratch).
+    var fresh: [Int] = []
+    var growth: [Int] = []
+    var nextVaried: [Int] = []
+}
+
+extension Compositor {
+    /// Surveys the sublayers of `layer` (at least
+    /// `Layer.changedSublayersMinimum` of them) as `survey` would one by
+    /// one, replaying the runs of sublayers that did not change since the
+    /// last frame at once (see `SiblingRunMemo`). `parent`, `opacity`,
+    /// `clip` and `depth` are the sublayers' placement.
+    func surveySublayerRuns(of layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
+        defer { layer.forgetChangedSublayers() }
+        let memo: SiblingRunMemo
+        if let m = layer.sublayerChanges.runs { memo = m } else { memo = SiblingRunMemo(); layer.sublayerChanges.runs = memo }
+        if surveyReplayAllowed, replaySublayerRuns(of: layer, memo, parent: parent, opacity: opacity, clip: clip, depth: depth) {
+            return
+        }
+        surveyAllSublayers(of: layer, memo, parent: parent, opacity: opacity, clip: clip, depth: depth)
+    }
+
+    /// Every sublayer through `survey`, recording the memo when they are
+    /// in drawing order.
+    private func surveyAllSublayers(of layer: Layer, _ memo: SiblingRunMemo, parent: ParentPlacement, opacity: Double,
+                                    clip: IntRect, depth: Int) {
+        let sublayers = layer.sublayers
+        let n = sublayers.count
+        var inOrder = true
+        var i = 1
+        while i < n {
+            if Compositor.z(sublayers[i]) < Compositor.z(sublayers[i - 1]) { inOrder = false; break }
+            i += 1
+        }
+        guard inOrder else {
+            memo.token = 0
+            forEachSublayerInDrawingOrder(layer) { sublayer in
+                survey(sublayer, parent: parent, opacity: opacity, clip: clip, depth: depth)
+            }
+            return
+        }
+        let first = tracker.units.count
+        memo.starts.removeAll(keepingCapacity: true)
+        memo.culled.removeAll(keepingCapacity: true)
+        memo.varied.removeAll(keepingCapacity: true)
+        var culledTotal = 0
+        i = 0
+        while i < n {
+            let sublayer = sublayers[i]
+            sublayer.sublayerChanges.indexHint = i
+            memo.starts.append(Int32(truncatingIfNeeded: tracker.units.count - first))
+            let culledBefore = statistics.layersCulled
+            survey(sublayer, parent: parent, opacity: opacity, clip: clip, depth: depth)
+            let culled = statistics.layersCulled - culledBefore
+            memo.culled.append(Int32(truncatingIfNeeded: culled))
+            culledTotal += culled
+            if sublayer.surveyMemo.varies { memo.varied.append(i) }
+            i += 1
+        }
+        memo.starts.append(Int32(truncatingIfNeeded: tracker.units.count - first))
+        memo.culledTotal = culledTotal
+        memo.firstUnit = first
+        record(memo, layer, parent: parent, opacity: opacity, clip: clip, depth: depth)
+    }
+
+    private func record(_ memo: SiblingRunMemo, _ layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
+        memo.token = surveyToken
+        memo.frame = frameNumber
+        memo.sublayersVersion = layer.sublayerChanges.version
+        memo.placement.toTarget = parent.toTarget
+        memo.placement.sublayerSpace = parent.sublayerSpace
+        memo.placement.flipped = parent.flipped
+        memo.placement.opacity = opacity
+        memo.placement.clip = clip
+        memo.placement.depth = depth
+    }
+
+    /// The sublayers from the last frame's memo: the runs between the ones
+    /// to survey afresh replayed, those surveyed. False, having appended
+    /// nothing, when the memo does not hold for this frame.
+    private func replaySublayerRuns(of layer: Layer, _ memo: SiblingRunMemo, parent: ParentPlacement, opacity: Double,
+                                    clip: IntRect, depth: Int) -> Bool {
+        let sublayers = layer.sublayers
+        let n = sublayers.count
+        guard memo.token == surveyToken, memo.frame &+ 1 == frameNumber, memo.sublayersVersion == layer.sublayerChanges.version,
+              memo.starts.count == n + 1, memo.culled.count == n,
+              memo.placement.placementMatches(parent, opacity: opacity, clip: clip, depth: depth) else { return false }
+        // The sublayers to survey afresh: last frame's time-dependent ones
+        // and the changed ones, ascending, each once; a changed one must
+        // still be in drawing order with its neighbours.
+        memo.fresh.removeAll(keepingCapacity: true)
+        memo.fresh.append(contentsOf: memo.varied)
+        var k = 0
+        while k < layer.sublayerChanges.changed.count {
+            let c = layer.sublayerChanges.changed[k]
+            let i = c.sublayerChanges.indexHint
+            guard i >= 0, i < n, sublayers[i] === c else { return false }
+            let z = Compositor.z(c)
+            if i > 0 && Compositor.z(sublayers[i - 1]) > z { return false }
+            if i + 1 < n && z > Compositor.z(sublayers[i + 1]) { return false }
+            memo.fresh.append(i)
+            k += 1
+        }
+        memo.fresh.sort()
+        var unique = 0
+        k = 0
+        while k < memo.fresh.count {
+            if unique == 0 || memo.fresh[unique - 1] != memo.fresh[k] { memo.fresh[unique] = memo.fresh[k]; unique += 1 }
+            k += 1
+        }
+        memo.fresh.removeLast(memo.fresh.count - unique)
+        // The runs between them must be whole subtrees of the last frame.
+        let base = memo.firstUnit
+        var cursor = 0
+        k = 0
+        while k < memo.fresh.count {
+            let i = memo.fresh[k]
+            guard tracker.isRunOfSubtrees((base + cursor) ..< (base + Int(memo.starts[i]))) else { return false }
+            cursor = Int(memo.starts[i + 1])
+            k += 1
+        }
+        guard tracker.isRunOfSubtrees((base + cursor) ..< (base + Int(memo.starts[n]))) else { return false }
+
+        // Replay and survey.
+        let first = tracker.units.count
+        memo.growth.removeAll(keepingCapacity: true)
+        memo.nextVaried.removeAll(keepingCapacity: true)
+        var culledTotal = memo.culledTotal
+        cursor = 0
+        k = 0
+        while k < memo.fresh.count {
+            let i = memo.fresh[k]
+            k += 1
+            let run = (base + cursor) ..< (base + Int(memo.starts[i]))
+            carryReplayedUnits(run, to: tracker.replayRun(run), memosFrom: run.lowerBound)
+            let sublayer = sublayers[i]
+            let unitsBefore = tracker.units.count
+            let culledBefore = statistics.layersCulled
+            survey(sublayer, parent: parent, opacity: opacity, clip: clip, depth: depth)
+            let culled = statistics.layersCulled - culledBefore
+            culledTotal += culled - Int(memo.culled[i])
+            memo.culled[i] = Int32(truncatingIfNeeded: culled)
+            memo.growth.append((tracker.units.count - unitsBefore) - Int(memo.starts[i + 1] - memo.starts[i]))
+            if sublayer.surveyMemo.varies { memo.nextVaried.append(i) }
+            cursor = Int(memo.starts[i + 1])
+        }
+        let run = (base + cursor) ..< (base + Int(memo.starts[n]))
+        carryReplayedUnits(run, to: tracker.replayRun(run), memosFrom: run.lowerBound)
+        // The replayed runs' culled back faces, as their sublayers' surveys
+        // would have counted them.
+        var replayedCulled = culledTotal
+        k = 0
+        while k < memo.fresh.count { replayedCulled -= Int(memo.culled[memo.fresh[k]]); k += 1 }
+        statistics.layersCulled += replayedCulled
+
+        // The starts after a sublayer whose unit count changed move.
+        var shift = 0
+        k = 0
+        while k < memo.fresh.count {
+            let i = memo.fresh[k]
+            let grown = memo.growth[k]
+            k += 1
+            guard grown != 0 || shift != 0 else { continue }
+            let end = k < memo.fresh.count ? memo.fresh[k] : n
+            shift += grown
+            var j = i + 1
+            while j <= end { memo.starts[j] += Int32(truncatingIfNeeded: shift); j += 1 }
+        }
+        swap(&memo.varied, &memo.nextVaried)
+        memo.culledTotal = culledTotal
+        memo.firstUnit = first
+        record(memo, layer, parent: parent, opacity: opacity, clip: clip, depth: depth)
+        return true
+    }
+
+    /// A sublayer's `zPosition` for drawing order (NaN counts as 0).
+    @inline(__always)
+    static func z(_ l: Layer) -> Double { l.zPosition.isNaN ? 0 : l.zPosition }
+}
