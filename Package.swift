@@ -226,7 +226,10 @@ let package = Package(
                                                                "MallocCounter"], path: "Tests/FBRuntimeFBDevTests"),
         // An app whose handlers throw and trap, run by AppShellTests.
         .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
-        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "apptrapprobe"], path: "Tests/AppShellTests"),
+        // Writes a settings file until killed, for AppShellTests' power-loss test.
+        .executableTarget(name: "settingsprobe", dependencies: ["AppShell", "FBRuntime", "CPosix"], path: "Tests/SettingsProbe"),
+        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "apptrapprobe", "settingsprobe"],
+                    path: "Tests/AppShellTests"),
         .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "DemoTouchScripts", "Controls"], path: "Tests/InputTests"),
         .testTarget(name: "ControlsTests", dependencies: ["Controls", "FBRuntime", "Raster", "ImageIO", "TestSupport"], path: "Tests/ControlsTests"),
     ]

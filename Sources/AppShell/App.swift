@@ -70,7 +70,7 @@ public final class App: Sendable {
         let usage: (String) -> Never = { message in
             fbr_write_stderr("\(name): \(message)\nusage: \(name) \(appUsage.isEmpty ? "" : appUsage + " ")"
                              + "[--board NAME] [--backend auto|kms|fbdev] [--headless] "
-                             + "[--frames N] [--size WxH] [--out DIR] [--tap X,Y]... [--key NAME]...\n")
+                             + "[--frames N] [--size WxH] [--out DIR] [--settings FILE] [--tap X,Y]... [--key NAME]...\n")
             exit(2)
         }
         options = AppOptions.parse(arguments, usage: usage, extra: extra)
@@ -85,6 +85,30 @@ public final class App: Sendable {
     /// restored. `build` makes the app's layers under `screen.root` and
     /// installs its handlers; it runs once, before the first frame, on the
     /// calling thread, which is the app thread from then on.
+    /// Where the app's settings live (`SettingsStore`): `--settings FILE`;
+    /// else NAME.settings in `$STATE_DIRECTORY` (the directory systemd
+    /// makes for a service with `StateDirectory=`, as the unit that
+    /// `scripts/deploy` installs has); else NAME.settings in the working
+    /// directory.
+    public var settingsPath: String {
+        if let path = options.settingsPath { return path }
+        if let state = System.environment("STATE_DIRECTORY"), !state.isEmpty {
+            // systemd may list several directories, separated by colons: the first.
+            let bytes = Array(state.utf8)
+            let first = bytes.firstIndex(of: 0x3A).map { String(decoding: bytes[0..<$0], as: UTF8.self) } ?? state
+            return first + "/" + name + ".settings"
+        }
+        return name + ".settings"
+    }
+
+    /// Opens the app's settings (`settingsPath`; see `SettingsStore`). An
+    /// unreadable or incomplete file is an error naming it, and is left as
+    /// it is: an app that would rather start from defaults makes an empty
+    /// store (`SettingsStore(path:)` after moving the file aside).
+    public func openSettings() throws(SettingsError) -> SettingsStore {
+        try SettingsStore(path: settingsPath)
+    }
+
     public func run(_ build: (Screen) throws(AppError) -> Void) -> Never {
         // Log lines reach a pipe or the journal as they are written.
         fbr_line_buffer_stdout()

@@ -13,6 +13,7 @@ import Raster
 ///                         simulated 60 Hz time; default 1)
 ///     --size WxH          the headless frame's size in pixels (default 480x320)
 ///     --out DIR           where headless frames go (default out/NAME)
+///     --settings FILE     the app's settings file (`App.settingsPath`)
 ///     --tap X,Y           headless: a tap at X,Y (pixels), repeatable
 ///     --key NAME          headless: a key pressed and released (tab, enter,
 ///                         up, down, left, right, space, esc, backspace, a
@@ -33,6 +34,8 @@ public struct AppOptions: Sendable {
     public var height = 320
     /// Headless output folder; nil: `out/<app name>`.
     public var outDirectory: String?
+    /// `--settings FILE`; nil: the default place (`App.settingsPath`).
+    public var settingsPath: String?
     /// `--tap` and `--key` together, in the order given: the headless
     /// run's input script.
     public var inputSteps: [AppInputStep] = []
@@ -150,6 +153,7 @@ extension AppOptions {
             case "--frames": options.frames = r.frames()
             case "--size": (options.width, options.height) = r.size()
             case "--out": options.outDirectory = r.value()
+            case "--settings": options.settingsPath = r.value()
             case "--board": _ = r.value()   // read by BoardConfig.selected
             case "--tap":
                 guard let p = AppOptionReader.parsePoint(r.value()) else { usage("--tap takes X,Y (pixels)") }
