@@ -122,29 +122,32 @@ extension Compositor {
               memo.starts.count == n + 1, memo.culled.count == n,
               memo.placement.placementMatches(parent, opacity: opacity, clip: clip, depth: depth) else { return false }
         // The sublayers to survey afresh: last frame's time-dependent ones
-        // and the changed ones, ascending, each once; a changed one must
-        // still be in drawing order with its neighbours.
+        // (ascending) and the changed ones, each put in its place once (no
+        // `sort()`: it allocates a buffer); a changed one must still be in
+        // drawing order with its neighbours.
         memo.fresh.removeAll(keepingCapacity: true)
         memo.fresh.append(contentsOf: memo.varied)
         var k = 0
         while k < layer.sublayerChanges.changed.count {
             let c = layer.sublayerChanges.changed[k]
+            k += 1
             let i = c.sublayerChanges.indexHint
             guard i >= 0, i < n, sublayers[i] === c else { return false }
             let z = Compositor.z(c)
             if i > 0 && Compositor.z(sublayers[i - 1]) > z { return false }
             if i + 1 < n && z > Compositor.z(sublayers[i + 1]) { return false }
+            var lo = 0, hi = memo.fresh.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if memo.fresh[mid] < i { lo = mid + 1 } else { hi = mid }
+            }
+            if lo < memo.fresh.count && memo.fresh[lo] == i { continue }
+            // `insert(_:at:)`, spelled out: the generic one allocated.
             memo.fresh.append(i)
-            k += 1
+            var j = memo.fresh.count - 1
+            while j > lo { memo.fresh[j] = memo.fresh[j - 1]; j -= 1 }
+            memo.fresh[lo] = i
         }
-        memo.fresh.sort()
-        var unique = 0
-        k = 0
-        while k < memo.fresh.count {
-            if unique == 0 || memo.fresh[unique - 1] != memo.fresh[k] { memo.fresh[unique] = memo.fresh[k]; unique += 1 }
-            k += 1
-        }
-        memo.fresh.removeLast(memo.fresh.count - unique)
         // The runs between them must be whole subtrees of the last frame.
         let base = memo.firstUnit
         var cursor = 0

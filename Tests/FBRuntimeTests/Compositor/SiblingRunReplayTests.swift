@@ -143,4 +143,37 @@ final class SiblingRunReplayTests: XCTestCase {
         }
         XCTAssertEqual(allocations, 0)
     }
+
+    /// Many rows at once: 20 animated (surveyed every frame) and 6 changed
+    /// per frame among 300; the frames equal the reference's and, once
+    /// warm, allocate nothing (the list of rows to survey keeps its
+    /// storage; no sort buffer).
+    func testManyAnimatedAndChangedRowsAllocateNothing() throws {
+        let (root, list) = try makeList(rows: 300, width: 200)
+        for i in stride(from: 1, to: 300, by: 15) {
+            var a = BasicAnimation(key: .positionX, from: .scalar(0), to: .scalar(6), duration: 0.5)
+            a.repeatCount = .infinity
+            a.autoreverses = true
+            list.sublayers[i].add(a, forKey: "sway", at: 0)
+        }
+        let replaying = Compositor()
+        let reference = Compositor()
+        reference.replaysUnchangedSubtrees = false
+        let a = Surface<ARGB8888>(width: 200, height: 200)!, b = Surface<ARGB8888>(width: 200, height: 200)!
+        var allocations = 0
+        for frame in 0..<40 {
+            for k in 0..<6 {
+                list.sublayers[(frame * 37 + k * 53) % 300].backgroundColor = Color(rgb: UInt32(0x203040 + (frame + k) % 7 * 0x080808))
+            }
+            let time = Double(frame) / 60
+            fbr_malloc_counter_begin()
+            replaying.render(root, at: time, into: a.view, clearColor: .black)
+            let counted = Int(fbr_malloc_counter_end())
+            reference.render(root, at: time, into: b.view, clearColor: .black)
+            XCTAssertNil(firstDifference(a.view, b.view), "frame \(frame)")
+            if frame >= 2 { XCTAssertLessThan(replaying.statistics.layersSurveyed, 100, "frame \(frame): runs of rows replayed") }
+            if frame >= 10 { allocations += counted }
+        }
+        XCTAssertEqual(allocations, 0)
+    }
 }
