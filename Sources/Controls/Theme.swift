@@ -125,7 +125,14 @@ public struct Theme {
             separator: Color(rgb: 0x50505A), disabled: Color(rgb: 0x26262B), disabledText: Color(rgb: 0x5E5E66)))
     }
 
-    /// Gives every `Control` in `root`'s tree (`root` included) this theme.
+    /// The theme `apply(to:duration:)` gave a tree last (nil before). A
+    /// `Sheet` or `Alert` takes it when presented, so one made before a
+    /// switch and shown after it matches the screen it covers.
+    nonisolated(unsafe) public static var lastApplied: Theme?
+
+    /// Gives every `Control` in `root`'s tree (`root` included) this theme,
+    /// and the `FocusRing` there; records it as `lastApplied`, which sheets
+    /// and alerts not in the tree now take when they are presented.
     ///
     /// In a displayed tree (`Layer.isDisplayRoot`) the colours animate from
     /// what is on screen to the new theme's over `duration` seconds, as one
@@ -142,13 +149,18 @@ public struct Theme {
         }
         apply(to: root, depth: 0)
         Transaction.commit()
+        Theme.lastApplied = self
     }
 
     /// Layer trees are at most `Compositor.maximumDepth` deep where it
     /// matters (drawing); the walk stops there too rather than recurse
     /// without bound.
     private func apply(to layer: Layer, depth: Int) {
-        if let control = layer as? Control { control.theme = self }
+        if let control = layer as? Control {
+            control.theme = self
+        } else if let ring = layer as? FocusRing {
+            ring.theme = self
+        }
         guard depth < Compositor.maximumDepth else { return }
         for sublayer in layer.sublayers { apply(to: sublayer, depth: depth + 1) }
     }

@@ -116,4 +116,45 @@ final class ThemeTests: XCTestCase {
         XCTAssertTrue(result.passed, result.message)
         scene.assertGolden("controls-panel-dark")
     }
+
+    /// `apply` reaches the focus ring in the tree, and a sheet and an alert
+    /// made before the switch, not in the tree then, take the new theme
+    /// when presented; one presented before the switch is in the tree and
+    /// changes with it.
+    func testApplyReachesTheFocusRingAndSheetsAndAlertsShownLater() {
+        let saved = Theme.lastApplied
+        defer { Theme.lastApplied = saved }
+        Theme.lastApplied = nil
+        let light = Theme.testing(), dark = Theme.testing(dark: true)
+        scene = ControlScene(width: 240, height: 160)
+        let a = Button(title: "A", theme: light)
+        scene.add(a, frame: Rect(x: 10, y: 10, width: 80, height: 44))
+        let focus = FocusEngine(root: scene.root, theme: light)
+        scene.loop.runTurn { _ = focus.focus(a, animated: false) }
+        XCTAssertTrue(focus.ring.superlayer === scene.root, "the ring is in the tree")
+        XCTAssertEqual(focus.ring.borderColor, light.colors.accent)
+        let early = Sheet(title: "Early", theme: light)
+        scene.loop.runTurn { early.present(in: scene.root, animated: false) }
+        let sheet = Sheet(title: "Later", theme: light), alert = Alert(title: "Later", theme: light)
+        XCTAssertNotEqual(light.colors.surface, dark.colors.surface)
+
+        scene.loop.runTurn { dark.apply(to: scene.root, duration: 0) }
+        XCTAssertEqual(focus.ring.borderColor, dark.colors.accent, "the focus ring")
+        XCTAssertEqual(focus.theme.colors.accent, dark.colors.accent)
+        XCTAssertEqual(early.theme.colors.surface, dark.colors.surface, "a sheet in the tree")
+        XCTAssertEqual(sheet.theme.colors.surface, light.colors.surface, "not in the tree yet")
+
+        scene.loop.runTurn {
+            early.dismiss(animated: false)
+            sheet.present(in: scene.root, animated: false)
+        }
+        XCTAssertEqual(sheet.theme.colors.surface, dark.colors.surface, "a sheet shown after the switch")
+        XCTAssertEqual(sheet.panelLayer.backgroundColor, dark.colors.surface)
+        scene.loop.runTurn {
+            sheet.dismiss(animated: false)
+            alert.present(in: scene.root, animated: false)
+        }
+        XCTAssertEqual(alert.theme.colors.surface, dark.colors.surface, "an alert shown after the switch")
+        XCTAssertEqual(alert.boxLayer.backgroundColor, dark.colors.surface)
+    }
 }

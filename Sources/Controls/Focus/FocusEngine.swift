@@ -35,14 +35,15 @@ public final class FocusEngine {
     public var onFocusChange: ((FocusEngine) -> Void)?
 
     /// The ring's colour comes from `theme.colors.accent`, its move's
-    /// duration from `theme.metrics.animationDuration`.
+    /// duration from `theme.metrics.animationDuration`. The ring's own
+    /// theme: `Theme.apply(to:)` on the root reaches it there too.
     public var theme: Theme {
-        didSet { ring.theme = theme }
+        get { ring.theme }
+        set { ring.theme = newValue }
     }
 
     public init(root: Layer, theme: Theme = .light) {
         self.root = root
-        self.theme = theme
         ring = FocusRing(theme: theme)
     }
 

@@ -90,6 +90,7 @@ public final class Alert: Control {
         isPresented = true
         generation &+= 1
         Transaction.withoutActions {
+            if let t = Theme.lastApplied { theme = t }   // made before a theme switch: the screen's look now
             removeFromSuperlayer()
             frame = host.bounds
             try? host.addSublayer(self)

@@ -93,6 +93,7 @@ public final class Sheet: Control {
         isPresented = true
         generation &+= 1
         Transaction.withoutActions {
+            if let t = Theme.lastApplied { theme = t }   // made before a theme switch: the screen's look now
             removeFromSuperlayer()
             frame = host.bounds
             try? host.addSublayer(self)
