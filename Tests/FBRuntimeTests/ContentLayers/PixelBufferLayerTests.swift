@@ -1,5 +1,7 @@
 @testable import FBRuntime
+import FBRuntimeTestSupport
 import Raster
+import Synchronization
 import XCTest
 
 final class PixelBufferLayerTests: XCTestCase {
@@ -57,5 +59,54 @@ final class PixelBufferLayerTests: XCTestCase {
         XCTAssertNil(PixelBufferLayer(width: 0, height: 10))
         XCTAssertNil(PixelBufferLayer(width: -3, height: 10))
         XCTAssertNil(PixelBufferLayer(width: 100_000, height: 100_000))
+    }
+
+    /// A writer at full speed on this thread, the render loop drawing on
+    /// its own (issue 23): every frame that reaches the screen is one whole
+    /// presented frame, never two mixed, however many commits are queued,
+    /// because the app only gets a buffer back once the render side let go
+    /// of it. (With the three buffers simply rotating, the writer caught up
+    /// with frames still queued or being drawn.)
+    func testAWriterAtFullSpeedNeverTearsAFrameOnScreen() throws {
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 480, height: 320)
+        root.anchorPoint = .zero
+        let video = try XCTUnwrap(PixelBufferLayer(width: 480, height: 320, isOpaque: true))
+        video.frame = root.bounds
+        try root.addSublayer(video)
+        let display = try XCTUnwrap(SimulatedPresenter(width: 480, height: 320, time: SimulatedFrameTime()))
+        let checked = Mutex<(frames: Int, torn: Int, kinds: Set<UInt32>)>((0, 0, []))
+        display.onScreenChanged = { screen in
+            // Render thread: one colour over the whole screen, or torn.
+            let first = screen.view.row(0)[0]
+            var uniform = true
+            for y in 0..<screen.height where uniform {
+                let row = screen.view.row(y)
+                for x in 0..<screen.width where row[x] != first { uniform = false; break }
+            }
+            checked.withLock { c in
+                c.frames += 1
+                if !uniform { c.torn += 1 }
+                c.kinds.insert(first)
+            }
+        }
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        loop.commit()
+        try loop.start()
+        let frames = 1500
+        for k in 1...frames {
+            let colour = 0xFF00_0000 | UInt32(truncatingIfNeeded: k &* 0x9E3779B1) & 0x00FF_FFFF
+            video.withBackBuffer { view in
+                for y in 0..<view.height { view.row(y).update(repeating: colour, count: view.width) }
+            }
+            video.present()
+            loop.commit()
+        }
+        XCTAssertTrue(loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { $0.framesRendered >= 2 })
+        loop.stop()
+        let c = checked.withLock { $0 }
+        XCTAssertGreaterThan(c.frames, 1)
+        XCTAssertEqual(c.torn, 0, "frames shown with two presented frames mixed")
+        XCTAssertLessThanOrEqual(video.bufferCount, PixelBufferLayer.maximumBufferCount + 1)
     }
 }
