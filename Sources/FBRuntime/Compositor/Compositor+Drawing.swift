@@ -476,7 +476,7 @@ extension Compositor {
                 ? .clamp : .transparent
             let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: filter, edge: edge,
                                    contentsRect: unit, imageIsOpaque: contents.isOpaque, mipMaps: mipMaps,
-                                   scratch: scratch.imageSampling)
+                                   scratch: scratch.imageSampling, levelOfDetailBias: r.layer.minificationFilterBias)
             if let clipPath {
                 fillPaint(box, paint: paint, through: clipPath, map: r.toTarget, sampleRect: r.bounds, operator: op,
                           alpha: alpha, canvas: canvas)
@@ -485,7 +485,8 @@ extension Compositor {
             }
         } else {
             let paint = ImagePaint(image: image, projective: texelToTarget, filter: filter, edge: .transparent,
-                                   contentsRect: unit, mipMaps: mipMaps)
+                                   contentsRect: unit, mipMaps: mipMaps,
+                                   levelOfDetailBias: r.layer.minificationFilterBias)
             if let clipPath {
                 fillPaint(box, paint: paint, through: clipPath, map: r.toTarget, sampleRect: r.bounds, operator: op,
                           alpha: alpha, canvas: canvas)

@@ -175,12 +175,13 @@ extension Compositor {
         if texelToTarget.isAffine {
             let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: filter, edge: .clamp,
                                    contentsRect: unit, imageIsOpaque: contents.isOpaque, mipMaps: mipMaps,
-                                   scratch: scratch.imageSampling)
+                                   scratch: scratch.imageSampling, levelOfDetailBias: r.layer.minificationFilterBias)
             fillPaint(box, paint: paint, through: outline.path, map: .identity, sampleRect: r.bounds, operator: op,
                       alpha: alpha, canvas: canvas, hard: outline.hard)
         } else {
             let paint = ImagePaint(image: image, projective: texelToTarget, filter: filter, edge: .clamp,
-                                   contentsRect: unit, mipMaps: mipMaps)
+                                   contentsRect: unit, mipMaps: mipMaps,
+                                   levelOfDetailBias: r.layer.minificationFilterBias)
             fillPaint(box, paint: paint, through: outline.path, map: .identity, sampleRect: r.bounds, operator: op,
                       alpha: alpha, canvas: canvas, hard: outline.hard)
         }

@@ -66,6 +66,7 @@ struct LayerSignature {
         combine(p.borderWidth); combine(p.borderColor)
         combine(l.contents?.serial ?? 0)
         combine(l.contentsGravity.signatureCode); combine(l.minificationFilter.signatureCode)
+        combine(l.minificationFilterBias)
         combine(l.magnificationFilter.signatureCode)
         combine(p.contentsRect); combine(p.contentsCenter); combine(l.contentsScale)
         combine(l.isOpaque)

@@ -164,6 +164,15 @@ open class Layer {
     }
     /// Filter used when the contents are drawn smaller than their pixels.
     public var minificationFilter: ContentsFilter { get { properties.minificationFilter } set { properties.minificationFilter = newValue } }
+    /// Mip levels added to the level the `.trilinear` minification filter
+    /// picks (Core Animation's `minificationFilterBias`; default 0):
+    /// positive draws from smaller, blurrier levels, negative from larger,
+    /// sharper ones (aliasing like bilinear at −log₂ of the minification).
+    /// Limited to ±16; a non-finite bias counts as 0. Other filters ignore it.
+    public var minificationFilterBias: Double {
+        get { properties.minificationFilterBias }
+        set { properties.minificationFilterBias = newValue }
+    }
     /// Filter used when the contents are drawn larger than their pixels.
     public var magnificationFilter: ContentsFilter { get { properties.magnificationFilter } set { properties.magnificationFilter = newValue } }
     /// CA's default is opaque black.

@@ -36,6 +36,7 @@ public struct LayerProperties {
     var contents: LayerContents? = nil
     var contentsGravity: ContentsGravity = .resize
     var minificationFilter: ContentsFilter = .linear
+    var minificationFilterBias: Double = 0
     var magnificationFilter: ContentsFilter = .linear
     var allowsGroupOpacity: Bool = true
     var isDoubleSided: Bool = true

@@ -63,6 +63,9 @@ public struct ImagePaint: Paint {
     let levelCount: Int
     /// For affine trilinear: the level and the 0…255 weight of the next one.
     let affineLOD: (level: Int, fraction: UInt32)
+    /// Added to the level of detail of trilinear sampling (Core
+    /// Animation's `minificationFilterBias`): positive is blurrier.
+    let levelOfDetailBias: Double
     public let isOpaque: Bool
     /// With an affine map and transparent edges: the destination box of the
     /// source region grown by a margin (below); `nil` otherwise.
@@ -84,12 +87,17 @@ public struct ImagePaint: Paint {
     /// instead of once per row piece (the same pixels either way); the
     /// paint uses it from the thread that shades it and must not outlive
     /// the caller's use of it.
+    /// `levelOfDetailBias`, with `.trilinear`: levels added to the mip
+    /// level the footprint asks for (Core Animation's
+    /// `minificationFilterBias`): 1 samples from images half as large
+    /// (blurrier), −1 twice as large (sharper, more aliasing); limited to
+    /// ±16, a non-finite bias is 0.
     public init(image: PixelView<ARGB8888>, transform: AffineTransform, filter: ImageFilter = .bilinear,
                 edge: ImageEdge = .transparent, contentsRect: PaintRect = .unit, imageIsOpaque: Bool = false,
-                mipMaps: MipMaps? = nil, scratch: ImageSamplingScratch? = nil) {
+                mipMaps: MipMaps? = nil, scratch: ImageSamplingScratch? = nil, levelOfDetailBias: Double = 0) {
         let m: Mapping = transform.inverted().map { .affine($0) } ?? .nothing
         self.init(image: image, mapping: m, filter: filter, edge: edge, contentsRect: contentsRect, imageIsOpaque: imageIsOpaque,
-                  mipMaps: mipMaps, scratch: scratch)
+                  mipMaps: mipMaps, scratch: scratch, levelOfDetailBias: levelOfDetailBias)
     }
 
     /// An image under a projective `transform` (image pixels → destination),
@@ -97,7 +105,8 @@ public struct ImagePaint: Paint {
     /// image behind the eye (W ≤ 0) are not drawn. With `.trilinear` the
     /// level is chosen per pixel.
     public init(image: PixelView<ARGB8888>, projective transform: ProjectiveTransform, filter: ImageFilter = .bilinear,
-                edge: ImageEdge = .transparent, contentsRect: PaintRect = .unit, mipMaps: MipMaps? = nil) {
+                edge: ImageEdge = .transparent, contentsRect: PaintRect = .unit, mipMaps: MipMaps? = nil,
+                levelOfDetailBias: Double = 0) {
         let m: Mapping
         if transform.isAffine {
             let a = AffineTransform(a: transform.m00, b: transform.m10, c: transform.m01, d: transform.m11, tx: transform.m02, ty: transform.m12)
@@ -106,7 +115,7 @@ public struct ImagePaint: Paint {
             m = transform.inverted().map { .projective($0) } ?? .nothing
         }
         self.init(image: image, mapping: m, filter: filter, edge: edge, contentsRect: contentsRect, imageIsOpaque: false,
-                  mipMaps: mipMaps, scratch: nil)
+                  mipMaps: mipMaps, scratch: nil, levelOfDetailBias: levelOfDetailBias)
     }
 
     /// Layer contents: the `contentsRect` part of `image` stretched onto
@@ -125,9 +134,12 @@ public struct ImagePaint: Paint {
     }
 
     init(image: PixelView<ARGB8888>, mapping: Mapping, filter: ImageFilter, edge: ImageEdge,
-         contentsRect: PaintRect, imageIsOpaque: Bool, mipMaps given: MipMaps?, scratch: ImageSamplingScratch?) {
+         contentsRect: PaintRect, imageIsOpaque: Bool, mipMaps given: MipMaps?, scratch: ImageSamplingScratch?,
+         levelOfDetailBias: Double = 0) {
         self.filter = filter
         self.edge = edge
+        let bias = levelOfDetailBias.isFinite ? Swift.min(Swift.max(levelOfDetailBias, -16), 16) : 0
+        self.levelOfDetailBias = bias
         let region = ImagePaint.sourceRegion(image, contentsRect)
         guard let region, !ImagePaint.isNothing(mapping) else {
             self.mapping = .nothing
@@ -160,7 +172,7 @@ public struct ImagePaint: Paint {
         }
         let affine = ImagePaint.affineInverse(m)
         if let inv = affine, filter == .trilinear {
-            affineLOD = ImagePaint.levelOfDetail(dudx: inv.a, dvdx: inv.b, dudy: inv.c, dvdy: inv.d, levels: levelCount)
+            affineLOD = ImagePaint.levelOfDetail(dudx: inv.a, dvdx: inv.b, dudy: inv.c, dvdy: inv.d, levels: levelCount, bias: bias)
         } else {
             affineLOD = (0, 0)
         }
@@ -250,9 +262,10 @@ public struct ImagePaint: Paint {
     /// per destination pixel): λ = log₂ of the longer of the two footprint
     /// axes; level ⌊λ⌋ blended with the next by (λ − ⌊λ⌋), 8-bit. λ ≤ 0
     /// (magnification) is level 0 alone.
-    static func levelOfDetail(dudx: Double, dvdx: Double, dudy: Double, dvdy: Double, levels: Int) -> (level: Int, fraction: UInt32) {
+    static func levelOfDetail(dudx: Double, dvdx: Double, dudy: Double, dvdy: Double, levels: Int,
+                              bias: Double = 0) -> (level: Int, fraction: UInt32) {
         let lx = dudx * dudx + dvdx * dvdx, ly = dudy * dudy + dvdy * dvdy
-        let lambda = 0.5 * FloatMath.approximateLog2(lx > ly ? lx : ly)
+        let lambda = 0.5 * FloatMath.approximateLog2(lx > ly ? lx : ly) + bias
         if !(lambda > 0) { return (0, 0) }
         let top = Double(levels - 1)
         if lambda >= top { return (levels - 1, 0) }
@@ -367,7 +380,8 @@ public struct ImagePaint: Paint {
             let u = (X0 + di * m.m00) * r, v = (Y0 + di * m.m10) * r
             // d(X/W)/dx = (m00 − u·m20)/W, and so on.
             let (l, f) = ImagePaint.levelOfDetail(dudx: (m.m00 - u * m.m20) * r, dvdx: (m.m10 - v * m.m20) * r,
-                                                  dudy: (m.m01 - u * m.m21) * r, dvdy: (m.m11 - v * m.m21) * r, levels: n)
+                                                  dudy: (m.m01 - u * m.m21) * r, dvdy: (m.m11 - v * m.m21) * r, levels: n,
+                                                  bias: levelOfDetailBias)
             let s0 = levelScale(l)
             let a = ImageSampler.bilinear(E.self, level(l), Fixed16(ImageSampler.clampToBox(u * s0 - ImageSampler.bilinearShift)).raw,
                                           Fixed16(ImageSampler.clampToBox(v * s0 - ImageSampler.bilinearShift)).raw)

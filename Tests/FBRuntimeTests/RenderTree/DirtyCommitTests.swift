@@ -194,6 +194,7 @@ final class DirtyCommitTests: XCTestCase {
             ("contentsRect", { l, r in l.contentsRect = Rect(x: r.double() / 2, y: 0, width: 0.5, height: 1) }),
             ("contentsCenter", { l, r in l.contentsCenter = Rect(x: 0.25, y: r.double() / 4, width: 0.5, height: 0.5) }),
             ("minificationFilter", { l, r in l.minificationFilter = r.bool() ? .nearest : .trilinear }),
+            ("minificationFilterBias", { l, r in l.minificationFilterBias = r.bool() ? 0 : 1.5 }),
             ("magnificationFilter", { l, r in l.magnificationFilter = r.bool() ? .nearest : .linear }),
             ("shadowColor", { l, r in l.shadowColor = r.color() }),
             ("shadowOpacity", { l, r in l.shadowOpacity = r.double() }),
