@@ -31,7 +31,7 @@ public final class FBDevPresenter: FramePresenter {
         case copy
     }
 
-    public let device: FBDevice
+    public let device: any FramebufferDevice
     public let strategy: Strategy
     public let rotation: ScanoutRotation
     /// Probed at the first commit (FBIO_WAITFORVSYNC); true until then.
@@ -57,7 +57,7 @@ public final class FBDevPresenter: FramePresenter {
     /// Uses `device`, panning when it can and `allowPanning`, else copying.
     /// `time`: the clock of the flip timestamps (CLOCK_MONOTONIC; tests
     /// pass a simulated one).
-    public init(device: FBDevice, rotation: DisplayRotation = .none, allowPanning: Bool = true,
+    public init(device: any FramebufferDevice, rotation: DisplayRotation = .none, allowPanning: Bool = true,
                 time: FrameTimeSource = MonotonicFrameTime()) {
         self.device = device
         self.time = time

@@ -73,6 +73,34 @@ public struct FBMode: Equatable, Sendable {
     }
 }
 
+/// What `FBDevPresenter` needs of a framebuffer: its mode, its buffers'
+/// pixels, panning, vsync waits and giving the screen back. `FBDevice` is
+/// the kernel's (`/dev/fbN`); the presenter's tests drive an in-memory one
+/// of their own (class-bound, so it works in Embedded Swift too).
+public protocol FramebufferDevice: AnyObject {
+    var mode: FBMode { get }
+    /// The pan offset last asked for (`y`, rows).
+    var panOffset: Int { get }
+    /// Buffer `index` (0, or 1 when `canPan`) as pixels of the mode's
+    /// format; the device must outlive the view.
+    func xrgbView(buffer index: Int) -> PixelView<XRGB8888>
+    func rgb565View(buffer index: Int) -> PixelView<RGB565>
+    /// Shows the rows from `y` on (the second buffer: `y` = `mode.height`).
+    func pan(toY y: Int) throws(PresentError)
+    /// Whether vsync waits really wait for a vblank (see `FBDevice.probeVSync`).
+    func probeVSync() -> Bool
+    /// Waits for the next vblank and returns its time (monotonic ns); nil
+    /// when the device cannot wait for one.
+    func waitForVSync(timeoutNanoseconds: Int64) throws(PresentError) -> Int64?
+    /// Gives the screen back as it was found. Idempotent.
+    func restore()
+}
+
+extension FramebufferDevice {
+    /// Whether a second buffer fits below the first (panning double buffer).
+    public var canPan: Bool { mode.virtualHeight >= 2 * mode.height }
+}
+
 /// An open fbdev framebuffer (`/dev/fbN`) with its memory mapped.
 ///
 /// On open it asks for a virtual height of twice the visible one
@@ -81,13 +109,9 @@ public struct FBMode: Equatable, Sendable {
 /// `restore()` (also deinit) puts back the var screen info found at open
 /// (resolution, pan offset) and the console's text mode.
 ///
-/// A simulated device (`init(simulating:vsync:)`) keeps the memory in the
-/// process and records pans instead of calling the driver: the
-/// deterministic double the presenter's tests use.
-///
 /// Not thread-safe: one thread at a time (the render thread, once the loop
 /// runs).
-public final class FBDevice {
+public final class FBDevice: FramebufferDevice {
     public let path: String
     /// The driver's name (`fix.id`, e.g. "virtio_gpudrmfb", "bochs-drmdrmfb").
     public let driverName: String
@@ -98,7 +122,7 @@ public final class FBDevice {
     public let memoryLength: Int
     /// The pan offset last asked for (`y`, rows), or the one found at open.
     public private(set) var panOffset: Int = 0
-    /// Pans asked for so far (restore included), simulated or real.
+    /// Pans asked for so far (restore included).
     public private(set) var panCount = 0
     /// Whether FBIO_WAITFORVSYNC works; found on the first wait.
     public private(set) var supportsVSyncWait: Bool?
@@ -106,8 +130,6 @@ public final class FBDevice {
     private let fd: Int32
     private var saved: fb_var_screeninfo
     private var current: fb_var_screeninfo
-    private let simulated: Bool
-    private let simulatedVSync: Bool
     /// /dev/tty0, switched to KD_GRAPHICS so the console stops drawing.
     private var ttyFD: Int32 = -1
     private var ttySavedMode: Int32 = 0
@@ -167,41 +189,15 @@ public final class FBDevice {
         self.saved = original
         self.current = variable
         self.panOffset = Int(variable.yoffset)
-        self.simulated = false
-        self.simulatedVSync = false
         ok = true
         enterGraphicsMode()
     }
 
-    /// A device in memory with `mode` (its `virtualHeight` rows allocated
-    /// and cleared); pans are recorded, and a vsync wait succeeds at once
-    /// when `vsync` is true, else fails as on a driver without it.
-    public init(simulating mode: FBMode, vsync: Bool) {
-        precondition(mode.width > 0 && mode.height > 0 && mode.virtualHeight >= mode.height
-                     && mode.lineLength >= mode.width * mode.format.bytesPerPixel, "FBDevice: bad simulated mode")
-        fd = -1
-        path = "(simulated)"
-        driverName = "simulated"
-        self.mode = mode
-        memoryLength = mode.lineLength * mode.virtualHeight
-        memory = UnsafeMutableRawPointer.allocate(byteCount: memoryLength, alignment: 16)
-        memory.initializeMemory(as: UInt8.self, repeating: 0, count: memoryLength)
-        saved = fb_var_screeninfo()
-        current = saved
-        simulated = true
-        simulatedVSync = vsync
-    }
-
     deinit {
         restore()
-        if simulated { memory.deallocate() } else {
-            _ = munmap(memory, memoryLength)
-            _ = close(fd)
-        }
+        _ = munmap(memory, memoryLength)
+        _ = close(fd)
     }
-
-    /// Whether a second buffer fits below the first (panning double buffer).
-    public var canPan: Bool { mode.virtualHeight >= 2 * mode.height }
 
     /// Buffer `index` (0 or 1: rows 0… or `height`…) as pixels of the
     /// mode's format. No owner: the device must outlive the view.
@@ -223,7 +219,6 @@ public final class FBDevice {
         precondition(y >= 0 && y + mode.height <= mode.virtualHeight, "FBDevice: pan outside the virtual screen")
         panOffset = y
         panCount += 1
-        if simulated { return }
         var v = current
         v.xoffset = 0
         v.yoffset = UInt32(y)
@@ -241,10 +236,6 @@ public final class FBDevice {
     /// `.timedOut`.
     public func waitForVSync(timeoutNanoseconds: Int64) throws(PresentError) -> Int64? {
         if supportsVSyncWait == false { return nil }
-        if simulated {
-            supportsVSyncWait = simulatedVSync
-            return simulatedVSync ? System.monotonicNanoseconds() : nil
-        }
         let start = System.monotonicNanoseconds()
         var crtc: UInt32 = 0
         var r: Int32
@@ -273,7 +264,6 @@ public final class FBDevice {
     /// must count as no vsync, or nothing would pace the frames.
     /// - Complexity: blocks for up to two refresh periods.
     public func probeVSync() -> Bool {
-        if simulated { supportsVSyncWait = simulatedVSync; return simulatedVSync }
         let timeout = 4 * mode.refreshIntervalNanoseconds
         guard (try? waitForVSync(timeoutNanoseconds: timeout)) != nil else {
             supportsVSyncWait = false
@@ -296,7 +286,6 @@ public final class FBDevice {
     public func restore() {
         guard !isRestored else { return }
         isRestored = true
-        if simulated { panOffset = Int(saved.yoffset); panCount += 1; return }
         var v = saved
         v.activate = UInt32(FB_ACTIVATE_NOW)
         if fbr_ioctl(fd, fbr_fbioput_vscreeninfo(), &v) != 0 {

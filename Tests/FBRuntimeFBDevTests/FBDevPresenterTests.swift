@@ -28,7 +28,7 @@ final class FBDevPresenterTests: XCTestCase {
 
     /// What buffer `index` of the device shows, as XRGB8888 or RGB565
     /// values widened to UInt32.
-    func shown(_ device: FBDevice, buffer index: Int) -> [UInt32] {
+    func shown(_ device: SimulatedFramebuffer, buffer index: Int) -> [UInt32] {
         var out: [UInt32] = []
         switch device.mode.format {
         case .xrgb8888:
@@ -68,7 +68,7 @@ final class FBDevPresenterTests: XCTestCase {
         for format in [ScanoutFormat.xrgb8888, .rgb565] {
             for rotation in DisplayRotation.allCases {
                 let m = mode(24, 14, format: format)
-                let device = FBDevice(simulating: m, vsync: false)
+                let device = SimulatedFramebuffer(m, vsync: false)
                 let presenter = FBDevPresenter(device: device, rotation: rotation)
                 XCTAssertEqual(presenter.strategy, .panning)
                 let swapped = rotation == .clockwise90 || rotation == .clockwise270
@@ -107,7 +107,7 @@ final class FBDevPresenterTests: XCTestCase {
     /// each present, from damage alone.
     func testCopyStrategyWithoutVirtualRoom() throws {
         let m = mode(20, 12, virtualHeight: 12)
-        let device = FBDevice(simulating: m, vsync: true)
+        let device = SimulatedFramebuffer(m, vsync: true)
         XCTAssertFalse(device.canPan)
         let presenter = FBDevPresenter(device: device, rotation: .clockwise180)
         XCTAssertEqual(presenter.strategy, .copy)
@@ -123,7 +123,7 @@ final class FBDevPresenterTests: XCTestCase {
         XCTAssertEqual(device.panCount, 0)
         XCTAssertTrue(presenter.flipsWaitForVBlank)   // the device answers vsync waits
         // Panning may also be turned down on a device that has room.
-        XCTAssertEqual(FBDevPresenter(device: FBDevice(simulating: mode(8, 8), vsync: false), allowPanning: false).strategy, .copy)
+        XCTAssertEqual(FBDevPresenter(device: SimulatedFramebuffer(mode(8, 8), vsync: false), allowPanning: false).strategy, .copy)
     }
 
     /// The render loop on an fbdev presenter turned by 90°: the UI is laid
@@ -131,7 +131,7 @@ final class FBDevPresenterTests: XCTestCase {
     /// compositor's render of the tree at that frame's time, turned.
     func testRenderLoopOnRotatedFBDev() throws {
         let m = mode(40, 30)
-        let device = FBDevice(simulating: m, vsync: false)
+        let device = SimulatedFramebuffer(m, vsync: false)
         let time = SimulatedFrameTime(startNanoseconds: 1_000_000)
         let presenter = FBDevPresenter(device: device, rotation: .clockwise90, time: time)
         XCTAssertEqual(presenter.width, 30); XCTAssertEqual(presenter.height, 40)
@@ -162,7 +162,7 @@ final class FBDevPresenterTests: XCTestCase {
     /// for the render path; the MallocCounter hook is the oracle, see
     /// SteadyStateAllocationTests).
     func testSteadyStatePresentAllocatesNothing() throws {
-        let device = FBDevice(simulating: mode(64, 40, format: .rgb565), vsync: false)
+        let device = SimulatedFramebuffer(mode(64, 40, format: .rgb565), vsync: false)
         let presenter = FBDevPresenter(device: device, rotation: .clockwise90)
         let frame = Frame(presenter.width, presenter.height)
         let damage = IntRect(x: 3, y: 5, width: 20, height: 30)
