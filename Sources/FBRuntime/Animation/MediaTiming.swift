@@ -134,6 +134,19 @@ public struct MediaTiming: Equatable, Sendable {
     /// where a fractional repeat count stopped.
     private func endPosition(d: Double, cycle: Double, active: Double) -> (Double, Int) {
         guard active.isFinite, cycle > 0 else { return (autoreverses ? 0 : d, 0) }
+        // With a time offset the last pass stops where the offset puts the
+        // end of the active duration (wrapped within it, as `position`
+        // wraps): held there, not at the end of a pass (a jump at the end;
+        // the Web Animations model agrees: an iteration start shifts the
+        // end too). On a pass boundary, the end of that pass (below).
+        let offset = timeOffset.isFinite ? timeOffset : 0
+        if offset != 0, active > 0 {
+            var lt = active + offset
+            lt = lt - (lt / active).rounded(.down) * active
+            let cycles = (lt / cycle).rounded(.down)
+            let c = lt - cycles * cycle
+            if c > 0 && c < cycle { return (autoreverses && c > d ? cycle - c : c, iterationIndex(cycles)) }
+        }
         let cycles = active / cycle
         let whole = cycles.rounded(.down)
         let fraction = cycles - whole
