@@ -31,7 +31,7 @@ extension ImageSampler {
             return
         }
         let plan = affinePlan(bilinear: isBilinear, start, step, count)
-        affineOutside(E.self, bilinear: isBilinear, src, plan, step, 0, plan.lo, dst)
+        affineOutside8(E.self, bilinear: isBilinear, src, plan, step, 0, plan.lo, dst)
         if plan.lo < plan.hi {
             let u0 = Fixed16(plan.sx + Double(plan.lo) * step.x).raw, v0 = Fixed16(plan.sy + Double(plan.lo) * step.y).raw
             let du = Fixed16(step.x).raw, dv = Fixed16(step.y).raw
@@ -44,7 +44,37 @@ extension ImageSampler {
                 }
             }
         }
-        affineOutside(E.self, bilinear: isBilinear, src, plan, step, Swift.max(plan.hi, plan.lo), count, dst)
+        affineOutside8(E.self, bilinear: isBilinear, src, plan, step, Swift.max(plan.hi, plan.lo), count, dst)
+    }
+
+    /// `affineOutside` 8 pixels at a time: the points outside the safe box,
+    /// clamped into it, with a clamped edge (a transparent edge's are a
+    /// fill). Lane for lane the reference's expressions in the same order
+    /// on two `SIMD4<Double>` halves (`Double(i) + lane` is exact), then
+    /// `clampToBox` and `fixed16`, which is `Fixed16(_).raw` in the box,
+    /// and `bilinear8` or `nearest8`. The last chunk computes all 8 lanes
+    /// (positions clamped, taps inside the region) and stores those in the
+    /// run. Rare, as the reference says, but the last per-pixel loop of the
+    /// affine and scaled rows that was scalar.
+    @inline(__always)
+    static func affineOutside8<E: EdgeRule>(_: E.Type, bilinear isBilinear: Bool, _ src: SampleSource, _ plan: AffineRowPlan,
+                                            _ step: (x: Double, y: Double), _ from: Int, _ to: Int,
+                                            _ dst: UnsafeMutablePointer<UInt32>) {
+        guard from < to else { return }
+        if E.isTransparent { (dst + from).update(repeating: 0, count: to &- from); return }
+        withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: 16) { buffer in
+            let scratch = buffer.baseAddress!
+            var i = from
+            while i < to {
+                let di = SIMD4<Double>(repeating: Double(i))
+                let d0 = di + SIMD4(0, 1, 2, 3), d1 = di + SIMD4(4, 5, 6, 7)
+                let u = Positions8(lowHalf: fixed16(clampToBox(plan.sx + d0 * step.x)), highHalf: fixed16(clampToBox(plan.sx + d1 * step.x)))
+                let v = Positions8(lowHalf: fixed16(clampToBox(plan.sy + d0 * step.y)), highHalf: fixed16(clampToBox(plan.sy + d1 * step.y)))
+                let out = isBilinear ? bilinear8(transparent: false, src, u, v, scratch) : nearest8(transparent: false, src, u, v, scratch)
+                if i &+ 8 <= to { store8(out, dst + i) } else { storePartial8(out, dst + i, to &- i) }
+                i &+= 8
+            }
+        }
     }
 
     /// True when every texel offset `y·rowStride + x` of the source fits in

@@ -164,7 +164,7 @@ extension ImageSampler {
             return
         }
         let plan = affinePlan(bilinear: true, start, step, count)
-        affineOutside(E.self, bilinear: true, src, plan, step, 0, plan.lo, dst)
+        affineOutside8(E.self, bilinear: true, src, plan, step, 0, plan.lo, dst)
         if plan.lo < plan.hi {
             // `Fixed16(_:).raw`, spelled out: its generic initialiser stayed
             // a call (2 % of scripts/bench scene's frame over all rows).
@@ -172,7 +172,7 @@ extension ImageSampler {
             let du = saturatingInt32(step.x * 65536)
             scaledBilinearRow(E.self, src, u0, v, du, x &+ plan.lo, plan.hi &- plan.lo, dst + plan.lo, scratch, end)
         }
-        affineOutside(E.self, bilinear: true, src, plan, step, Swift.max(plan.hi, plan.lo), count, dst)
+        affineOutside8(E.self, bilinear: true, src, plan, step, Swift.max(plan.hi, plan.lo), count, dst)
     }
 
     /// Pixels `0 ..< n` (destination columns `x …`) at 16.16 `u0 + k·du`,

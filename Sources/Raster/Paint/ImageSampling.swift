@@ -234,7 +234,8 @@ public enum ImageSampler {
 
     /// Pixels `from ..< to` of a row whose point lies outside the safe box:
     /// transparent, or clamped into the box. Rare (points more than 8192
-    /// texels from the image), so scalar in both families.
+    /// texels from the image). The reference rows' loop; the SIMD rows run
+    /// `affineOutside8`, the same bits 8 pixels at a time.
     @inline(__always)
     static func affineOutside<E: EdgeRule>(_: E.Type, bilinear isBilinear: Bool, _ src: SampleSource, _ plan: AffineRowPlan,
                                            _ step: (x: Double, y: Double), _ from: Int, _ to: Int,

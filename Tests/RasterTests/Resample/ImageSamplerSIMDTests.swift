@@ -108,6 +108,46 @@ final class ImageSamplerSIMDTests: XCTestCase {
         }
     }
 
+    /// Rows with a clamped edge that cross the safe box's sides (±8192 …
+    /// 24576 texels) or lie wholly beyond them, long enough for whole
+    /// chunks of `affineOutside8`: the general and the scaled rows (which
+    /// share it) give the reference's pixels.
+    func testRowsOutsideTheSafeBoxEqualReference() {
+        var rng = SplitMix64(seed: 0x0B0C)
+        var outside = 0
+        for trial in 0..<1500 {
+            let s = Source(&rng)
+            let filter: ImageSampler.Filter = trial % 3 == 0 ? .nearest : .bilinear
+            let count = 1 + rng.below(rng.below(2) == 0 ? 40 : 400)
+            let side = [ImageSampler.safeLow, ImageSampler.safeHigh][rng.below(2)]
+            let x0 = side + (rng.unit() - 0.5) * Double(count) * 60
+            let stepX = (rng.unit() - 0.5) * [1.0, 60, 1e4][rng.below(3)]
+            let start = (x: x0, y: rng.below(3) == 0 ? side + rng.unit() * 20 - 10 : rng.unit() * Double(s.height + 4) - 2)
+            let step = (x: stepX, y: trial % 2 == 0 ? 0 : rng.unit() * 4 - 2)
+            let (a, b) = rows(count) { dst, family in
+                ImageSampler.affineRow(s.source, filter: filter, edge: .clamp, start: start, step: step, count: count, into: dst, family: family)
+            }
+            if let d = firstDifference(a, b) {
+                XCTFail("trial \(trial) \(filter) affine row start \(start) step \(step): \(d)")
+                return
+            }
+            if step.y == 0 && filter == .bilinear {
+                let (c, e) = rows(count) { dst, family in
+                    ImageSampler.scaledRow(s.source, edge: .clamp, start: start, step: step, x: 0, count: count, into: dst, family: family,
+                                           scratch: nil, end: count)
+                }
+                if let d = firstDifference(c, e) {
+                    XCTFail("trial \(trial) scaled row start \(start) step \(step): \(d)")
+                    return
+                }
+            }
+            // Runs of at least one whole chunk outside the box.
+            let plan = ImageSampler.affinePlan(bilinear: filter == .bilinear, start, step, count)
+            if plan.lo >= 8 || count - plan.hi >= 8 { outside += 1 }
+        }
+        XCTAssertGreaterThan(outside, 500)
+    }
+
     /// A row's plan (`affinePlan`, which skips the clipping for rows well
     /// inside the safe box) is the clipped plan (`clippedPlan`) for rows
     /// starting and ending on both sides of the box's edges, within a step
