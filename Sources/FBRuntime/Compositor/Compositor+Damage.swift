@@ -30,12 +30,7 @@ extension Compositor {
             layer.surveyMemo.frame = frameNumber
             layer.surveyMemo.version = layer.subtreeVersion
             layer.surveyMemo.varies = surveyVaries
-            layer.surveyMemo.toTarget = parent.toTarget
-            layer.surveyMemo.sublayerSpace = parent.sublayerSpace
-            layer.surveyMemo.flipped = parent.flipped
-            layer.surveyMemo.opacity = opacity
-            layer.surveyMemo.clip = clip
-            layer.surveyMemo.depth = depth
+            layer.surveyMemo.recordPlacement(parent, opacity: opacity, clip: clip, depth: depth)
             layer.surveyMemo.units = firstUnit ..< tracker.units.count
             layer.surveyMemo.layersCulled = statistics.layersCulled - culledBefore
         }

@@ -103,12 +103,7 @@ extension Compositor {
         memo.token = surveyToken
         memo.frame = frameNumber
         memo.sublayersVersion = layer.sublayerChanges.version
-        memo.placement.toTarget = parent.toTarget
-        memo.placement.sublayerSpace = parent.sublayerSpace
-        memo.placement.flipped = parent.flipped
-        memo.placement.opacity = opacity
-        memo.placement.clip = clip
-        memo.placement.depth = depth
+        memo.placement.recordPlacement(parent, opacity: opacity, clip: clip, depth: depth)
     }
 
     /// The sublayers from the last frame's memo: the runs between the ones

@@ -56,6 +56,17 @@ struct SurveyMemo {
     var cullMap = ProjectiveTransform.identity
     var cullBox = BoundingBox.empty
 
+    /// Records `parent`'s placement, `opacity`, `clip` and `depth` (what
+    /// `placementMatches` compares).
+    mutating func recordPlacement(_ parent: Compositor.ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
+        toTarget = parent.toTarget
+        sublayerSpace = parent.sublayerSpace
+        flipped = parent.flipped
+        self.opacity = opacity
+        self.clip = clip
+        self.depth = depth
+    }
+
     /// True when the placement is the recorded one, bit for bit (a −0 for
     /// a 0 counts as a change, as in `LayerSignature`).
     func placementMatches(_ parent: Compositor.ParentPlacement, opacity: Double, clip: IntRect, depth: Int) -> Bool {

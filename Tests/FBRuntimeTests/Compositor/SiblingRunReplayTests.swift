@@ -114,33 +114,47 @@ final class SiblingRunReplayTests: XCTestCase {
         }
     }
 
-    /// One row of 2,000 changes per frame: the survey meets the root, the
-    /// list and that row (and its dot), not the other rows; the frames
-    /// equal the reference's, and a frame allocates nothing.
-    func testAFrameWithOneChangedRowSurveysThatRow() throws {
-        let (root, list) = try makeList(rows: 2_000, width: 200)
+    /// Renders `frames` frames of `root` (200×200) with a replaying
+    /// compositor and the reference, `edit(frame)` before each: the pixels
+    /// and damage must be equal; `check` gets the frame and both
+    /// compositors' statistics. Returns the replaying renders' allocations
+    /// from frame 10 on.
+    func playAgainstReference(_ root: Layer, frames: Int, edit: (Int) -> Void,
+                              check: (Int, FrameStatistics, FrameStatistics) -> Void) -> Int {
         let replaying = Compositor()
         let reference = Compositor()
         reference.replaysUnchangedSubtrees = false
         let a = Surface<ARGB8888>(width: 200, height: 200)!, b = Surface<ARGB8888>(width: 200, height: 200)!
         var allocations = 0
-        for i in 0..<40 {
-            let row = list.sublayers[3 + i % 10]
-            row.backgroundColor = Color(rgb: UInt32(0x406080 + (i % 16) * 0x010203))
-            let time = Double(i) / 60
+        for frame in 0..<frames {
+            edit(frame)
+            let time = Double(frame) / 60
             fbr_malloc_counter_begin()
             replaying.render(root, at: time, into: a.view, clearColor: .black)
             let counted = Int(fbr_malloc_counter_end())
             reference.render(root, at: time, into: b.view, clearColor: .black)
-            XCTAssertNil(firstDifference(a.view, b.view), "frame \(i)")
-            XCTAssertEqual(replaying.damage, reference.damage, "frame \(i)")
-            XCTAssertGreaterThan(reference.statistics.layersSurveyed, 2_000)
-            if i >= 2 {
-                XCTAssertLessThanOrEqual(replaying.statistics.layersSurveyed, 4, "frame \(i)")
-                XCTAssertGreaterThan(replaying.statistics.unitsReplayed, 10, "frame \(i)")
-            }
-            if i >= 10 { allocations += counted }
+            XCTAssertNil(firstDifference(a.view, b.view), "frame \(frame)")
+            XCTAssertEqual(replaying.damage, reference.damage, "frame \(frame)")
+            check(frame, replaying.statistics, reference.statistics)
+            if frame >= 10 { allocations += counted }
         }
+        return allocations
+    }
+
+    /// One row of 2,000 changes per frame: the survey meets the root, the
+    /// list and that row (and its dot), not the other rows; the frames
+    /// equal the reference's, and a frame allocates nothing.
+    func testAFrameWithOneChangedRowSurveysThatRow() throws {
+        let (root, list) = try makeList(rows: 2_000, width: 200)
+        let allocations = playAgainstReference(root, frames: 40, edit: { i in
+            list.sublayers[3 + i % 10].backgroundColor = Color(rgb: UInt32(0x406080 + (i % 16) * 0x010203))
+        }, check: { i, replaying, reference in
+            XCTAssertGreaterThan(reference.layersSurveyed, 2_000)
+            if i >= 2 {
+                XCTAssertLessThanOrEqual(replaying.layersSurveyed, 4, "frame \(i)")
+                XCTAssertGreaterThan(replaying.unitsReplayed, 10, "frame \(i)")
+            }
+        })
         XCTAssertEqual(allocations, 0)
     }
 
@@ -156,24 +170,13 @@ final class SiblingRunReplayTests: XCTestCase {
             a.autoreverses = true
             list.sublayers[i].add(a, forKey: "sway", at: 0)
         }
-        let replaying = Compositor()
-        let reference = Compositor()
-        reference.replaysUnchangedSubtrees = false
-        let a = Surface<ARGB8888>(width: 200, height: 200)!, b = Surface<ARGB8888>(width: 200, height: 200)!
-        var allocations = 0
-        for frame in 0..<40 {
+        let allocations = playAgainstReference(root, frames: 40, edit: { frame in
             for k in 0..<6 {
                 list.sublayers[(frame * 37 + k * 53) % 300].backgroundColor = Color(rgb: UInt32(0x203040 + (frame + k) % 7 * 0x080808))
             }
-            let time = Double(frame) / 60
-            fbr_malloc_counter_begin()
-            replaying.render(root, at: time, into: a.view, clearColor: .black)
-            let counted = Int(fbr_malloc_counter_end())
-            reference.render(root, at: time, into: b.view, clearColor: .black)
-            XCTAssertNil(firstDifference(a.view, b.view), "frame \(frame)")
-            if frame >= 2 { XCTAssertLessThan(replaying.statistics.layersSurveyed, 100, "frame \(frame): runs of rows replayed") }
-            if frame >= 10 { allocations += counted }
-        }
+        }, check: { frame, replaying, _ in
+            if frame >= 2 { XCTAssertLessThan(replaying.layersSurveyed, 100, "frame \(frame): runs of rows replayed") }
+        })
         XCTAssertEqual(allocations, 0)
     }
 }
