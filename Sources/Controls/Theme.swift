@@ -125,14 +125,10 @@ public struct Theme {
             separator: Color(rgb: 0x50505A), disabled: Color(rgb: 0x26262B), disabledText: Color(rgb: 0x5E5E66)))
     }
 
-    /// The theme `apply(to:duration:)` gave a tree last (nil before). A
-    /// `Sheet` or `Alert` takes it when presented, so one made before a
-    /// switch and shown after it matches the screen it covers.
-    nonisolated(unsafe) public static var lastApplied: Theme?
-
     /// Gives every `Control` in `root`'s tree (`root` included) this theme,
-    /// and the `FocusRing` there; records it as `lastApplied`, which sheets
-    /// and alerts not in the tree now take when they are presented.
+    /// and the `FocusRing` there. A `Sheet` or `Alert` not in the tree now
+    /// takes the tree's theme when it is presented over it
+    /// (`Theme.of(host:)`).
     ///
     /// In a displayed tree (`Layer.isDisplayRoot`) the colours animate from
     /// what is on screen to the new theme's over `duration` seconds, as one
@@ -149,7 +145,32 @@ public struct Theme {
         }
         apply(to: root, depth: 0)
         Transaction.commit()
-        Theme.lastApplied = self
+    }
+
+    /// The theme of the tree `host` is in: that of the nearest `Control`
+    /// among `host` and its superlayers, else of the first `Control` below
+    /// `host` (breadth first, up to 512 layers; sheets and alerts, which
+    /// come and go, do not count); nil when there is none. What a sheet or
+    /// an alert presented over `host` takes (`Theme.apply` gives every
+    /// control of a tree the same theme).
+    public static func of(host: Layer) -> Theme? {
+        var up: Layer? = host
+        var steps = 0
+        while let l = up, steps < Compositor.maximumDepth {
+            if let c = l as? Control, !(l is Sheet), !(l is Alert) { return c.theme }
+            up = l.superlayer
+            steps += 1
+        }
+        var queue: [Layer] = [host]
+        var i = 0
+        while i < queue.count && i < 512 {
+            let l = queue[i]
+            i += 1
+            if i > 1, let c = l as? Control, !(l is Sheet), !(l is Alert) { return c.theme }
+            if l is Sheet || l is Alert { continue }
+            queue.append(contentsOf: l.sublayers)
+        }
+        return nil
     }
 
     /// Layer trees are at most `Compositor.maximumDepth` deep where it

@@ -118,13 +118,10 @@ final class ThemeTests: XCTestCase {
     }
 
     /// `apply` reaches the focus ring in the tree, and a sheet and an alert
-    /// made before the switch, not in the tree then, take the new theme
-    /// when presented; one presented before the switch is in the tree and
-    /// changes with it.
+    /// made before the switch, not in the tree then, take the tree's theme
+    /// when presented over it; one presented before the switch is in the
+    /// tree and changes with it; one told to keep its own does.
     func testApplyReachesTheFocusRingAndSheetsAndAlertsShownLater() {
-        let saved = Theme.lastApplied
-        defer { Theme.lastApplied = saved }
-        Theme.lastApplied = nil
         let light = Theme.testing(), dark = Theme.testing(dark: true)
         scene = ControlScene(width: 240, height: 160)
         let a = Button(title: "A", theme: light)
@@ -156,5 +153,13 @@ final class ThemeTests: XCTestCase {
         }
         XCTAssertEqual(alert.theme.colors.surface, dark.colors.surface, "an alert shown after the switch")
         XCTAssertEqual(alert.boxLayer.backgroundColor, dark.colors.surface)
+        let own = Alert(title: "Own", theme: light)
+        own.adoptsHostTheme = false
+        scene.loop.runTurn {
+            alert.dismiss(animated: false)
+            own.present(in: scene.root, animated: false)
+        }
+        XCTAssertEqual(own.theme.colors.surface, light.colors.surface, "an alert keeping its own theme")
+        XCTAssertNil(Theme.of(host: Layer(name: "bare")), "no control: no theme")
     }
 }

@@ -44,6 +44,10 @@ public final class Alert: Control {
     public var presentationScale = 1.2
 
     public private(set) var isPresented = false
+    /// Presented over a tree, take its theme (`Theme.of(host:)`), so one
+    /// made before a theme switch matches the screen (default). Off, it
+    /// keeps the theme it was given.
+    public var adoptsHostTheme = true
     private var generation = 0
 
     public init(title: String, message: String = "", buttonTitles: [String] = ["OK"], theme: Theme = .light) {
@@ -90,7 +94,7 @@ public final class Alert: Control {
         isPresented = true
         generation &+= 1
         Transaction.withoutActions {
-            if let t = Theme.lastApplied { theme = t }   // made before a theme switch: the screen's look now
+            if adoptsHostTheme, let t = Theme.of(host: host) { theme = t }   // the screen's look now (a switch since it was made)
             removeFromSuperlayer()
             frame = host.bounds
             try? host.addSublayer(self)

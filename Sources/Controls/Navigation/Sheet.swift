@@ -44,6 +44,10 @@ public final class Sheet: Control {
     /// Presented (from `present` until `dismiss`; the sheet leaves the tree
     /// when the dismissal's animation ends).
     public private(set) var isPresented = false
+    /// Presented over a tree, take its theme (`Theme.of(host:)`), so one
+    /// made before a theme switch matches the screen (default). Off, it
+    /// keeps the theme it was given.
+    public var adoptsHostTheme = true
 
     /// Called when a dismissal has finished, with the sheet.
     public var onDismiss: ((Sheet) -> Void)?
@@ -93,7 +97,7 @@ public final class Sheet: Control {
         isPresented = true
         generation &+= 1
         Transaction.withoutActions {
-            if let t = Theme.lastApplied { theme = t }   // made before a theme switch: the screen's look now
+            if adoptsHostTheme, let t = Theme.of(host: host) { theme = t }   // the screen's look now (a switch since it was made)
             removeFromSuperlayer()
             frame = host.bounds
             try? host.addSublayer(self)
