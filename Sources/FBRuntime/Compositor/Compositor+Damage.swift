@@ -30,7 +30,7 @@ extension Compositor {
             layer.surveyMemo.frame = frameNumber
             layer.surveyMemo.version = layer.subtreeVersion
             layer.surveyMemo.varies = surveyVaries
-            layer.surveyMemo.recordPlacement(parent, opacity: opacity, clip: clip, depth: depth)
+            layer.surveyMemo.placement.record(parent, opacity: opacity, clip: clip, depth: depth)
             layer.surveyMemo.units = firstUnit ..< tracker.units.count
             layer.surveyMemo.layersCulled = statistics.layersCulled - culledBefore
         }
@@ -43,7 +43,7 @@ extension Compositor {
         let memo = layer.surveyMemo
         guard memo.token == surveyToken, memo.frame &+ 1 == frameNumber, !memo.varies,
               memo.version == layer.subtreeVersion,
-              memo.placementMatches(parent, opacity: opacity, clip: clip, depth: depth),
+              memo.placement.matches(parent, opacity: opacity, clip: clip, depth: depth),
               let first = tracker.replay(memo.units, of: layer) else { return false }
         let old = memo.units
         carryReplayedUnits(old, to: first, memosFrom: old.lowerBound + 1)

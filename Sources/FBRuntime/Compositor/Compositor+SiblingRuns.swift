@@ -21,8 +21,8 @@ final class SiblingRunMemo {
     var token: UInt64 = 0
     var frame: UInt64 = 0
     var sublayersVersion: UInt64 = 0
-    /// The placement of the sublayers (the `SurveyMemo` fields of it).
-    var placement = SurveyMemo()
+    /// Where the sublayers were surveyed.
+    var placement = SurveyPlacement()
     /// Index of the first sublayer unit in that frame's unit list.
     var firstUnit = 0
     /// Sublayer `i`'s units begin at `firstUnit + starts[i]`; one more
@@ -103,7 +103,7 @@ extension Compositor {
         memo.token = surveyToken
         memo.frame = frameNumber
         memo.sublayersVersion = layer.sublayerChanges.version
-        memo.placement.recordPlacement(parent, opacity: opacity, clip: clip, depth: depth)
+        memo.placement.record(parent, opacity: opacity, clip: clip, depth: depth)
     }
 
     /// The sublayers from the last frame's memo: the runs between the ones
@@ -115,7 +115,7 @@ extension Compositor {
         let n = sublayers.count
         guard memo.token == surveyToken, memo.frame &+ 1 == frameNumber, memo.sublayersVersion == layer.sublayerChanges.version,
               memo.starts.count == n + 1, memo.culled.count == n,
-              memo.placement.placementMatches(parent, opacity: opacity, clip: clip, depth: depth) else { return false }
+              memo.placement.matches(parent, opacity: opacity, clip: clip, depth: depth) else { return false }
         // The sublayers to survey afresh: last frame's time-dependent ones
         // (ascending) and the changed ones, each put in its place once (no
         // `sort()`: it allocates a buffer); a changed one must still be in
@@ -160,6 +160,9 @@ extension Compositor {
         memo.growth.removeAll(keepingCapacity: true)
         memo.nextVaried.removeAll(keepingCapacity: true)
         var culledTotal = memo.culledTotal
+        // The replayed runs' culled back faces, as their sublayers' surveys
+        // would have counted them: all last frame's but the fresh ones'.
+        var replayedCulled = memo.culledTotal
         cursor = 0
         k = 0
         while k < memo.fresh.count {
@@ -172,6 +175,7 @@ extension Compositor {
             let culledBefore = statistics.layersCulled
             survey(sublayer, parent: parent, opacity: opacity, clip: clip, depth: depth)
             let culled = statistics.layersCulled - culledBefore
+            replayedCulled -= Int(memo.culled[i])
             culledTotal += culled - Int(memo.culled[i])
             memo.culled[i] = Int32(truncatingIfNeeded: culled)
             memo.growth.append((tracker.units.count - unitsBefore) - Int(memo.starts[i + 1] - memo.starts[i]))
@@ -180,11 +184,6 @@ extension Compositor {
         }
         let run = (base + cursor) ..< (base + Int(memo.starts[n]))
         carryReplayedUnits(run, to: tracker.replayRun(run), memosFrom: run.lowerBound)
-        // The replayed runs' culled back faces, as their sublayers' surveys
-        // would have counted them.
-        var replayedCulled = culledTotal
-        k = 0
-        while k < memo.fresh.count { replayedCulled -= Int(memo.culled[memo.fresh[k]]); k += 1 }
         statistics.layersCulled += replayedCulled
 
         // The starts after a sublayer whose unit count changed move.

@@ -36,13 +36,8 @@ struct SurveyMemo {
     /// Something in the survey of the subtree depended on time (or on
     /// state outside the model): never replayed.
     var varies = true
-    // The placement surveyed.
-    var toTarget = ProjectiveTransform.identity
-    var sublayerSpace = Transform3D.identity
-    var flipped = false
-    var opacity = 0.0
-    var clip = IntRect.zero
-    var depth = 0
+    /// The placement surveyed.
+    var placement = SurveyPlacement()
     /// The subtree's units in that frame (empty when the layer was no
     /// unit: hidden, transparent, culled, off the clip).
     var units = 0 ..< 0
@@ -55,25 +50,6 @@ struct SurveyMemo {
     var cullDepth = -1
     var cullMap = ProjectiveTransform.identity
     var cullBox = BoundingBox.empty
-
-    /// Records `parent`'s placement, `opacity`, `clip` and `depth` (what
-    /// `placementMatches` compares).
-    mutating func recordPlacement(_ parent: Compositor.ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
-        toTarget = parent.toTarget
-        sublayerSpace = parent.sublayerSpace
-        flipped = parent.flipped
-        self.opacity = opacity
-        self.clip = clip
-        self.depth = depth
-    }
-
-    /// True when the placement is the recorded one, bit for bit (a −0 for
-    /// a 0 counts as a change, as in `LayerSignature`).
-    func placementMatches(_ parent: Compositor.ParentPlacement, opacity: Double, clip: IntRect, depth: Int) -> Bool {
-        self.depth == depth && self.clip == clip && flipped == parent.flipped
-            && self.opacity.bitPattern == opacity.bitPattern
-            && SurveyMemo.same(toTarget, parent.toTarget) && SurveyMemo.same(sublayerSpace, parent.sublayerSpace)
-    }
 
     static func same(_ a: ProjectiveTransform, _ b: ProjectiveTransform) -> Bool {
         a.m00.bitPattern == b.m00.bitPattern && a.m01.bitPattern == b.m01.bitPattern && a.m02.bitPattern == b.m02.bitPattern
@@ -103,5 +79,36 @@ struct SurveyMemo {
         let dx = map.m02 - m.m02, dy = map.m12 - m.m12
         guard dx.isFinite, dy.isFinite else { return nil }
         return (dx, dy)
+    }
+}
+
+/// Where a subtree was surveyed: its parent's map to the target, sublayer
+/// transform and mirror, the inherited opacity, the clip and the depth.
+/// A survey recorded in one placement holds in the same one only
+/// (`SurveyMemo`, and the sublayers' as a whole in `SiblingRunMemo`).
+struct SurveyPlacement {
+    var toTarget = ProjectiveTransform.identity
+    var sublayerSpace = Transform3D.identity
+    var flipped = false
+    var opacity = 0.0
+    var clip = IntRect.zero
+    var depth = 0
+
+    /// Records `parent`'s placement, `opacity`, `clip` and `depth`.
+    mutating func record(_ parent: Compositor.ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
+        toTarget = parent.toTarget
+        sublayerSpace = parent.sublayerSpace
+        flipped = parent.flipped
+        self.opacity = opacity
+        self.clip = clip
+        self.depth = depth
+    }
+
+    /// True when this is the recorded placement, bit for bit (a −0 for a 0
+    /// counts as a change, as in `LayerSignature`).
+    func matches(_ parent: Compositor.ParentPlacement, opacity: Double, clip: IntRect, depth: Int) -> Bool {
+        self.depth == depth && self.clip == clip && flipped == parent.flipped
+            && self.opacity.bitPattern == opacity.bitPattern
+            && SurveyMemo.same(toTarget, parent.toTarget) && SurveyMemo.same(sublayerSpace, parent.sublayerSpace)
     }
 }

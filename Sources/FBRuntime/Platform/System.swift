@@ -21,7 +21,6 @@ public enum System {
         return text
     }
 
-
     @inline(__always)
     static func check(_ call: String, _ result: Int) throws(SystemError) -> Int? {
         if result >= 0 { return result }
