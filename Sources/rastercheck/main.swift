@@ -262,6 +262,29 @@ func renderBlur(_ family: KernelFamily) -> (a8: UInt64, argb: UInt64) {
     return (pixelChecksum(disc.view), pixelChecksum(patch.view))
 }
 
+/// Colour through resampled masks (`Canvas.fill(_:mask:transform:…)`,
+/// the shadows' path): the blurred disc at sub-pixel translations (the
+/// contiguous loop), scaled, turned, in perspective, at partial alpha.
+func renderMaskFills(_ family: KernelFamily) -> UInt64 {
+    guard let surface = Surface<ARGB8888>(width: 149, height: 97) else { fatalError("allocation") }
+    let canvas = Canvas(surface.view, family: family)
+    canvas.fill(surface.view.bounds, color: PremultipliedColor(red8: 230, green: 235, blue: 240))
+    let disc = makeDisc(41)
+    GaussianBlur().blur(disc.view, radius: 4, family: family)
+    let maps: [AffineTransform] = [
+        .translation(x: 3.3, y: 2.7), .translation(x: 50, y: 4), .translation(x: 95.9, y: 1.05),
+        AffineTransform(scaleX: 0.7, y: 1.3).concatenating(.translation(x: 10.4, y: 45.6)),
+        AffineTransform(rotationAngle: 0.6).concatenating(.translation(x: 70.2, y: 40.9)),
+    ]
+    for (k, map) in maps.enumerated() {
+        let color = PremultipliedColor(red8: UInt8(50 * k), green: 20, blue: 80, alpha: k % 2 == 0 ? 120 : 255)
+        canvas.fill(surface.view.bounds, mask: disc.view, transform: map, color: color, alpha: k == 3 ? 170 : 255)
+    }
+    let tilt = ProjectiveTransform(m00: 1, m01: 0.1, m02: 100, m10: 0.05, m11: 1, m12: 50, m20: 0.002, m21: 0.001, m22: 1)
+    canvas.fill(surface.view.bounds, mask: disc.view, projective: tilt, color: PremultipliedColor(red8: 0, green: 0, blue: 0, alpha: 90))
+    return pixelChecksum(surface.view)
+}
+
 /// Ring sectors in closed form (`SectorRasterizer`: the ring part in
 /// `Float`, four pixels at a time, the rays in `Double`): whole rings,
 /// short and long sweeps, thin and thick rings, centres on pixel centres
@@ -317,8 +340,10 @@ print("masks     simd=\(hex(simdOps.masks)) reference=\(hex(referenceOps.masks))
 let simdBlur = renderBlur(.simd), referenceBlur = renderBlur(.reference)
 print("blur-a8   simd=\(hex(simdBlur.a8)) reference=\(hex(referenceBlur.a8))")
 print("blur-argb simd=\(hex(simdBlur.argb)) reference=\(hex(referenceBlur.argb))")
+let maskFillsSIMD = renderMaskFills(.simd), maskFillsReference = renderMaskFills(.reference)
+print("mask-fills simd=\(hex(maskFillsSIMD)) reference=\(hex(maskFillsReference))")
 if simd != reference || paintsSIMD != paintsReference || scaledSIMD != scaledReference || pathsSIMD != pathsReference || sectorsSIMD != sectorsReference
-    || simdOps != referenceOps || simdBlur != referenceBlur {
+    || simdOps != referenceOps || simdBlur != referenceBlur || maskFillsSIMD != maskFillsReference {
     print("rastercheck: SIMD and reference kernels differ")
     exit(1)
 }

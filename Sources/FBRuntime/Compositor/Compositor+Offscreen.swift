@@ -10,10 +10,10 @@ final class LayerRenderCache {
     var radius = 0.0
     var density = 0.0
     var color: UInt32 = 0
-    /// Premultiplied shadow colour × blurred coverage; texel (0, 0) is at
-    /// `origin` in the layer's bounds space (before the shadow offset), one
-    /// texel is `1 / density` points.
-    var image: Surface<ARGB8888>?
+    /// The blurred coverage of the path (the colour is applied when it is
+    /// drawn); texel (0, 0) is at `origin` in the layer's bounds space
+    /// (before the shadow offset), one texel is `1 / density` points.
+    var image: Surface<A8>?
     var origin = Point.zero
     var imageDensity = 1.0
     // Bookkeeping of `Compositor.shadowCache` (see `ShadowCache`).
@@ -295,12 +295,14 @@ extension Compositor {
         statistics.pixelsBlended += visible
     }
 
-    /// Draws the cached blurred `shadowPath` of `r` through its map. Pixels
+    /// Draws the cached blurred `shadowPath` of `r` through its map: the
+    /// shadow colour through the cached coverage, resampled where it does
+    /// not fall on whole pixels (`Canvas.fill(_:mask:transform:…)`). Pixels
     /// of `hidden` (target pixels the layer's own opaque background
     /// overwrites right after: see `opaqueBackgroundInterior`) are not
     /// shaded — the result is the same, without resampling under the card.
     func drawPathShadow(_ r: ResolvedLayer, _ s: ShadowPlan, alpha opacity: Double, canvas: Canvas, hidden: IntRect = .zero) {
-        guard let path = s.path, let cache = shadowCache(r.layer, path: path, plan: s), let image = cache.image else { return }
+        guard let path = s.path, let cache = shadowCache(r.layer, path: path, plan: s), let mask = cache.image else { return }
         defer { if cache.isTransient { cache.image = nil } }   // over the shadow cache's budget
         let alpha = unitToByte(opacity)
         guard alpha > 0 else { return }
@@ -308,45 +310,40 @@ extension Compositor {
         let place = AffineTransform(a: texel, b: 0, c: 0, d: texel,
                                     tx: cache.origin.x + s.offset.width, ty: cache.origin.y + s.offset.height)
         let texelToTarget = ProjectiveTransform(place).concatenating(r.toTarget)
-        let area = Rect(x: place.tx, y: place.ty, width: Double(image.width) * texel, height: Double(image.height) * texel)
+        let area = Rect(x: place.tx, y: place.ty, width: Double(mask.width) * texel, height: Double(mask.height) * texel)
         let box = projectedBox(area, r.toTarget).enclosingIntRect.intersection(canvas.clip)
         guard !box.isEmpty else { return }
+        let view = mask.view
+        var written = 0
+        let tint = blendedTint(canvas, blended: true)
         if texelToTarget.isAffine {
             let t = texelToTarget.affinePart
-            // On whole pixels at 1:1 (the usual case) the shadow image is
-            // composited row by row (`blitWholePixels`); else resampled.
-            let blits = wholePixelBlits && debugOverlays.isEmpty && Compositor.isWholePixelTranslation(t)
-            let paint = ImagePaint(image: image.view, transform: t, filter: .bilinear, edge: .transparent)
             let hole = hidden.intersection(box)
             if hole.isEmpty {
-                drawShadowPiece(box, image.view, t, paint, alpha: alpha, blits: blits, canvas: canvas)
+                canvas.fill(box, mask: view, transform: t, color: s.color, alpha: alpha)
+                written = box.area
             } else {
                 // The ring around the hole: above, below, left, right.
                 let rings = (IntRect(x: box.x, y: box.y, width: box.width, height: hole.y - box.y),
                              IntRect(x: box.x, y: hole.maxY, width: box.width, height: box.maxY - hole.maxY),
                              IntRect(x: box.x, y: hole.y, width: hole.x - box.x, height: hole.height),
                              IntRect(x: hole.maxX, y: hole.y, width: box.maxX - hole.maxX, height: hole.height))
-                drawShadowPiece(rings.0, image.view, t, paint, alpha: alpha, blits: blits, canvas: canvas)
-                drawShadowPiece(rings.1, image.view, t, paint, alpha: alpha, blits: blits, canvas: canvas)
-                drawShadowPiece(rings.2, image.view, t, paint, alpha: alpha, blits: blits, canvas: canvas)
-                drawShadowPiece(rings.3, image.view, t, paint, alpha: alpha, blits: blits, canvas: canvas)
+                canvas.fill(rings.0, mask: view, transform: t, color: s.color, alpha: alpha)
+                canvas.fill(rings.1, mask: view, transform: t, color: s.color, alpha: alpha)
+                canvas.fill(rings.2, mask: view, transform: t, color: s.color, alpha: alpha)
+                canvas.fill(rings.3, mask: view, transform: t, color: s.color, alpha: alpha)
+                written = box.area - hole.area
             }
         } else {
-            let paint = ImagePaint(image: image.view, projective: texelToTarget, filter: .bilinear, edge: .transparent)
-            fillPaint(box, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas)
+            canvas.fill(box, mask: view, projective: texelToTarget, color: s.color, alpha: alpha)
+            if let tint { canvas.fill(box, mask: view, projective: texelToTarget, color: tint, alpha: alpha) }
+            written = box.area
         }
-    }
-
-    /// The part `box` of a shadow image placed by `t` (texels → target):
-    /// blitted when `blits` (a whole-pixel 1:1 placement), else resampled.
-    func drawShadowPiece(_ box: IntRect, _ image: PixelView<ARGB8888>, _ t: AffineTransform, _ paint: ImagePaint,
-                         alpha: UInt8, blits: Bool, canvas: Canvas) {
-        guard !box.isEmpty else { return }
-        if blits, blitWholePixels(image, t, texels: (0, 0, Double(image.width), Double(image.height)), box: box,
-                                  isOpaque: false, alpha: alpha, operator: .srcOver, canvas: canvas) {
-            return
+        if let tint, texelToTarget.isAffine {
+            canvas.fill(box, mask: view, transform: texelToTarget.affinePart, color: tint, alpha: alpha)
         }
-        fillPaint(box, paint: paint, operator: .srcOver, alpha: alpha, canvas: canvas)
+        statistics.pixelsWritten += written
+        statistics.pixelsBlended += written
     }
 
     /// Largest side of a cached shadow image; a larger path is rasterised
@@ -380,23 +377,13 @@ extension Compositor {
             if fw <= side && fh <= side { w = Int(fw); h = Int(fh); break }
             density /= 2
         }
-        guard w > 0, h > 0, let coverage = coveragePool.acquire(width: w, height: h),
-              let image = Surface<ARGB8888>(width: w, height: h) else { return nil }
-        defer { coveragePool.release(coverage) }
+        guard w > 0, h > 0, let image = Surface<A8>(width: w, height: h) else { return nil }
         statistics.shadowsRasterized += 1
         let origin = Point(x: b.minX - Double(margin) / density, y: b.minY - Double(margin) / density)
         let toTexels = AffineTransform(a: density, b: 0, c: 0, d: density, tx: -origin.x * density, ty: -origin.y * density)
-        rasterizer.fill(path, transform: toTexels, rule: .nonZero, into: coverage)
-        blur.blur(coverage, radius: radius, family: kernels)
-        var y = 0
-        let view = image.view
-        while y < h {
-            let src = coverage.row(y), dst = view.row(y)
-            var x = 0
-            while x < w { dst[x] = s.color.scaled(by: src[x]).argb; x &+= 1 }
-            y &+= 1
-        }
-        statistics.pixelsWritten += 2 * w * h
+        rasterizer.fill(path, transform: toTexels, rule: .nonZero, into: image.view)
+        blur.blur(image.view, radius: radius, family: kernels)
+        statistics.pixelsWritten += w * h
         cache.image = image
         shadowImages.admit(cache, image: image)
         cache.origin = origin

@@ -30,7 +30,7 @@ final class ShadowCache {
     /// Images held.
     var count: Int { held.count }
 
-    static func bytes(of image: Surface<ARGB8888>) -> Int { image.rowStride * image.height * 4 }
+    static func bytes(of image: Surface<A8>) -> Int { image.rowStride * image.height }
 
     /// Marks `cache`'s image as just used (a hit).
     func touch(_ cache: LayerRenderCache) {
@@ -53,7 +53,7 @@ final class ShadowCache {
     /// used images of other layers to make room; an image larger than the
     /// budget is marked transient instead (the caller drops it after
     /// drawing).
-    func admit(_ cache: LayerRenderCache, image: Surface<ARGB8888>) {
+    func admit(_ cache: LayerRenderCache, image: Surface<A8>) {
         remove(cache)
         freeOrphans()
         let size = ShadowCache.bytes(of: image)

@@ -60,3 +60,73 @@ extension Canvas {
         }
     }
 }
+
+/// Colour through a resampled coverage mask (a blurred shadow drawn where
+/// it does not fall on whole pixels).
+extension Canvas {
+    /// Composites `color` through `mask` placed by `transform` (mask pixels
+    /// → target pixels), sampled bilinearly with 0 outside the mask
+    /// (`MaskSampler`), over the pixels of `rect` inside the clip, using
+    /// `op` and global `alpha`. A whole-pixel translation composites the
+    /// mask's rows as they are (`fill(mask:x:y:color:operator:alpha:)`).
+    /// Pixels whose sampled coverage is 0 are left as they are, as every
+    /// operator leaves them under coverage 0.
+    /// - Complexity: O(pixels of `rect` the mask reaches); no allocation.
+    public func fill(_ rect: IntRect, mask: PixelView<A8>, transform t: AffineTransform, color: PremultipliedColor,
+                     operator op: BlendOperator = .srcOver, alpha: UInt8 = 255) {
+        let r = rect.intersection(clip)
+        guard !r.isEmpty, let inverse = t.inverted(),
+              let kernel = KernelTable.solidMask(op, color: color.argb, alpha: UInt32(alpha), family: family) else { return }
+        if t.a == 1, t.b == 0, t.c == 0, t.d == 1, t.tx == t.tx.rounded(), t.ty == t.ty.rounded(),
+           Swift.abs(t.tx) < 1e9, Swift.abs(t.ty) < 1e9 {
+            var narrowed = self
+            narrowed.clip(to: r)
+            narrowed.fill(mask: mask, x: Int(t.tx), y: Int(t.ty), color: color, operator: op, alpha: alpha)
+            return
+        }
+        let chunk = Canvas.paintChunk
+        let family = self.family
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk) { buffer in
+            let coverage = buffer.baseAddress!
+            var y = r.y
+            while y < r.maxY {
+                let row = target.row(y)
+                var x = r.x
+                while x < r.maxX {
+                    let n = Swift.min(chunk, r.maxX &- x)
+                    let p = inverse.apply(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                    let (lo, hi) = MaskSampler.affineRow(mask, start: p, step: (inverse.a, inverse.b), count: n,
+                                                         into: coverage, family: family)
+                    if lo < hi { kernel(row + x + lo, UnsafePointer(coverage + lo), hi &- lo, color.argb, UInt32(alpha)) }
+                    x &+= n
+                }
+                y &+= 1
+            }
+        }
+    }
+
+    /// `fill(_:mask:transform:color:operator:alpha:)` under a projective
+    /// map (mask pixels → target pixels); one division per pixel.
+    public func fill(_ rect: IntRect, mask: PixelView<A8>, projective t: ProjectiveTransform, color: PremultipliedColor,
+                     operator op: BlendOperator = .srcOver, alpha: UInt8 = 255) {
+        let r = rect.intersection(clip)
+        guard !r.isEmpty, let inverse = t.inverted(),
+              let kernel = KernelTable.solidMask(op, color: color.argb, alpha: UInt32(alpha), family: family) else { return }
+        let chunk = Canvas.paintChunk
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk) { buffer in
+            let coverage = buffer.baseAddress!
+            var y = r.y
+            while y < r.maxY {
+                let row = target.row(y)
+                var x = r.x
+                while x < r.maxX {
+                    let n = Swift.min(chunk, r.maxX &- x)
+                    MaskSampler.projectiveRow(mask, inverse: inverse, x: x, y: y, count: n, into: coverage)
+                    kernel(row + x, UnsafePointer(coverage), n, color.argb, UInt32(alpha))
+                    x &+= n
+                }
+                y &+= 1
+            }
+        }
+    }
+}

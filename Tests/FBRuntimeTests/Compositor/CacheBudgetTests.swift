@@ -161,7 +161,7 @@ final class CacheBudgetTests: XCTestCase {
         compositor.render(root, at: 0, into: target.view)
         XCTAssertEqual(compositor.shadowImages.count, 1, "the old layers' images were freed with the next insertion")
         let image = casters[0].renderCache!.image!
-        XCTAssertEqual(compositor.shadowCacheBytes, image.rowStride * image.height * 4)
+        XCTAssertEqual(compositor.shadowCacheBytes, image.rowStride * image.height)
     }
 
     // MARK: Offscreen surface pools
