@@ -222,7 +222,7 @@ let package = Package(
                                                           "FBRuntimeTestSupport"], path: "Tests/FBRuntimeTests"),
         .testTarget(name: "FBRuntimeKMSTests", dependencies: ["FBRuntimeKMS", "FBRuntime", "FBRuntimeTesting", "Raster", "CPosix"],
                     path: "Tests/FBRuntimeKMSTests"),
-        .testTarget(name: "FBRuntimeFBDevTests", dependencies: ["FBRuntimeFBDev", "FBRuntime", "FBRuntimeTestSupport", "Raster", "CPosix",
+        .testTarget(name: "FBRuntimeFBDevTests", dependencies: ["FBRuntimeFBDev", "FBRuntime", "FBRuntimeTestSupport", "Raster", "CPosix", "TestSupport",
                                                                "MallocCounter"], path: "Tests/FBRuntimeFBDevTests"),
         // An app whose handlers throw and trap, run by AppShellTests.
         .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),

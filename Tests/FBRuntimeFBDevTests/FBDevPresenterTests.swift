@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 import CPosix
 @testable import FBRuntime
@@ -178,7 +179,7 @@ final class FBDevPresenterTests: XCTestCase {
             _ = try presenter.waitForFlip(timeoutNanoseconds: 1_000_000)
             k += 1
         }
-        XCTAssertEqual(fbr_malloc_counter_end(), 0)
+        XCTAssertNoAllocations(fbr_malloc_counter_end())
         XCTAssertEqual(device.panCount - pansBefore, 10, "each present flipped")
     }
 

@@ -111,10 +111,6 @@ public struct AnimationGroup: MediaTimed, Sendable {
     func values(at time: MediaTime, base: (AnimatableKey) -> AnimatableValue?,
                 into result: inout [(key: AnimatableKey, value: AnimatableValue)]) {
         guard let state = timing.state(atParentTime: time, default: BasicAnimation.defaultDuration) else { return }
-        var k = 0          // an index loop: `for … in` allocates an iterator in debug builds
-        while k < animations.count {
-            animations[k].values(at: state.localTime, base: base, into: &result)
-            k += 1
-        }
+        for animation in animations { animation.values(at: state.localTime, base: base, into: &result) }
     }
 }

@@ -117,13 +117,10 @@ extension Compositor {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         let prime: UInt64 = 0x0000_0100_0000_01B3
         let verbs = path.verbs, points = path.points
-        var i = 0         // index loops: `for … in` allocates in debug builds (the allocation tests)
-        while i < verbs.count { h = (h ^ UInt64(verbs[i].rawValue)) &* prime; i += 1 }
-        i = 0
-        while i < points.count {
-            h = (h ^ points[i].x.bitPattern) &* prime
-            h = (h ^ points[i].y.bitPattern) &* prime
-            i += 1
+        for verb in verbs { h = (h ^ UInt64(verb.rawValue)) &* prime }
+        for p in points {
+            h = (h ^ p.x.bitPattern) &* prime
+            h = (h ^ p.y.bitPattern) &* prime
         }
         return h
     }

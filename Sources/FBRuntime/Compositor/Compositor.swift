@@ -551,12 +551,8 @@ public final class Compositor {
         var sorted = true
         var i = 1
         while i < sublayers.count { if z(sublayers[i]) < z(sublayers[i - 1]) { sorted = false; break }; i += 1 }
-        // Index loops throughout: `for … in` over an array allocates in
-        // unoptimised builds (a generic iterator), and the zero-allocation
-        // test runs in debug builds too.
         if sorted {
-            var k = 0
-            while k < sublayers.count { body(sublayers[k]); k += 1 }
+            for sublayer in sublayers { body(sublayer) }
             return
         }
         // Stable insertion sort of indices on top of the stack: sublayer

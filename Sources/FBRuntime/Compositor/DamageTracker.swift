@@ -25,18 +25,10 @@ public struct DamageList: Equatable, Sendable {
     public var isEmpty: Bool { rects.isEmpty }
     /// The smallest rectangle holding every damaged pixel (`.zero` if none).
     public var boundingBox: IntRect {
-        var box = IntRect.zero
-        var i = 0      // index loops: the allocation tests run debug builds, where `for … in` allocates
-        while i < rects.count { box = box.union(rects[i]); i += 1 }
-        return box
+        rects.reduce(IntRect.zero) { $0.union($1) }
     }
     /// Damaged pixels (the rectangles are disjoint).
-    public var area: Int {
-        var a = 0
-        var i = 0
-        while i < rects.count { a += rects[i].area; i += 1 }
-        return a
-    }
+    public var area: Int { rects.reduce(0) { $0 + $1.area } }
 
     /// Adds `rect` cut to `bounds`.
     ///
@@ -306,11 +298,9 @@ final class DamageTracker {
             damage.add(bounds, within: bounds)
             return
         }
-        // Index loops: `for … in` allocates an iterator in debug builds.
-        var k = 0
-        while k < pending.rects.count { damage.add(pending.rects[k], within: bounds); k += 1 }
+        for rect in pending.rects { damage.add(rect, within: bounds) }
         var highestPrevious = -1
-        k = 0
+        var k = 0
         while k < units.count {
             let u = units[k]
             k += 1

@@ -34,13 +34,8 @@ struct LayerSignature {
     mutating func combine(_ path: Path?) {
         guard let path else { combine(0 as UInt64); return }
         combine(path.verbs.count)
-        // Index loops: `for … in` allocates an iterator in debug builds
-        // (the zero-allocation test runs there).
-        let verbs = path.verbs, points = path.points
-        var i = 0
-        while i < verbs.count { combine(UInt64(verbs[i].rawValue)); i += 1 }
-        i = 0
-        while i < points.count { combine(points[i].x); combine(points[i].y); i += 1 }
+        for verb in path.verbs { combine(UInt64(verb.rawValue)) }
+        for p in path.points { combine(p.x); combine(p.y) }
     }
 
     /// The values that decide how `r` draws its own parts (background,

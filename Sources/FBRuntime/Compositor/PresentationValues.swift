@@ -50,9 +50,6 @@ struct PresentationValues {
     init(_ layer: Layer, at time: MediaTime, scratch values: inout [(key: AnimatableKey, value: AnimatableValue)]) {
         self.init(modelOf: layer)
         guard !layer.animations.isEmpty else { return }
-        // Index loops: a `for … in` over an array goes through a generic
-        // iterator in unoptimised builds, which allocates (the
-        // zero-allocation test runs in debug builds too).
         let animations = layer.animations
         var a = 0
         while a < animations.count {

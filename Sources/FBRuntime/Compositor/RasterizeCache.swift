@@ -51,8 +51,7 @@ final class RasterizeCache {
     /// The entry of `layer`, made (without an image) if it has none.
     func entry(for layer: Layer) -> Entry {
         let id = ObjectIdentifier(layer)
-        var i = 0          // index loops in this cache: closures and iterators allocate in debug builds
-        while i < entries.count { if entries[i].layer == id { return entries[i] }; i += 1 }
+        if let e = entries.first(where: { $0.layer == id }) { return e }
         let e = Entry(layer: id)
         entries.append(e)
         return e

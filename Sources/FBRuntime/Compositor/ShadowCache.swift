@@ -13,9 +13,8 @@ import Raster
 /// exceeds the budget rebuilds it every frame it is drawn — memory stays
 /// bounded at the price of time.
 ///
-/// Index loops, not `for in` or `…(where:)`: those allocate in unoptimised
-/// builds, and the zero-allocation test runs in debug builds. The ledger's
-/// array grows only when more layers have shadow images than ever before.
+/// The ledger's array grows only when more layers have shadow images than
+/// ever before.
 /// Render thread only, like the compositor.
 final class ShadowCache {
     /// Most bytes of shadow images kept between frames (≥ 0).

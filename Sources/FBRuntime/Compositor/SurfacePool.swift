@@ -10,9 +10,6 @@ import Raster
 /// The free surfaces together hold at most `budgetBytes`: a release beyond
 /// it frees the least recently released first (surfaces in use are not
 /// counted — a frame gets what it draws with).
-///
-/// Index loops, not `for in` or `…(where:)`: those allocate in unoptimised
-/// builds, and the zero-allocation test runs in debug builds.
 final class SurfacePool<Format: PixelFormat> {
     private struct Entry {
         let surface: Surface<Format>

@@ -215,20 +215,15 @@ open class EmitterLayer: Layer {
     override func drawOwnContent(_ d: OwnContentDrawing) {
         particles.removeAll(keepingCapacity: true)
         let t = d.localTime
-        // Index loops throughout: `for … in` allocates an iterator in
-        // unoptimised builds (the zero-allocation tests run there).
         let cells = emitterCells
         var budget = 0.0
-        var c = 0
-        while c < cells.count { budget += expectedAlive(cells[c], depth: 0); c += 1 }
+        for cell in cells { budget += expectedAlive(cell, depth: 0) }
         let thinning = budget > Double(EmitterLayer.maximumParticles) ? Double(EmitterLayer.maximumParticles) / budget : 1
         if thinning < 1 {
             Diagnostics.warn(self, "particles", "about \(Int(budget)) particles alive exceed \(EmitterLayer.maximumParticles); birth rates thinned")
         }
-        c = 0
-        while c < cells.count {
-            emit(cells[c], key: UInt64(c + 1), from: nil, until: t, thinning: thinning, depth: 0)
-            c += 1
+        for (c, cell) in cells.enumerated() {
+            emit(cell, key: UInt64(c + 1), from: nil, until: t, thinning: thinning, depth: 0)
         }
         lastParticleCount = particles.count
         if renderMode == .oldestLast { particles.reverse() }
@@ -237,9 +232,7 @@ open class EmitterLayer: Layer {
             drawInDepth(d, operator: op)
             return
         }
-        // Index loop: `for … in` allocates an iterator in debug builds.
-        var i = 0
-        while i < particles.count { EmitterLayer.drawParticle(particles[i], through: d.map, d, operator: op); i += 1 }
+        for particle in particles { EmitterLayer.drawParticle(particle, through: d.map, d, operator: op) }
     }
 
     /// Particles of `cell` and its sub-cells alive on average.

@@ -140,9 +140,7 @@ public final class GradientPaint: Paint {
         default:
             self.shape = shape
         }
-        var opaque = coversPlane && !stops.isEmpty
-        var k = 0      // an index loop: the iterator of `for … in` allocates in debug builds
-        while k < stops.count { if !stops[k].color.isOpaque { opaque = false }; k += 1 }
+        var opaque = coversPlane && !stops.isEmpty && stops.allSatisfy { $0.color.isOpaque }
         if case .nothing = self.shape { opaque = false }
         isOpaque = opaque
         switch self.shape {

@@ -49,12 +49,8 @@ public struct Path: Equatable, Sendable {
         return true
     }
 
-    /// The last verb. (`verbs.last` goes through a generic accessor that
-    /// allocates in unoptimised builds; paths are built in the render path,
-    /// whose zero-allocation test runs in debug builds.)
-    @usableFromInline var lastVerb: PathVerb? {
-        verbs.isEmpty ? nil : verbs[verbs.count - 1]
-    }
+    /// The last verb.
+    @usableFromInline var lastVerb: PathVerb? { verbs.last }
 
     /// The point the next segment starts from.
     public var currentPoint: PathPoint? {
@@ -203,8 +199,7 @@ public struct Path: Equatable, Sendable {
     /// - Complexity: O(number of points).
     public var bounds: BoundingBox {
         var b = BoundingBox.empty
-        var i = 0          // an index loop: `for … in` allocates in debug builds
-        while i < points.count { if points[i].isFinite { b.add(points[i]) }; i += 1 }
+        for p in points where p.isFinite { b.add(p) }
         return b
     }
 

@@ -1,6 +1,7 @@
 @testable import FBRuntime
 import MallocCounter
 import Raster
+import TestSupport
 import XCTest
 
 /// Issue 8: the content layers' steady state allocates nothing per frame
@@ -60,7 +61,7 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
         let root = try antsScene(start: start) { $0.lineJoin = .round }
         // One period (0.5 s there and back) to warm up, one measured.
         let perFrame = try allocations(root, size: (160, 120), start: start, warmUp: 60, frames: 60)
-        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 60), "heap allocations per frame")
+        XCTAssertNoAllocations(perFrame, "heap allocations per frame")
     }
 
     /// A 300-segment path morphing, with its stroke end and dash phase
@@ -74,7 +75,7 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
                       forKey: "morph", at: start)
         }
         let perFrame = try allocations(root, size: (160, 120), start: start, warmUp: 60, frames: 60)
-        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 60), "heap allocations per frame")
+        XCTAssertNoAllocations(perFrame, "heap allocations per frame")
     }
 
     /// A 160×120 root holding a filled, stroked, dashed 300-segment wing
@@ -157,7 +158,7 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
         let perFrame = try allocations(root, size: (320, 240), start: start, warmUp: 30, frames: 30) { _ in
             layouts = layers.reduce(0) { $0 + $1.layoutCache.misses }
         }
-        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 30), "heap allocations per frame")
+        XCTAssertNoAllocations(perFrame, "heap allocations per frame")
         XCTAssertGreaterThanOrEqual(layouts, layers.count * 60, "laid out every frame")
         // Every line was cut.
         for layer in layers {
@@ -197,7 +198,7 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
         let perFrame = try allocations(root, size: (320, 240), start: start, warmUp: 30, frames: 30) { _ in
             layouts = layers[0].layoutCache.misses + layers[1].layoutCache.misses
         }
-        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 30), "heap allocations per frame")
+        XCTAssertNoAllocations(perFrame, "heap allocations per frame")
         // Laid out once (the colour) or in every frame (the size).
         if case .custom("fontSize") = animation.key { XCTAssertGreaterThanOrEqual(layouts, 2 * 60) } else { XCTAssertEqual(layouts, 2) }
     }
@@ -239,6 +240,6 @@ final class ContentSteadyStateAllocationTests: XCTestCase {
         XCTAssertGreaterThan(e.lastParticleCount, 80)
         // The count wobbles by a few particles from frame to frame; storage
         // grown to the largest count of the warm-up holds them.
-        XCTAssertEqual(perFrame, [UInt64](repeating: 0, count: 20), "heap allocations per frame")
+        XCTAssertNoAllocations(perFrame, "heap allocations per frame")
     }
 }

@@ -1,6 +1,7 @@
 @testable import FBRuntime
 import MallocCounter
 import Raster
+import TestSupport
 import XCTest
 
 /// `PathProjector` (the compositor's allocation-free projection of paths
@@ -70,7 +71,7 @@ final class PathProjectorTests: XCTestCase {
         fbr_malloc_counter_begin()
         var k = 0
         while k < 20 { points += projector.project(path, m, sampleRect: sample).points.count; k += 1 }
-        XCTAssertEqual(fbr_malloc_counter_end(), 0)
+        XCTAssertNoAllocations(fbr_malloc_counter_end())
         XCTAssertGreaterThan(points, 21 * 8)
     }
 }

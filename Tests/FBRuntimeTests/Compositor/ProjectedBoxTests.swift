@@ -1,6 +1,7 @@
 @testable import FBRuntime
 import MallocCounter
 import Raster
+import TestSupport
 import XCTest
 
 /// `projectedBox` keeps only the box of a clipped, projected rectangle; the
@@ -106,6 +107,6 @@ final class ProjectedBoxTests: XCTestCase {
         while k < 100 { sum += projectedBox(rect, m).maxY; k += 1 }
         let allocations = fbr_malloc_counter_end()
         XCTAssertTrue(sum.isFinite)
-        XCTAssertEqual(allocations, 0)
+        XCTAssertNoAllocations(allocations)
     }
 }

@@ -1,6 +1,7 @@
 @testable import FBRuntime
 import MallocCounter
 import Raster
+import TestSupport
 import XCTest
 
 /// The survey's replay of runs of unchanged sublayers
@@ -144,7 +145,7 @@ final class SiblingRunReplayTests: XCTestCase {
     /// One row of 2,000 changes per frame: the survey meets the root, the
     /// list and that row (and its dot), not the other rows; the frames
     /// equal the reference's, and a frame allocates nothing.
-    func testAFrameWithOneChangedRowSurveysThatRow() throws {
+    func testAFrameWithOneChangedRowSurveysThatRowAndAllocatesNothing() throws {
         let (root, list) = try makeList(rows: 2_000, width: 200)
         let allocations = playAgainstReference(root, frames: 40, edit: { i in
             list.sublayers[3 + i % 10].backgroundColor = Color(rgb: UInt32(0x406080 + (i % 16) * 0x010203))
@@ -155,7 +156,7 @@ final class SiblingRunReplayTests: XCTestCase {
                 XCTAssertGreaterThan(replaying.unitsReplayed, 10, "frame \(i)")
             }
         })
-        XCTAssertEqual(allocations, 0)
+        XCTAssertNoAllocations(allocations)
     }
 
     /// Many rows at once: 20 animated (surveyed every frame) and 6 changed
@@ -177,6 +178,6 @@ final class SiblingRunReplayTests: XCTestCase {
         }, check: { frame, replaying, _ in
             if frame >= 2 { XCTAssertLessThan(replaying.layersSurveyed, 100, "frame \(frame): runs of rows replayed") }
         })
-        XCTAssertEqual(allocations, 0)
+        XCTAssertNoAllocations(allocations)
     }
 }

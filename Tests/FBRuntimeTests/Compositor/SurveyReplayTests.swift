@@ -1,6 +1,7 @@
 @testable import FBRuntime
 import MallocCounter
 import Raster
+import TestSupport
 import XCTest
 
 /// The survey's replay of unchanged subtrees (`Compositor.replaysUnchangedSubtrees`,
@@ -375,7 +376,7 @@ final class SurveyReplayTests: XCTestCase {
             let counted = Int(fbr_malloc_counter_end())
             if i >= 30 { allocations += counted; replayed += compositor.statistics.unitsReplayed }
         }
-        XCTAssertEqual(allocations, 0)
+        XCTAssertNoAllocations(allocations)
         XCTAssertGreaterThan(replayed, 0)
     }
 }

@@ -1,5 +1,6 @@
 @testable import FBRuntime
 import MallocCounter
+import TestSupport
 import XCTest
 
 /// When layout runs: marks, the commit-time pass, top-down order, once per
@@ -198,6 +199,6 @@ final class LayoutPassTests: LayoutTestCase {
         _ = queue.layOut()
         fbr_malloc_counter_begin()
         for _ in 0..<100 { _ = queue.layOut() }
-        XCTAssertEqual(fbr_malloc_counter_end(), 0)
+        XCTAssertNoAllocations(fbr_malloc_counter_end())
     }
 }
