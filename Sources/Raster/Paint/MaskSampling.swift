@@ -149,7 +149,9 @@ public enum MaskSampler {
     }
 
     /// The samples of `n` pixels whose four taps are all inside the image,
-    /// 16 at a time; returns how many it wrote (a multiple of 16).
+    /// 16 at a time; returns how many it wrote: all of them when `n` ≥ 16
+    /// (the last chunk ends on the last pixel, over pixels already written:
+    /// the same bytes again), none when fewer (the caller does those).
     /// - A translation (`du` one texel, `dv` 0): one pair of source rows and
     ///   one pair of weights for the whole run, the taps contiguous loads.
     /// - Otherwise: each lane's horizontal tap pair read with one 16-bit
@@ -157,6 +159,7 @@ public enum MaskSampler {
     @inline(never)
     static func inside16(_ src: PixelView<A8>, _ u: Int32, _ v: Int32, _ du: Int32, _ dv: Int32,
                          _ n: Int, _ dst: UnsafeMutablePointer<UInt8>) -> Int {
+        guard n >= 16 else { return 0 }
         let stride = src.rowStride
         let base = UnsafePointer(src.base)
         var k = 0
@@ -164,23 +167,22 @@ public enum MaskSampler {
             let top = base + Int(v &>> 16) &* stride + Int(u &>> 16), bottom = top + stride
             let wx = Lanes16(repeating: UInt16(truncatingIfNeeded: u &>> 8) & 0xFF)
             let wy = Lanes16(repeating: UInt16(truncatingIfNeeded: v &>> 8) & 0xFF)
-            while k &+ 16 <= n {
+            while true {
                 let out = combine16(load16(top + k), load16(top + (k &+ 1)), load16(bottom + k), load16(bottom + (k &+ 1)),
                                     wx: wx, wy: wy)
                 UnsafeMutableRawPointer(dst + k).storeBytes(of: out, as: Bytes16.self)
-                k &+= 16
+                if k &+ 16 >= n { return n }
+                k = Swift.min(k &+ 16, n &- 16)
             }
-            return k
         }
         let lanes = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
         var uu = SIMD16<Int32>(repeating: u) &+ lanes &* du
         var vv = SIMD16<Int32>(repeating: v) &+ lanes &* dv
-        let du16 = du &* 16, dv16 = dv &* 16
         let stride32 = Int32(truncatingIfNeeded: stride)
         withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 64) { block in
             let pairs = block.baseAddress!
             let offs = UnsafeMutableRawPointer(pairs + 32).assumingMemoryBound(to: Int32.self)
-            while k &+ 16 <= n {
+            while true {
                 UnsafeMutableRawPointer(offs).storeBytes(of: (vv &>> 16) &* stride32 &+ (uu &>> 16), as: SIMD16<Int32>.self)
                 var l = 0
                 while l < 16 {
@@ -196,10 +198,14 @@ public enum MaskSampler {
                 let wy = Lanes16(truncatingIfNeeded: vv &>> 8) & m
                 let out = combine16(t & m, t &>> 8, b & m, b &>> 8, wx: wx, wy: wy)
                 UnsafeMutableRawPointer(dst + k).storeBytes(of: out, as: Bytes16.self)
-                uu &+= du16; vv &+= dv16
-                k &+= 16
+                if k &+ 16 >= n { break }
+                // The next chunk, or the last one ending on pixel n − 1.
+                let next = Swift.min(k &+ 16, n &- 16)
+                let step = Int32(truncatingIfNeeded: next &- k)
+                uu &+= SIMD16<Int32>(repeating: du &* step); vv &+= SIMD16<Int32>(repeating: dv &* step)
+                k = next
             }
         }
-        return k
+        return n
     }
 }
