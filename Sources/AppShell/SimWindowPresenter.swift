@@ -57,15 +57,7 @@ public final class SimWindowPresenter: FramePresenter {
         refreshIntervalNanoseconds = 1_000_000_000_000 / Int64(refreshMillihertz > 0 ? refreshMillihertz : 60_000)
     }
 
-    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
-        hold(frame, damage: damage, pieces: nil)
-    }
-
-    public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
-        hold(frame, damage: damage.boundingBox, pieces: damage)
-    }
-
-    private func hold(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(!isFlipPending, "SimWindowPresenter: a flip is pending; wait for it before presenting")
         precondition(frame.width == width && frame.height == height, "SimWindowPresenter: frame size differs")
         held.hold(frame, damage: damage, pieces: pieces)

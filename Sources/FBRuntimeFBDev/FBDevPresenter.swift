@@ -69,17 +69,9 @@ public final class FBDevPresenter: FramePresenter {
 
     deinit { close() }
 
-    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
-        prepareBuffer(frame, damage: damage, pieces: nil)
-    }
-
-    /// Copies each damage rectangle (not their bounding box) when the
-    /// buffer's stale area does not already cover them.
-    public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
-        prepareBuffer(frame, damage: damage.boundingBox, pieces: damage)
-    }
-
-    private func prepareBuffer(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
+    /// Copies each damage rectangle of `pieces` (not their bounding box)
+    /// when the buffer's stale area does not already cover them.
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(!isClosed, "FBDevPresenter: prepare after close")
         precondition(frame.width == width && frame.height == height, "FBDevPresenter: frame size differs from the mode")
         ring.prepare(damage: damage, pieces: pieces) { index, area in copy(frame, area, into: index) }

@@ -141,17 +141,10 @@ public final class KMSPresenter: FramePresenter {
 
     deinit { close() }
 
-    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
-        prepareBuffer(frame, damage: damage, pieces: nil)
-    }
-
-    /// Copies the buffer's stale area, then each damage rectangle (not
-    /// their bounding box); the other buffers learn the bounding box.
-    public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
-        prepareBuffer(frame, damage: damage.boundingBox, pieces: damage)
-    }
-
-    private func prepareBuffer(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
+    /// Copies the buffer's stale area, then each damage rectangle of
+    /// `pieces` (not their bounding box); the other buffers learn the
+    /// bounding box.
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(!isClosed, "KMSPresenter: prepare after close")
         precondition(frame.width == width && frame.height == height, "KMSPresenter: frame size differs from the mode")
         damageClips.removeAll()

@@ -117,15 +117,7 @@ public final class SimulatedPresenter: FramePresenter {
         return vblankPhase + k * refreshIntervalNanoseconds
     }
 
-    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
-        hold(frame, damage: damage, pieces: nil)
-    }
-
-    public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
-        hold(frame, damage: damage.boundingBox, pieces: damage)
-    }
-
-    private func hold(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(pageFlipState == .idle, "SimulatedPresenter: a flip is pending; wait for it before presenting")
         precondition(frame.width == width && frame.height == height, "SimulatedPresenter: frame size differs")
         held.hold(frame, damage: damage, pieces: pieces)

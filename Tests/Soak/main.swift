@@ -121,7 +121,7 @@ final class SoakPresenter: FramePresenter {
         self.time = time
     }
 
-    func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
+    func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         prepared = frame
         preparedDamage = damage.intersection(IntRect(x: 0, y: 0, width: width, height: height))
     }

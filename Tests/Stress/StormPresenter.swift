@@ -29,7 +29,7 @@ final class StormPresenter: FramePresenter {
         self.screen = screen
     }
 
-    func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
+    func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?) {
         precondition(!isFlipPending, "StormPresenter: a flip is pending")
         prepared = frame
         preparedDamage = damage.intersection(IntRect(x: 0, y: 0, width: width, height: height))

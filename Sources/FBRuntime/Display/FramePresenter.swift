@@ -32,11 +32,13 @@ public protocol FramePresenter: AnyObject {
     /// Copies `damage` of `frame` (ordinary, cached memory, the screen's
     /// size) to a free scan-out buffer, adding whatever that buffer missed
     /// since it last held a frame (free → rendering). Nothing is shown yet.
-    func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect)
-    /// The same with the damage as disjoint rectangles (`Compositor.damage`):
-    /// a presenter may copy each instead of their bounding box (the
-    /// default does the bounding box).
-    func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList)
+    /// `pieces`, when the caller has them (`Compositor.damage`), are the
+    /// disjoint rectangles inside `damage` that changed: a presenter may
+    /// copy each instead of their bounding box. Callers use
+    /// `prepare(_:damage:)` with a rectangle or a `DamageList`; a presenter
+    /// with a `ScanoutBufferRing` hands both to its `prepare`, which
+    /// decides what each buffer gets.
+    func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect, pieces: DamageList?)
     /// Shows the prepared buffer: a modeset for the first frame, else a
     /// page flip with an event (rendering → queued). Split from `prepare`
     /// so a caller that holds flips until a target time can do the copy
@@ -61,8 +63,14 @@ public protocol FramePresenter: AnyObject {
 extension FramePresenter {
     public func ensureAccess() -> Bool { true }
 
+    /// `damage` of `frame` to a free scan-out buffer (see the requirement).
+    public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {
+        prepare(frame, damage: damage, pieces: nil)
+    }
+
+    /// The disjoint rectangles of `damage` to a free scan-out buffer.
     public func prepare(_ frame: PixelView<ARGB8888>, damage: DamageList) {
-        prepare(frame, damage: damage.boundingBox)
+        prepare(frame, damage: damage.boundingBox, pieces: damage)
     }
 
     /// `prepare` then `commit`.
