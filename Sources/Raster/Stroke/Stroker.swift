@@ -196,13 +196,65 @@ struct Stroker {
     }
 
     /// Segment lengths, the closing one included for closed pieces, into
-    /// `out` (emptied first).
+    /// `out` (emptied first): the length of the curve each segment stands
+    /// for, which trims and dashes are measured in.
+    ///
+    /// A chord of a curve is shorter than the arc it replaces: on a circle,
+    /// by the factor sin(α)/α, α the angle between the chord and the
+    /// tangent at either end (half the arc's turn). Summed over a
+    /// flattened curve that is about tolerance / 3r of its length (2 px
+    /// over 12 laps of a circle of radius 40 at 0.1 px), so a pattern
+    /// measured on the chords drifts ahead lap by lap. Each segment of a
+    /// curve is lengthened by α/sin(α) from the tangents at its ends: the
+    /// curve's own tangent where it starts or ends there, else the
+    /// direction between the neighbouring points (the flattened points lie
+    /// on the curve). A straight segment (no tangent at either end) keeps
+    /// its length. `DashArcLengthTests` holds dashes to within 0.02 px of
+    /// the curves' integrated arc lengths.
     static func lengths(_ piece: Piece, into out: inout [Double]) {
         out.removeAll(keepingCapacity: true)
         let n = piece.points.count
         let segs = piece.closed ? n : n - 1
         var i = 0
-        while i < segs { out.append((piece.points[(i + 1) % n] - piece.points[i]).length); i += 1 }
+        while i < segs {
+            let j = (i + 1) % n
+            let chord = piece.points[j] - piece.points[i]
+            let length = chord.length
+            var factor = 1.0
+            if length > 0 {
+                let leaving = tangent(piece, at: i, leaving: true), arriving = tangent(piece, at: j, leaving: false)
+                let f0 = arcFactor(leaving, chord, length), f1 = arcFactor(arriving, chord, length)
+                if f0 > 0 && f1 > 0 { factor = (f0 + f1) / 2 } else if f0 > 0 { factor = f0 } else if f1 > 0 { factor = f1 }
+            }
+            out.append(length * factor)
+            i += 1
+        }
+    }
+
+    /// The curve's direction at vertex `i` (not normalised; zero where the
+    /// vertex is a corner with no curve tangent on that side, or its
+    /// neighbours are missing).
+    @inline(__always)
+    static func tangent(_ piece: Piece, at i: Int, leaving: Bool) -> PathPoint {
+        let n = piece.points.count
+        if piece.corners[i] { return leaving ? piece.outTangents[i] : piece.inTangents[i] }
+        guard piece.closed || (i > 0 && i < n - 1) else { return .zero }
+        return piece.points[(i + 1) % n] - piece.points[(i + n - 1) % n]
+    }
+
+    /// α/sin(α) for the angle α between `tangent` and `chord` (of length
+    /// `length`), by the series of asin(x)/x in x² = sin²α; 0 when there
+    /// is no tangent or the angle is no smooth curve's (over 45°, or
+    /// against the chord).
+    @inline(__always)
+    static func arcFactor(_ tangent: PathPoint, _ chord: PathPoint, _ length: Double) -> Double {
+        let t2 = tangent.x * tangent.x + tangent.y * tangent.y
+        guard t2 > 0, t2.isFinite else { return 0 }
+        let dot = tangent.x * chord.x + tangent.y * chord.y
+        let cross = tangent.x * chord.y - tangent.y * chord.x
+        let s2 = cross * cross / (t2 * length * length)
+        guard dot > 0, s2 <= 0.5 else { return 0 }
+        return 1 + s2 * (1.0 / 6 + s2 * (3.0 / 40 + s2 * (5.0 / 112 + s2 * (35.0 / 1152))))
     }
 
     /// The sum of `lengths`, added in order from 0.
