@@ -20,29 +20,19 @@ enum SVGCairoReplay {
         for op in drawing.operations {
             switch op {
             case let .fill(data, paint, rule, transform):
-                cairo_save(cr)
-                setMatrix(cr, transform)
-                append(data, to: cr)
-                let pattern = source(paint)
-                cairo_set_source(cr, pattern)
-                cairo_set_fill_rule(cr, rule == .nonZero ? CAIRO_FILL_RULE_WINDING : CAIRO_FILL_RULE_EVEN_ODD)
-                cairo_fill(cr)
-                cairo_pattern_destroy(pattern)
-                cairo_restore(cr)
+                draw(data, paint: paint, transform: transform, on: cr) {
+                    cairo_set_fill_rule(cr, rule == .nonZero ? CAIRO_FILL_RULE_WINDING : CAIRO_FILL_RULE_EVEN_ODD)
+                    cairo_fill(cr)
+                }
             case let .stroke(data, paint, style, transform):
-                cairo_save(cr)
-                setMatrix(cr, transform)
-                append(data, to: cr)
-                let pattern = source(paint)
-                cairo_set_source(cr, pattern)
-                cairo_set_line_width(cr, style.width)
-                cairo_set_line_cap(cr, [LineCap.butt: CAIRO_LINE_CAP_BUTT, .round: CAIRO_LINE_CAP_ROUND, .square: CAIRO_LINE_CAP_SQUARE][style.cap]!)
-                cairo_set_line_join(cr, [LineJoin.miter: CAIRO_LINE_JOIN_MITER, .round: CAIRO_LINE_JOIN_ROUND, .bevel: CAIRO_LINE_JOIN_BEVEL][style.join]!)
-                cairo_set_miter_limit(cr, style.miterLimit)
-                cairo_set_dash(cr, style.dash, Int32(style.dash.count), style.dashOffset)
-                cairo_stroke(cr)
-                cairo_pattern_destroy(pattern)
-                cairo_restore(cr)
+                draw(data, paint: paint, transform: transform, on: cr) {
+                    cairo_set_line_width(cr, style.width)
+                    cairo_set_line_cap(cr, [LineCap.butt: CAIRO_LINE_CAP_BUTT, .round: CAIRO_LINE_CAP_ROUND, .square: CAIRO_LINE_CAP_SQUARE][style.cap]!)
+                    cairo_set_line_join(cr, [LineJoin.miter: CAIRO_LINE_JOIN_MITER, .round: CAIRO_LINE_JOIN_ROUND, .bevel: CAIRO_LINE_JOIN_BEVEL][style.join]!)
+                    cairo_set_miter_limit(cr, style.miterLimit)
+                    cairo_set_dash(cr, style.dash, Int32(style.dash.count), style.dashOffset)
+                    cairo_stroke(cr)
+                }
             case .beginGroup(let opacity):
                 cairo_push_group(cr)
                 opacities.append(opacity)
@@ -64,10 +54,20 @@ enum SVGCairoReplay {
         return out
     }
 
-    static func setMatrix(_ cr: OpaquePointer, _ t: AffineTransform) {
+    /// `data` as cairo's path and `paint` as its source, under
+    /// `transform`, for `paintPath` to fill or stroke.
+    static func draw(_ data: SVGPathData, paint: SVGPaint, transform t: AffineTransform, on cr: OpaquePointer,
+                     paintPath: () -> Void) {
+        cairo_save(cr)
         var m = cairo_matrix_t()
         cairo_matrix_init(&m, t.a, t.b, t.c, t.d, t.tx, t.ty)
         cairo_set_matrix(cr, &m)
+        append(data, to: cr)
+        let pattern = source(paint)
+        cairo_set_source(cr, pattern)
+        paintPath()
+        cairo_pattern_destroy(pattern)
+        cairo_restore(cr)
     }
 
     static func append(_ data: SVGPathData, to cr: OpaquePointer) {

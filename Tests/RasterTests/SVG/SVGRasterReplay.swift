@@ -15,24 +15,16 @@ enum SVGRasterReplay {
             switch op {
             case let .fill(data, paint, rule, transform):
                 let path = self.path(data)
-                switch paint.kind {
-                case .color(let c):
-                    canvas.fill(path, color: color(c, opacity: paint.opacity), rule: rule, transform: transform)
-                case .gradient(let g):
-                    canvas.fill(path, paint: gradient(g, transform: transform), rule: rule, transform: transform,
-                                alpha: unitToByte(paint.opacity))
-                }
+                shade(paint, transform: transform,
+                      color: { canvas.fill(path, color: $0, rule: rule, transform: transform) },
+                      gradient: { canvas.fill(path, paint: $0, rule: rule, transform: transform, alpha: $1) })
             case let .stroke(data, paint, style, transform):
                 let path = self.path(data)
                 let stroke = StrokeStyle(width: style.width, cap: style.cap, join: style.join, miterLimit: style.miterLimit,
                                          dash: style.dash, dashPhase: style.dashOffset)
-                switch paint.kind {
-                case .color(let c):
-                    canvas.stroke(path, color: color(c, opacity: paint.opacity), style: stroke, transform: transform)
-                case .gradient(let g):
-                    canvas.stroke(path, paint: gradient(g, transform: transform), style: stroke, transform: transform,
-                                  alpha: unitToByte(paint.opacity))
-                }
+                shade(paint, transform: transform,
+                      color: { canvas.stroke(path, color: $0, style: stroke, transform: transform) },
+                      gradient: { canvas.stroke(path, paint: $0, style: stroke, transform: transform, alpha: $1) })
             case .beginGroup(let opacity):
                 layers.append(Surface<ARGB8888>(width: drawing.width, height: drawing.height)!)
                 opacities.append(opacity)
@@ -62,8 +54,17 @@ enum SVGRasterReplay {
         return p
     }
 
-    static func color(_ c: SVGColor, opacity: Double) -> PremultipliedColor {
-        PremultipliedColor(red: c.red, green: c.green, blue: c.blue, alpha: opacity)
+    /// Draws with `paint` through the Canvas call for its kind: `color`
+    /// with the opacity in the colour's alpha, or `gradient` (in device
+    /// pixels) with the opacity as the global alpha.
+    static func shade(_ paint: SVGPaint, transform: AffineTransform, color: (PremultipliedColor) -> Void,
+                      gradient: (GradientPaint, UInt8) -> Void) {
+        switch paint.kind {
+        case .color(let c):
+            color(PremultipliedColor(red: c.red, green: c.green, blue: c.blue, alpha: paint.opacity))
+        case .gradient(let g):
+            gradient(self.gradient(g, transform: transform), unitToByte(paint.opacity))
+        }
     }
 
     /// The gradient in device pixels: gradient space → user space

@@ -112,29 +112,12 @@ struct SVGReader {
             switch name {
             case "fill": s.fill = try paintReference(value)
             case "fill-opacity": s.fillOpacity = try number(value)
-            case "fill-rule":
-                switch value {
-                case "nonzero": s.fillRule = .nonZero
-                case "evenodd": s.fillRule = .evenOdd
-                default: throw SVGReadError("fill-rule \(value)")
-                }
+            case "fill-rule": s.fillRule = try keyword(value, of: name, ["nonzero": .nonZero, "evenodd": .evenOdd])
             case "stroke": s.stroke = try paintReference(value)
             case "stroke-opacity": s.strokeOpacity = try number(value)
             case "stroke-width": s.strokeStyle.width = try number(value)
-            case "stroke-linecap":
-                switch value {
-                case "butt": s.strokeStyle.cap = .butt
-                case "round": s.strokeStyle.cap = .round
-                case "square": s.strokeStyle.cap = .square
-                default: throw SVGReadError("stroke-linecap \(value)")
-                }
-            case "stroke-linejoin":
-                switch value {
-                case "miter": s.strokeStyle.join = .miter
-                case "round": s.strokeStyle.join = .round
-                case "bevel": s.strokeStyle.join = .bevel
-                default: throw SVGReadError("stroke-linejoin \(value)")
-                }
+            case "stroke-linecap": s.strokeStyle.cap = try keyword(value, of: name, ["butt": .butt, "round": .round, "square": .square])
+            case "stroke-linejoin": s.strokeStyle.join = try keyword(value, of: name, ["miter": .miter, "round": .round, "bevel": .bevel])
             case "stroke-miterlimit": s.strokeStyle.miterLimit = try number(value)
             case "stroke-dasharray":
                 if value == "none" { s.strokeStyle.dash = []; break }
@@ -247,13 +230,7 @@ struct SVGReader {
             geometry = .radial(cx: cx, cy: cy, r: try attribute("r"),
                                fx: try e["fx"].map(number) ?? cx, fy: try e["fy"].map(number) ?? cy)
         }
-        let spread: GradientSpread
-        switch e["spreadMethod"] ?? "pad" {
-        case "pad": spread = .pad
-        case "reflect": spread = .reflect
-        case "repeat": spread = .repeat
-        case let other: throw SVGReadError("spreadMethod \(other)")
-        }
+        let spread = try keyword(e["spreadMethod"] ?? "pad", of: "spreadMethod", ["pad": GradientSpread.pad, "reflect": .reflect, "repeat": .repeat])
         var stops: [SVGGradient.Stop] = []
         for s in e.children {
             guard s.name == "stop" else { throw SVGReadError("<\(s.name)> in a gradient") }
@@ -289,6 +266,11 @@ struct SVGReader {
         if hex.count == 3 { hex = hex.flatMap { [$0, $0] } }
         guard let bits = UInt32(String(decoding: hex, as: UTF8.self), radix: 16) else { throw SVGReadError("colour \(value)") }
         return .color(SVGColor(red: Double(bits >> 16) / 255, green: Double((bits >> 8) & 0xFF) / 255, blue: Double(bits & 0xFF) / 255))
+    }
+
+    static func keyword<Value>(_ value: String, of attribute: String, _ values: [String: Value]) throws -> Value {
+        guard let v = values[value] else { throw SVGReadError("\(attribute)=\"\(value)\" is not supported") }
+        return v
     }
 
     static func number(_ text: String) throws -> Double {
