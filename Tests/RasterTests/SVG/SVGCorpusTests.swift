@@ -70,11 +70,25 @@ final class SVGCorpusTests: XCTestCase {
         // a bow tie's edges cross.
         "fill-rule-star.svg": KnownDefect(defect: "pixels where edges cross inside one pixel (a five-pointed star, both fill rules)",
                                           pixelsBeyond: 8, mean: 1, oursDarker: false),
-        // 1-2 px, worst 61, mean 4.3-4.5 (the dashes' ends, both ways).
-        // cairo measures on its own flattening too: at 0.01 px instead of
-        // 0.1 the two agree within 15 levels, mean 1.8, on the large circle.
-        "dash-circle.svg": KnownDefect(defect: "dash positions are measured along the flattened polyline and drift from the true arc length on long curves",
-                                       pixelsBeyond: 4, mean: 5, oursDarker: false),
+    ]
+
+    /// Files where the oracles are no oracle for one thing, with what the
+    /// difference is confined to (asserted as for `knownDefects`): librsvg
+    /// and cairo measure a dash pattern along their flattening of the
+    /// curve (0.1 px), so their dashes drift ahead of the true arc length
+    /// on long curves and round corners, by about tolerance / 3r of the
+    /// length; FBRuntime measures on the curve, and `DashArcLengthTests`
+    /// holds its dashes to the Béziers' integrated arc length (0.02 px).
+    /// Dashing cairo at a finer tolerance is no way out: its outline then
+    /// leaves FBRuntime's 0.1 px flattening along every edge (mean 5.7 on
+    /// dash-circle). Measured at ef6d59a: dash-circle 7 px beyond 40,
+    /// worst 48, mean 5.2 against librsvg, 12 px, worst 55, mean 5.4
+    /// against cairo (before, when FBRuntime measured on its chords too:
+    /// 1-2 px, worst 61, mean 4.3-4.5); dash-rounded-rect 2 px, worst 53,
+    /// mean 3.3 against either.
+    static let oracleLimitations: [String: KnownDefect] = [
+        "dash-circle.svg": KnownDefect(defect: "the oracle's dashes drift along its flattened curve", pixelsBeyond: 16, mean: 6, oursDarker: false),
+        "dash-rounded-rect.svg": KnownDefect(defect: "the oracle's dashes drift along its flattened curve", pixelsBeyond: 4, mean: 4, oursDarker: false),
     ]
 
     static let corpusDirectory = repositoryRoot.appendingPathComponent("Tests/RasterTests/SVGCorpus")
@@ -93,7 +107,7 @@ final class SVGCorpusTests: XCTestCase {
     func testCorpusCoversWhatItClaims() throws {
         let files = try Self.corpusFiles()
         XCTAssertGreaterThanOrEqual(files.count, 15)
-        for name in Self.knownDefects.keys {
+        for name in Array(Self.knownDefects.keys) + Array(Self.oracleLimitations.keys) {
             XCTAssertTrue(files.contains { $0.lastPathComponent == name }, "known-defect entry \(name) has no file")
         }
         // Every segment kind, absolute and relative, in the path files.
@@ -112,17 +126,20 @@ final class SVGCorpusTests: XCTestCase {
 
     func testCorpusMatchesLibrsvg() throws {
         try XCTSkipIf(PathArcTests.rsvgConvert == nil, "rsvg-convert is not installed (scripts/test installs librsvg2-bin)")
-        try checkCorpus(oracle: "librsvg") { file, drawing in try Self.librsvg(file, width: drawing.width, height: drawing.height) }
+        try checkCorpus(oracle: "librsvg", limitations: Self.oracleLimitations) { file, drawing in
+            try Self.librsvg(file, width: drawing.width, height: drawing.height)
+        }
     }
 
     func testCorpusMatchesCairo() throws {
-        try checkCorpus(oracle: "cairo") { _, drawing in SVGCairoReplay.render(drawing) }
+        try checkCorpus(oracle: "cairo", limitations: Self.oracleLimitations) { _, drawing in SVGCairoReplay.render(drawing) }
     }
 
     /// Every corpus file drawn by FBRuntime against `render`'s image:
-    /// within the tolerance, or, for a file in `knownDefects`, in its
-    /// documented state.
-    func checkCorpus(oracle: String, render: (URL, SVGDrawing) throws -> Surface<ARGB8888>) throws {
+    /// within the tolerance, or, for a file in `knownDefects` or this
+    /// oracle's `limitations`, in its documented state.
+    func checkCorpus(oracle: String, limitations: [String: KnownDefect] = [:],
+                     render: (URL, SVGDrawing) throws -> Surface<ARGB8888>) throws {
         for file in try Self.corpusFiles() {
             let name = file.lastPathComponent
             let drawing: SVGDrawing
@@ -134,7 +151,7 @@ final class SVGCorpusTests: XCTestCase {
             print("SVG corpus \(name) vs \(oracle): \(d)")
             XCTAssertGreaterThanOrEqual(d.inked, Self.minimumInked, "\(name): \(oracle) drew almost nothing; the comparison would say nothing")
             var failed = false
-            if let known = Self.knownDefects[name] {
+            if let known = Self.knownDefects[name] ?? limitations[name] {
                 if d.max <= Self.maxTolerance && d.mean <= Self.meanTolerance {
                     XCTFail("\(name) is within the tolerance against \(oracle): is \"\(known.defect)\" fixed? Remove it from knownDefects.")
                 }
@@ -151,7 +168,7 @@ final class SVGCorpusTests: XCTestCase {
                 XCTAssertLessThanOrEqual(d.mean, Self.meanTolerance, "\(name) vs \(oracle): mean over touched pixels; \(d)")
                 failed = d.max > Self.maxTolerance || d.mean > Self.meanTolerance
             }
-            if failed || Self.knownDefects[name] != nil {
+            if failed || Self.knownDefects[name] != nil || limitations[name] != nil {
                 let written = Self.writeImages(name, oracle: oracle, ours: ours, theirs: theirs)
                 if failed { XCTFail("\(name) vs \(oracle): images in \(written)") } else { print("SVG corpus \(name): known defect, images in \(written)") }
             }
