@@ -84,24 +84,10 @@ extension Canvas {
             narrowed.fill(mask: mask, x: Int(t.tx), y: Int(t.ty), color: color, operator: op, alpha: alpha)
             return
         }
-        let chunk = Canvas.paintChunk
         let family = self.family
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk) { buffer in
-            let coverage = buffer.baseAddress!
-            var y = r.y
-            while y < r.maxY {
-                let row = target.row(y)
-                var x = r.x
-                while x < r.maxX {
-                    let n = Swift.min(chunk, r.maxX &- x)
-                    let p = inverse.apply(x: Double(x) + 0.5, y: Double(y) + 0.5)
-                    let (lo, hi) = MaskSampler.affineRow(mask, start: p, step: (inverse.a, inverse.b), count: n,
-                                                         into: coverage, family: family)
-                    if lo < hi { kernel(row + x + lo, UnsafePointer(coverage + lo), hi &- lo, color.argb, UInt32(alpha)) }
-                    x &+= n
-                }
-                y &+= 1
-            }
+        fillRows(r, kernel: kernel, color: color.argb, alpha: UInt32(alpha)) { x, y, n, coverage in
+            MaskSampler.affineRow(mask, start: inverse.apply(x: Double(x) + 0.5, y: Double(y) + 0.5), step: (inverse.a, inverse.b),
+                                  count: n, into: coverage, family: family)
         }
     }
 
@@ -112,6 +98,18 @@ extension Canvas {
         let r = rect.intersection(clip)
         guard !r.isEmpty, let inverse = t.inverted(),
               let kernel = KernelTable.solidMask(op, color: color.argb, alpha: UInt32(alpha), family: family) else { return }
+        fillRows(r, kernel: kernel, color: color.argb, alpha: UInt32(alpha)) { x, y, n, coverage in
+            MaskSampler.projectiveRow(mask, inverse: inverse, x: x, y: y, count: n, into: coverage)
+            return (0, n)
+        }
+    }
+
+    /// Composites the rows of `r` (inside the clip) in pieces of
+    /// `paintChunk` pixels: `sample(x, y, n, coverage)` writes the coverage
+    /// of pixels `x ..< x + n` of row `y` and returns the part `lo ..< hi`
+    /// of the piece outside which it is 0; `kernel` composites that part.
+    private func fillRows(_ r: IntRect, kernel: SolidMaskKernel, color: UInt32, alpha: UInt32,
+                          sample: (_ x: Int, _ y: Int, _ count: Int, _ coverage: UnsafeMutablePointer<UInt8>) -> (lo: Int, hi: Int)) {
         let chunk = Canvas.paintChunk
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk) { buffer in
             let coverage = buffer.baseAddress!
@@ -121,8 +119,8 @@ extension Canvas {
                 var x = r.x
                 while x < r.maxX {
                     let n = Swift.min(chunk, r.maxX &- x)
-                    MaskSampler.projectiveRow(mask, inverse: inverse, x: x, y: y, count: n, into: coverage)
-                    kernel(row + x, UnsafePointer(coverage), n, color.argb, UInt32(alpha))
+                    let (lo, hi) = sample(x, y, n, coverage)
+                    if lo < hi { kernel(row + x + lo, UnsafePointer(coverage + lo), hi &- lo, color, alpha) }
                     x &+= n
                 }
                 y &+= 1

@@ -62,41 +62,14 @@ final class ImageSamplerSIMDTests: XCTestCase {
         return "pixel \(i) of \(a.count): SIMD 0x\(String(a[i], radix: 16)) reference 0x\(String(b[i], radix: 16))"
     }
 
-    /// A random step along a row: none, whole texels (the contiguous and
-    /// 0.5× loops), exact fractions, arbitrary, tiny and huge, either sign.
-    func randomStep(_ rng: inout SplitMix64) -> Double {
-        let sign = rng.below(2) == 0 ? 1.0 : -1.0
-        switch rng.below(8) {
-        case 0: return 0
-        case 1: return sign
-        case 2: return 2 * sign
-        case 3: return sign * [0.5, 0.25, 1.5, 1.0 / 3, 0.75][rng.below(5)]
-        case 4: return sign * rng.unit() * 1e-6
-        case 5: return sign * (100 + rng.unit() * 3e4)
-        default: return sign * rng.unit() * 3
-        }
-    }
-
-    /// A random start: inside or near the image, far off it, at the edge of
-    /// the safe box (±8192 … 24576), beyond it, or not finite.
-    func randomStart(_ rng: inout SplitMix64, _ size: Int) -> Double {
-        switch rng.below(10) {
-        case 0: return -Double(rng.below(40)) + rng.unit()
-        case 1: return [-8192.0, 24576, -8191.2, 24575.7, -9000, 30000, 1e9, -1e12][rng.below(8)]
-        case 2: return [Double.nan, .infinity, -.infinity][rng.below(3)]
-        case 3: return Double(rng.below(size + 2)) + [0, 0.5, 1.0 / 512, 255.0 / 256][rng.below(4)]
-        default: return rng.unit() * Double(size + 8) - 4
-        }
-    }
-
     func testAffineRowsEqualReference() {
         var rng = SplitMix64(seed: 0xAF1)
         for trial in 0..<3000 {
             let s = Source(&rng)
             let filter: ImageSampler.Filter = trial % 3 == 0 ? .nearest : .bilinear
             let edge: ImageEdge = trial % 2 == 0 ? .transparent : .clamp
-            let start = (x: randomStart(&rng, s.width), y: randomStart(&rng, s.height))
-            let step = (x: randomStep(&rng), y: trial % 4 == 0 ? 0 : randomStep(&rng))
+            let start = (x: rng.rowStart(s.width), y: rng.rowStart(s.height))
+            let step = (x: rng.rowStep(), y: trial % 4 == 0 ? 0 : rng.rowStep())
             let count = [1, 2, 7, 8, 9, 15, 16, 17, 31, 33][rng.below(10)] + (rng.below(3) == 0 ? rng.below(300) : 0)
             let (a, b) = rows(count) { dst, family in
                 ImageSampler.affineRow(s.source, filter: filter, edge: edge, start: start, step: step, count: count, into: dst, family: family)

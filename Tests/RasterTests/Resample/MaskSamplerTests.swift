@@ -37,27 +37,6 @@ final class MaskSamplerTests: XCTestCase {
         }
     }
 
-    func randomStep(_ rng: inout SplitMix64) -> Double {
-        let sign = rng.below(2) == 0 ? 1.0 : -1.0
-        switch rng.below(7) {
-        case 0: return 0
-        case 1, 2: return sign
-        case 3: return sign * [0.5, 0.25, 1.5, 1.0 / 3, 0.75][rng.below(5)]
-        case 4: return sign * (100 + rng.unit() * 3e4)
-        default: return sign * rng.unit() * 3
-        }
-    }
-
-    func randomStart(_ rng: inout SplitMix64, _ size: Int) -> Double {
-        switch rng.below(10) {
-        case 0: return -Double(rng.below(40)) + rng.unit()
-        case 1: return [-8192.0, 24576, -8191.2, 24575.7, -9000, 30000, 1e9, -1e12][rng.below(8)]
-        case 2: return [Double.nan, .infinity, -.infinity][rng.below(3)]
-        case 3: return Double(rng.below(size + 2)) + [0, 0.5, 1.0 / 512, 255.0 / 256][rng.below(4)]
-        default: return rng.unit() * Double(size + 8) - 4
-        }
-    }
-
     /// One row of each family, with a canary after it; `nil` when a family
     /// wrote past `count`.
     func rows(_ count: Int, _ body: (UnsafeMutablePointer<UInt8>, KernelFamily) -> (lo: Int, hi: Int))
@@ -77,8 +56,8 @@ final class MaskSamplerTests: XCTestCase {
         var translations = 0
         for trial in 0..<4000 {
             let m = Mask(&rng)
-            let start = (x: randomStart(&rng, m.width), y: randomStart(&rng, m.height))
-            let step = trial % 3 == 0 ? (x: 1.0, y: 0.0) : (x: randomStep(&rng), y: trial % 4 == 0 ? 0 : randomStep(&rng))
+            let start = (x: rng.rowStart(m.width), y: rng.rowStart(m.height))
+            let step = trial % 3 == 0 ? (x: 1.0, y: 0.0) : (x: rng.rowStep(), y: trial % 4 == 0 ? 0 : rng.rowStep())
             if step == (1, 0) { translations += 1 }
             let count = [1, 2, 7, 15, 16, 17, 31, 33][rng.below(8)] + (rng.below(3) == 0 ? rng.below(300) : 0)
             guard let r = rows(count, { dst, family in
@@ -109,7 +88,7 @@ final class MaskSamplerTests: XCTestCase {
                 for x in 0..<m.width { grey[y * m.width + x] = UInt32(m.view.row(y)[x]) &* 0x0101_0101 }
             }
             let start = (x: rng.unit() * Double(m.width + 6) - 3, y: rng.unit() * Double(m.height + 6) - 3)
-            let step = trial % 2 == 0 ? (x: 1.0, y: 0.0) : (x: randomStep(&rng), y: randomStep(&rng))
+            let step = trial % 2 == 0 ? (x: 1.0, y: 0.0) : (x: rng.rowStep(), y: rng.rowStep())
             let count = 1 + rng.below(120)
             var bytes = [UInt8](repeating: 0, count: count), pixels = [UInt32](repeating: 0, count: count)
             bytes.withUnsafeMutableBufferPointer {
