@@ -4,8 +4,9 @@
 /// 0…1. Blend2D's and the W3C's names and formulas.
 ///
 /// The first thirteen are the Porter–Duff operators plus `plus`; the rest are
-/// the separable blend modes of W3C *Compositing and Blending Level 1*, each
-/// composited with source-over:
+/// the blend modes of W3C *Compositing and Blending Level 1* (separable,
+/// then the four non-separable ones: hue, saturation, colour, luminosity),
+/// each composited with source-over:
 ///
 ///     Dca' = Sca·(1 − Da) + Dca·(1 − Sa) + Sa·Da·B(Sca/Sa, Dca/Da)
 ///     Da'  = Sa + Da − Sa·Da
@@ -27,14 +28,19 @@ public enum BlendOperator: UInt8, CaseIterable, Sendable {
     case plus
     // W3C separable blend modes (with source-over)
     case multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, hardLight, softLight, difference, exclusion
+    // W3C non-separable blend modes (with source-over): B mixes the three
+    // colour channels (hue, saturation and luminosity of one colour with
+    // the rest of the other's).
+    case hue, saturation, color, luminosity
 
     /// Whether a vector (`SIMDKernels`) kernel exists. `colorDodge`,
     /// `colorBurn` and `softLight` need a per-channel division (and a square
-    /// root), which has no exact vector form on NEON or SSE; they run the
-    /// scalar kernels in both families, chosen once per draw.
+    /// root), which has no exact vector form on NEON or SSE, and the
+    /// non-separable modes sort and clip the channels of each pixel; they
+    /// run the scalar kernels in both families, chosen once per draw.
     @inlinable public var hasVectorKernel: Bool {
         switch self {
-        case .colorDodge, .colorBurn, .softLight: return false
+        case .colorDodge, .colorBurn, .softLight, .hue, .saturation, .color, .luminosity: return false
         default: return true
         }
     }
@@ -56,8 +62,11 @@ public enum BlendOperator: UInt8, CaseIterable, Sendable {
         }
     }
 
-    /// Whether this is one of the W3C separable blend modes.
+    /// Whether this is one of the W3C blend modes.
     @inlinable public var isBlendMode: Bool { rawValue >= BlendOperator.multiply.rawValue }
+
+    /// Whether this is one of the W3C non-separable blend modes.
+    @inlinable public var isNonSeparable: Bool { rawValue >= BlendOperator.hue.rawValue }
 }
 
 /// How a kernel applies a coverage value `c` (0–255) to an operator.

@@ -438,3 +438,109 @@ public func squareRootFloor(_ v: UInt32) -> UInt32 {
     }
     return root
 }
+
+/// A W3C non-separable blend mode composited with source-over: as
+/// `SeparableBlendMode`, `out = div255(s·(255 − da) + d·(255 − sa) + X)` per
+/// colour channel with alpha `sa + da − div255(sa·da)`, but `B` maps the
+/// whole colour, `X = sa·da·B(Cs, Cb)` with `Cs = s/sa`, `Cb = d/da` the
+/// unpremultiplied colours. `B` is evaluated in `Double` (the W3C
+/// functions `Lum`, `Sat`, `SetLum`, `SetSat`, `ClipColor`) and `X` rounded
+/// once to an integer in `0...sa·da`: within ½ of 1/255² of exact, so the
+/// result is the correctly rounded one but where `B` itself rounds
+/// differently (`BlendFormulaTests`: ≤ 0.51 levels).
+public protocol NonSeparableBlendMode: CompositeFormula {
+    /// `B(Cs, Cb)`, channels in 0…1 (red, green, blue).
+    static func mix(_ cs: SIMD3<Double>, _ cb: SIMD3<Double>) -> SIMD3<Double>
+}
+
+extension NonSeparableBlendMode {
+    @inlinable public static var coverageModel: CoverageModel { .lerps }
+    @inlinable public static var opaqueSourceReplaces: Bool { false }
+
+    @inlinable
+    public static func blend(_ s: UInt32, _ d: UInt32) -> UInt32 {
+        let sa = s &>> 24, da = d &>> 24
+        let isa = 255 &- sa, ida = 255 &- da
+        let a = sa &+ da &- div255(sa &* da)
+        let sc = SIMD3<UInt32>((s &>> 16) & 0xFF, (s &>> 8) & 0xFF, s & 0xFF)
+        let dc = SIMD3<UInt32>((d &>> 16) & 0xFF, (d &>> 8) & 0xFF, d & 0xFF)
+        var x = SIMD3<UInt32>(repeating: 0)
+        let full = sa &* da
+        if full > 0 {
+            let cs = SIMD3<Double>(Double(sc.x), Double(sc.y), Double(sc.z)) / Double(sa)
+            let cb = SIMD3<Double>(Double(dc.x), Double(dc.y), Double(dc.z)) / Double(da)
+            let b = mix(cs, cb) * Double(full)
+            @inline(__always) func rounded(_ v: Double) -> UInt32 {
+                let r = (v + 0.5).rounded(.down)
+                return r <= 0 || !(r == r) ? 0 : (r >= Double(full) ? full : UInt32(r))
+            }
+            x = SIMD3(rounded(b.x), rounded(b.y), rounded(b.z))
+        }
+        let out = (sc &* ida &+ dc &* isa &+ x)
+        return (a &<< 24) | (div255(out.x) &<< 16) | (div255(out.y) &<< 8) | div255(out.z)
+    }
+}
+
+/// The W3C helper functions of the non-separable modes (Compositing and
+/// Blending Level 1, §5.8), on colours with channels in 0…1.
+public enum NonSeparable {
+    /// `Lum(C) = 0.3·R + 0.59·G + 0.11·B`.
+    @inlinable public static func lum(_ c: SIMD3<Double>) -> Double { 0.3 * c.x + 0.59 * c.y + 0.11 * c.z }
+
+    /// `Sat(C) = max(C) − min(C)`.
+    @inlinable public static func sat(_ c: SIMD3<Double>) -> Double { c.max() - c.min() }
+
+    /// `ClipColor`: brings a colour whose channels left 0…1 back, keeping
+    /// its luminosity.
+    @inlinable public static func clipColor(_ c: SIMD3<Double>) -> SIMD3<Double> {
+        let l = lum(c), n = c.min(), x = c.max()
+        var out = c
+        if n < 0 && l - n > 0 { out = SIMD3(repeating: l) + (out - SIMD3(repeating: l)) * (l / (l - n)) }
+        if x > 1 && x - l > 0 { out = SIMD3(repeating: l) + (out - SIMD3(repeating: l)) * ((1 - l) / (x - l)) }
+        return out.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+    }
+
+    /// `SetLum(C, l)`: `C` moved to luminosity `l`, clipped.
+    @inlinable public static func setLum(_ c: SIMD3<Double>, _ l: Double) -> SIMD3<Double> {
+        clipColor(c + SIMD3(repeating: l - lum(c)))
+    }
+
+    /// `SetSat(C, s)`: the largest channel becomes `s`, the smallest 0, the
+    /// middle one in proportion (all 0 for a grey).
+    @inlinable public static func setSat(_ c: SIMD3<Double>, _ s: Double) -> SIMD3<Double> {
+        let hi = c.max(), lo = c.min()
+        guard hi > lo else { return SIMD3(repeating: 0) }
+        let k = s / (hi - lo)
+        return (c - SIMD3(repeating: lo)) * k
+    }
+}
+
+extension CompositeFormulas {
+    /// `B = SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb))`: the source's hue.
+    public enum Hue: NonSeparableBlendMode {
+        @inlinable public static func mix(_ cs: SIMD3<Double>, _ cb: SIMD3<Double>) -> SIMD3<Double> {
+            NonSeparable.setLum(NonSeparable.setSat(cs, NonSeparable.sat(cb)), NonSeparable.lum(cb))
+        }
+    }
+
+    /// `B = SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb))`: the source's saturation.
+    public enum Saturation: NonSeparableBlendMode {
+        @inlinable public static func mix(_ cs: SIMD3<Double>, _ cb: SIMD3<Double>) -> SIMD3<Double> {
+            NonSeparable.setLum(NonSeparable.setSat(cb, NonSeparable.sat(cs)), NonSeparable.lum(cb))
+        }
+    }
+
+    /// `B = SetLum(Cs, Lum(Cb))`: the source's hue and saturation.
+    public enum Color: NonSeparableBlendMode {
+        @inlinable public static func mix(_ cs: SIMD3<Double>, _ cb: SIMD3<Double>) -> SIMD3<Double> {
+            NonSeparable.setLum(cs, NonSeparable.lum(cb))
+        }
+    }
+
+    /// `B = SetLum(Cb, Lum(Cs))`: the source's luminosity.
+    public enum Luminosity: NonSeparableBlendMode {
+        @inlinable public static func mix(_ cs: SIMD3<Double>, _ cb: SIMD3<Double>) -> SIMD3<Double> {
+            NonSeparable.setLum(cb, NonSeparable.lum(cs))
+        }
+    }
+}

@@ -225,6 +225,10 @@ extension BlendOperator {
         case .softLight: return v.scalar(F.SoftLight.self)
         case .difference: return v.vector(F.Difference.self)
         case .exclusion: return v.vector(F.Exclusion.self)
+        case .hue: return v.scalar(F.Hue.self)
+        case .saturation: return v.scalar(F.Saturation.self)
+        case .color: return v.scalar(F.Color.self)
+        case .luminosity: return v.scalar(F.Luminosity.self)
         }
     }
 }

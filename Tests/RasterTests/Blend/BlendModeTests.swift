@@ -61,7 +61,16 @@ func floatComposite(_ op: BlendOperator, _ s: UInt32, _ d: UInt32, coverage c: D
         default:
             if isAlpha { r = sa + da - sa * da; break }
             let cs = sa > 0 ? sc / sa : 0, cb = da > 0 ? dc / da : 0
-            r = sc * (1 - da) + dc * (1 - sa) + sa * da * blendFunction(op, cs, cb)
+            let b: Double
+            if op.isNonSeparable {
+                func colour(_ p: UInt32, _ a: Double) -> [Double] {
+                    a > 0 ? [ch(p, 16) * k / a, ch(p, 8) * k / a, ch(p, 0) * k / a] : [0, 0, 0]
+                }
+                b = nonSeparableBlend(op, colour(s, sa), colour(d, da))[(16 - Int(shift)) / 8]
+            } else {
+                b = blendFunction(op, cs, cb)
+            }
+            r = sc * (1 - da) + dc * (1 - sa) + sa * da * b
         }
         out.append(scaleSource ? r : dc * (1 - c) + r * c)
     }
@@ -89,6 +98,38 @@ func blendFunction(_ op: BlendOperator, _ cs: Double, _ cb: Double) -> Double {
     case .difference: return abs(cs - cb)
     case .exclusion: return cs + cb - 2 * cs * cb
     default: fatalError("not a blend mode")
+    }
+}
+
+/// W3C Compositing and Blending Level 1, §5.8 (non-separable blend modes),
+/// written out from the specification's pseudo-code on [R, G, B] arrays.
+func nonSeparableBlend(_ op: BlendOperator, _ cs: [Double], _ cb: [Double]) -> [Double] {
+    func lum(_ c: [Double]) -> Double { 0.3 * c[0] + 0.59 * c[1] + 0.11 * c[2] }
+    func clipColor(_ c: [Double]) -> [Double] {
+        let l = lum(c), n = c.min()!, x = c.max()!
+        var c = c
+        if n < 0 { c = c.map { l + ($0 - l) * l / (l - n) } }
+        if x > 1 { c = c.map { l + ($0 - l) * (1 - l) / (x - l) } }
+        return c
+    }
+    func setLum(_ c: [Double], _ l: Double) -> [Double] { let d = l - lum(c); return clipColor(c.map { $0 + d }) }
+    func sat(_ c: [Double]) -> Double { c.max()! - c.min()! }
+    func setSat(_ c: [Double], _ s: Double) -> [Double] {
+        let order = [0, 1, 2].sorted { c[$0] < c[$1] }
+        let (lo, mid, hi) = (order[0], order[1], order[2])
+        var out = [0.0, 0.0, 0.0]
+        if c[hi] > c[lo] {
+            out[mid] = (c[mid] - c[lo]) * s / (c[hi] - c[lo])
+            out[hi] = s
+        }
+        return out
+    }
+    switch op {
+    case .hue: return setLum(setSat(cs, sat(cb)), lum(cb))
+    case .saturation: return setLum(setSat(cb, sat(cs)), lum(cb))
+    case .color: return setLum(cs, lum(cb))
+    case .luminosity: return setLum(cb, lum(cs))
+    default: fatalError("not a non-separable blend mode")
     }
 }
 
@@ -239,7 +280,9 @@ final class CompositeKernelTests: XCTestCase {
 ///   overlay, darken, lighten, hardLight, difference, exclusion): ≤ 0.5, i.e.
 ///   every channel is the correctly rounded exact result (one `div255`).
 /// - colorDodge, colorBurn, softLight: ≤ 0.51 (the term is divided or
-///   square-rooted to within 1/256 of a level before the final rounding).
+///   square-rooted to within 1/256 of a level before the final rounding);
+///   hue, saturation, color, luminosity: ≤ 0.51 (`B` in `Double`, the
+///   term rounded once).
 ///
 /// With coverage (mask × global alpha) the source or result is rounded to 8
 /// bits once more before the operator, so the bounds are looser (asserted in
@@ -247,7 +290,7 @@ final class CompositeKernelTests: XCTestCase {
 final class BlendFormulaTests: XCTestCase {
     static func bound(_ op: BlendOperator) -> Double {
         switch op {
-        case .colorDodge, .colorBurn, .softLight: return 0.51
+        case .colorDodge, .colorBurn, .softLight, .hue, .saturation, .color, .luminosity: return 0.51
         default: return 0.5 + 1e-9
         }
     }
@@ -308,7 +351,7 @@ final class BlendFormulaTests: XCTestCase {
             switch (op, op.coverageModel) {
             case (.plus, _): bound = 0.5 + 1e-9
             case (_, .scalesSource): bound = 1.5
-            case (.colorDodge, _), (.colorBurn, _), (.softLight, _): bound = 1.01
+            case (.colorDodge, _), (.colorBurn, _), (.softLight, _), (.hue, _), (.saturation, _), (.color, _), (.luminosity, _): bound = 1.01
             default: bound = 1 + 1e-9
             }
             var rng = SplitMix64(seed: 0xC0FE ^ UInt64(op.rawValue))
