@@ -9,7 +9,7 @@ import XCTest
 /// butt caps on a straight line, when it lies in the line's rectangle. The
 /// oracle shares nothing with the stroker or the rasterizer: it measures
 /// distances to the curve flattened as finely as `Path.flattened` allows
-/// (segments of about a pixel on these curves, within 0.005 px of them).
+/// (0.01 px, ten times finer than strokes are).
 ///
 /// Stated bounds, per pixel against the oracle: ≤ 36 levels of 255 and a
 /// mean ≤ 5 levels over the pixels either touches. What they are made of:
@@ -100,8 +100,8 @@ final class StrokeCoverageTests: XCTestCase {
         return hypot(x - (a.x + t * dx), y - (a.y + t * dy))
     }
 
-    /// `path` flattened as finely as `Path.flattened` goes (0.001 px asked),
-    /// one polyline.
+    /// `path` flattened as finely as `Path.flattened` goes (0.001 px asked,
+    /// `FlattenLimits.toleranceRange` makes it 0.01), one polyline.
     func fine(_ path: Path) -> [PathPoint] {
         path.flattened(transform: .identity, tolerance: 0.001).flatMap(\.points)
     }
