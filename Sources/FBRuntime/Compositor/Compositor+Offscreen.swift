@@ -9,7 +9,6 @@ final class LayerRenderCache {
     var points: [PathPoint] = []
     var radius = 0.0
     var density = 0.0
-    var color: UInt32 = 0
     /// The blurred coverage of the path (the colour is applied when it is
     /// drawn); texel (0, 0) is at `origin` in the layer's bounds space
     /// (before the shadow offset), one texel is `1 / density` points.
@@ -314,34 +313,28 @@ extension Compositor {
         let box = projectedBox(area, r.toTarget).enclosingIntRect.intersection(canvas.clip)
         guard !box.isEmpty else { return }
         let view = mask.view
-        var written = 0
-        let tint = blendedTint(canvas, blended: true)
-        if texelToTarget.isAffine {
-            let t = texelToTarget.affinePart
-            let hole = hidden.intersection(box)
-            if hole.isEmpty {
-                canvas.fill(box, mask: view, transform: t, color: s.color, alpha: alpha)
-                written = box.area
+        let affine: AffineTransform? = texelToTarget.isAffine ? texelToTarget.affinePart : nil
+        func shade(_ rect: IntRect, _ color: PremultipliedColor) {
+            if let t = affine {
+                canvas.fill(rect, mask: view, transform: t, color: color, alpha: alpha)
             } else {
-                // The ring around the hole: above, below, left, right.
-                let rings = (IntRect(x: box.x, y: box.y, width: box.width, height: hole.y - box.y),
-                             IntRect(x: box.x, y: hole.maxY, width: box.width, height: box.maxY - hole.maxY),
-                             IntRect(x: box.x, y: hole.y, width: hole.x - box.x, height: hole.height),
-                             IntRect(x: hole.maxX, y: hole.y, width: box.maxX - hole.maxX, height: hole.height))
-                canvas.fill(rings.0, mask: view, transform: t, color: s.color, alpha: alpha)
-                canvas.fill(rings.1, mask: view, transform: t, color: s.color, alpha: alpha)
-                canvas.fill(rings.2, mask: view, transform: t, color: s.color, alpha: alpha)
-                canvas.fill(rings.3, mask: view, transform: t, color: s.color, alpha: alpha)
-                written = box.area - hole.area
+                canvas.fill(rect, mask: view, projective: texelToTarget, color: color, alpha: alpha)
             }
+        }
+        // The hole is skipped under an affine map (`opaqueBackgroundInterior`
+        // is empty for the others).
+        let hole = affine == nil ? IntRect.zero : hidden.intersection(box)
+        if hole.isEmpty {
+            shade(box, s.color)
         } else {
-            canvas.fill(box, mask: view, projective: texelToTarget, color: s.color, alpha: alpha)
-            if let tint { canvas.fill(box, mask: view, projective: texelToTarget, color: tint, alpha: alpha) }
-            written = box.area
+            // The ring around the hole: above, below, left, right.
+            shade(IntRect(x: box.x, y: box.y, width: box.width, height: hole.y - box.y), s.color)
+            shade(IntRect(x: box.x, y: hole.maxY, width: box.width, height: box.maxY - hole.maxY), s.color)
+            shade(IntRect(x: box.x, y: hole.y, width: hole.x - box.x, height: hole.height), s.color)
+            shade(IntRect(x: hole.maxX, y: hole.y, width: box.maxX - hole.maxX, height: hole.height), s.color)
         }
-        if let tint, texelToTarget.isAffine {
-            canvas.fill(box, mask: view, transform: texelToTarget.affinePart, color: tint, alpha: alpha)
-        }
+        if let tint = blendedTint(canvas, blended: true) { shade(box, tint) }
+        let written = box.area - hole.area
         statistics.pixelsWritten += written
         statistics.pixelsBlended += written
     }
@@ -350,12 +343,13 @@ extension Compositor {
     /// at a lower density.
     static let maximumShadowImageSide = 4096
 
-    /// The layer's cached shadow image, rebuilt when the path, radius,
-    /// colour or `scale` changed. `nil` for an empty or non-finite path.
+    /// The layer's cached shadow coverage, rebuilt when the path, radius or
+    /// `scale` changed (not the colour, applied when it is drawn). `nil`
+    /// for an empty or non-finite path.
     func shadowCache(_ layer: Layer, path: Path, plan s: ShadowPlan) -> LayerRenderCache? {
         let cache = layer.renderCache ?? LayerRenderCache()
         layer.renderCache = cache
-        if cache.image != nil, cache.radius == s.radius, cache.density == scale, cache.color == s.color.argb,
+        if cache.image != nil, cache.radius == s.radius, cache.density == scale,
            cache.verbs == path.verbs, cache.points == path.points {
             shadowImages.touch(cache)
             return cache
@@ -363,7 +357,7 @@ extension Compositor {
         shadowImages.remove(cache)
         cache.image = nil
         cache.verbs = path.verbs; cache.points = path.points
-        cache.radius = s.radius; cache.density = scale; cache.color = s.color.argb
+        cache.radius = s.radius; cache.density = scale
         let b = path.bounds
         guard !b.isEmpty, b.minX.isFinite, b.minY.isFinite, b.maxX.isFinite, b.maxY.isFinite else { return nil }
         var density = scale

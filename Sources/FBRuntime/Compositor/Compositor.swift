@@ -58,9 +58,9 @@ import Raster
 /// blurred by `shadowRadius` (σ = radius / 2), both in the layer's space so
 /// the shadow turns and scales with the layer as in CA. With a
 /// `shadowPath`, the path is rasterised in layer space at `scale` pixels per
-/// point, blurred, and cached on the layer until the path, radius, colour,
-/// opacity or scale change; the cached image is then resampled through the
-/// layer's map each frame. Without one, the alpha of the rendered layer
+/// point, blurred, and cached on the layer (as coverage) until the path,
+/// radius or scale change; each frame the shadow colour is composited
+/// through it, resampled through the layer's map. Without one, the alpha of the rendered layer
 /// image casts the shadow: an offscreen pass every frame, blurred in target
 /// pixels (offset and radius carried by the map's local scale at the
 /// centre of the bounds, the offset rounded to whole pixels). As in CA,

@@ -244,6 +244,12 @@ final class CompositorImageTests: XCTestCase {
         withPath.sublayers[0].shadowRadius = 6
         display.renderFrame(withPath, with: compositor)
         XCTAssertEqual(compositor.statistics.shadowsRasterized, 1, "a new radius rebuilds it")
+        withPath.sublayers[0].shadowColor = Color(rgb: 0x203080)
+        withPath.sublayers[0].shadowOpacity = 0.4
+        display.renderFrame(withPath, with: compositor)
+        XCTAssertEqual(compositor.statistics.shadowsRasterized, 0, "the cached coverage has no colour: a new colour or opacity reuses it")
+        withPath.sublayers[0].shadowColor = Color(rgb: 0x000000)
+        withPath.sublayers[0].shadowOpacity = 0.6
         withPath.sublayers[0].shadowRadius = 5
 
         let (a, _) = try renderAndCompare(withPath, 96, 72, golden: "layer-shadow-path")
