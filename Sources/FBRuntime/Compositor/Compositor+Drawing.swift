@@ -297,11 +297,6 @@ extension Compositor {
         }
     }
 
-    /// True when `t` moves by whole pixels without scaling or turning.
-    static func isWholePixelTranslation(_ t: AffineTransform) -> Bool {
-        t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1 && t.tx == t.tx.rounded() && t.ty == t.ty.rounded()
-    }
-
     /// With `clipPath` (bounds space, mapped by `r.toTarget`: the rounded
     /// bounds of a `masksToBounds` layer), the image is composited through
     /// the path's coverage directly, without an offscreen pass; the caller
@@ -469,7 +464,7 @@ extension Compositor {
             // only: clamping its edges changes no pixel and makes the paint
             // opaque, so it is copied, not blended (a decoded JPEG or an
             // alpha-less PNG shown at its size).
-            let edge: ImageEdge = clampsEdges || (contents.isOpaque && Compositor.isWholePixelTranslation(texelToTarget.affinePart))
+            let edge: ImageEdge = clampsEdges || (contents.isOpaque && texelToTarget.affinePart.isWholePixelTranslation)
                 ? .clamp : .transparent
             let paint = ImagePaint(image: image, transform: texelToTarget.affinePart, filter: filter, edge: edge,
                                    contentsRect: unit, imageIsOpaque: contents.isOpaque, mipMaps: mipMaps,
@@ -503,7 +498,7 @@ extension Compositor {
     /// covers the whole box.
     func blitWholePixels(_ image: PixelView<ARGB8888>, _ t: AffineTransform, texels: (x: Double, y: Double, w: Double, h: Double),
                          box: IntRect, isOpaque: Bool, alpha: UInt8, operator op: BlendOperator, canvas: Canvas) -> Bool {
-        guard Compositor.isWholePixelTranslation(t), Swift.abs(t.tx) < 1e9, Swift.abs(t.ty) < 1e9,
+        guard t.isWholePixelTranslation, Swift.abs(t.tx) < 1e9, Swift.abs(t.ty) < 1e9,
               texels.x == texels.x.rounded(), texels.y == texels.y.rounded(),
               texels.w == texels.w.rounded(), texels.h == texels.h.rounded(),
               Swift.abs(texels.x) < 1e9, Swift.abs(texels.y) < 1e9, Swift.abs(texels.w) < 1e9, Swift.abs(texels.h) < 1e9

@@ -31,6 +31,12 @@ public struct AffineTransform: Equatable, Sendable {
 
     @inlinable public var isIdentity: Bool { self == .identity }
 
+    /// True when the transform moves by whole pixels without scaling,
+    /// turning or shearing (a blit instead of a resample).
+    @inlinable public var isWholePixelTranslation: Bool {
+        a == 1 && b == 0 && c == 0 && d == 1 && tx == tx.rounded() && ty == ty.rounded()
+    }
+
     /// True when every coefficient is finite.
     @inlinable public var isFinite: Bool {
         a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite

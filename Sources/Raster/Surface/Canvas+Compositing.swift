@@ -77,8 +77,7 @@ extension Canvas {
         let r = rect.intersection(clip)
         guard !r.isEmpty, let inverse = t.inverted(),
               let kernel = KernelTable.solidMask(op, color: color.argb, alpha: UInt32(alpha), family: family) else { return }
-        if t.a == 1, t.b == 0, t.c == 0, t.d == 1, t.tx == t.tx.rounded(), t.ty == t.ty.rounded(),
-           Swift.abs(t.tx) < 1e9, Swift.abs(t.ty) < 1e9 {
+        if t.isWholePixelTranslation, Swift.abs(t.tx) < 1e9, Swift.abs(t.ty) < 1e9 {
             var narrowed = self
             narrowed.clip(to: r)
             narrowed.fill(mask: mask, x: Int(t.tx), y: Int(t.ty), color: color, operator: op, alpha: alpha)
