@@ -7,10 +7,13 @@
 ///    24.8 fixed point (`SubpixelCoordinate`, relative to the clip origin).
 ///    Lines wholly above, below or right of the clip are dropped; lines
 ///    wholly left of it become vertical lines on its left side (they still
-///    cover the pixels to their right). Lines crossing a side are clipped
-///    row by row during the cell walk (step 2), from the same crossings the
-///    unclipped line would have: a pixel's coverage does not depend on the
-///    clip, so redrawing a damaged region matches a full redraw exactly.
+///    cover the pixels to their right), except in a path that may overlap
+///    itself and reaches past the clip's sides: it keeps its lines and
+///    curves left and right of the clip as they are (see step 3). Lines
+///    crossing a side are clipped row by row during the cell walk (step 2),
+///    from the same crossings the unclipped line would have: a pixel's
+///    coverage does not depend on the clip, so redrawing a damaged region
+///    matches a full redraw exactly.
 /// 2. Each line adds, in every pixel cell it crosses, its signed height `dy`
 ///    (+ going down, − going up) split into an area part for that cell and
 ///    a carry for the cells to the right: `cell[x] += dy·(512 − fx₀ − fx₁)`,
@@ -20,10 +23,20 @@
 ///    pixel weighted by winding number (`CoverageArea`, 2^17 for one whole
 ///    pixel at winding 1). The fill rule maps it to coverage: non-zero takes
 ///    `min(|a|, 1)`, even-odd folds `|a|` modulo 2 (FreeType's rule).
-///    Where edges of the path cross inside one pixel, this treats the pixel's
-///    winding as an average, as FreeType and Blend2D do, so such pixels may
-///    be off by up to the area involved; everywhere else coverage is exact
-///    up to the 1/256-pixel quantisation.
+///    That is exact where, inside each pixel, the winding number takes one
+///    sign and magnitude at most 1. Where it does not (pieces of one path
+///    overlapping: a stroke retracing itself, round caps or dashes that
+///    meet; edges crossing inside a pixel: a star), summing areas would
+///    count a pixel's overlapped part twice, or let +1 and −1 parts cancel.
+///    Those rows are resolved exactly instead (`resolveOverlaps`): the row
+///    is cut at every edge end and crossing into trapezoids, the fill rule
+///    is applied to each trapezoid's own winding number, and only the
+///    boundaries between inside and outside are accumulated, so each
+///    covered point of a pixel counts once. A path that is one convex
+///    polygon (rectangles, rounded rectangles, circles) cannot overlap
+///    itself and skips the test. Coverage is then exact everywhere up to
+///    the 1/256-pixel quantisation (and a crossing's position, rounded to
+///    1/256 pixel).
 ///
 /// Rows are processed in bands of `bandHeight`, so the cell buffer is
 /// `(clip width + 2) × bandHeight` 32-bit integers however tall the path;
@@ -72,13 +85,22 @@ public final class PathRasterizer {
     var lastPoint = PathPoint(0, 0), lastIsQuantized = true
     /// Lines wholly beyond its top, bottom or right side are dropped.
     var rejectBox = BoundingBox(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
+    /// Lines left and right of the clip are kept as they are (see
+    /// `buildEdges`).
+    var keepsColumns = false
     var minEdgeY: Int32 = .max, maxEdgeY: Int32 = .min
+    /// What the draw's polylines showed of their shape (see `ShapeClass`):
+    /// a single convex polygon needs no overlap resolution.
+    var shape = ShapeClass()
+    /// Scratch of the overlap resolution (`PathRasterizer+Overlaps.swift`).
+    var overlaps = OverlapScratch()
 
     public init() {}
 
     deinit {
         edges.release(); sortedEdges.release(); bandStarts.release(); active.release()
         cells.release(); touched.release(); coverage.release(); rowMin.release(); rowMax.release()
+        overlaps.release()
     }
 
     /// Largest distance of a clip's origin from (0, 0), in pixels, so that
@@ -120,7 +142,14 @@ public final class PathRasterizer {
                      spans: (_ y: Int, _ x: Int, _ coverage: UnsafePointer<UInt8>, _ count: Int) -> Void) {
         let clip = PathRasterizer.effectiveClip(clip)
         guard !clip.isEmpty else { return }
-        buildEdges(path, transform: transform, clip: clip)
+        buildEdges(path, transform: transform, clip: clip, keepsAllColumns: false)
+        if !shape.isConvex && (shape.minX < Double(clip.x - 1) || shape.maxX > Double(clip.maxX + 1)) {
+            // A path that may overlap itself, reaching past the clip's
+            // sides: its rows are resolved from all their edges (see
+            // `resolveOverlaps`), so that what a pixel gets does not depend
+            // on the clip.
+            buildEdges(path, transform: transform, clip: clip, keepsAllColumns: true)
+        }
         guard edges.count > 0 else { return }
         sweep(rule: rule, clip: clip, mask: mask, spans: spans)
     }
@@ -143,21 +172,26 @@ public final class PathRasterizer {
 // MARK: - Edge building (flattened lines → 24.8 edges relative to the clip)
 
 extension PathRasterizer: PathPolylineSink {
-    func buildEdges(_ path: Path, transform: AffineTransform, clip: IntRect) {
+    /// `keepsAllColumns`: keep the lines left and right of the clip as they
+    /// are, and the curves there as curves (rows still only inside it).
+    func buildEdges(_ path: Path, transform: AffineTransform, clip: IntRect, keepsAllColumns: Bool) {
         edges.count = 0
+        shape = ShapeClass()
+        keepsColumns = keepsAllColumns
         minEdgeY = .max; maxEdgeY = .min
         originX = Int64(clip.x) << 8; originY = Int64(clip.y) << 8
         limitX = Int32(clip.width) << 8; limitY = Int32(clip.height) << 8
         // Curves wholly outside this box become lines (see Path.flatten),
         // and lines wholly above, below or right of it are dropped early.
-        let cull = BoundingBox(minX: Double(clip.x - 1), minY: Double(clip.y - 1),
-                               maxX: Double(clip.maxX + 1), maxY: Double(clip.maxY + 1))
+        let cull = BoundingBox(minX: keepsAllColumns ? -.infinity : Double(clip.x - 1), minY: Double(clip.y - 1),
+                               maxX: keepsAllColumns ? .infinity : Double(clip.maxX + 1), maxY: Double(clip.maxY + 1))
         rejectBox = cull
         var me = self
         path.flatten(transform: transform, tolerance: tolerance, cull: cull, into: &me)
     }
 
     public func begin(at p: PathPoint) {
+        shape.begin(at: p)
         polylineStart = quantize(p); polylineLast = polylineStart
         lastPoint = p; lastIsQuantized = true
     }
@@ -170,6 +204,7 @@ extension PathRasterizer: PathPolylineSink {
     public func line(to p: PathPoint) {
         let l = lastPoint
         lastPoint = p
+        shape.line(to: p)
         if (p.y < rejectBox.minY && l.y < rejectBox.minY) || (p.y > rejectBox.maxY && l.y > rejectBox.maxY)
             || (p.x > rejectBox.maxX && l.x > rejectBox.maxX) {
             lastIsQuantized = false
@@ -183,7 +218,10 @@ extension PathRasterizer: PathPolylineSink {
     }
 
     /// Fills close every polyline.
-    public func end(closed: Bool) { addEdge(lastIsQuantized ? polylineLast : quantize(lastPoint), polylineStart) }
+    public func end(closed: Bool) {
+        shape.close()
+        addEdge(lastIsQuantized ? polylineLast : quantize(lastPoint), polylineStart)
+    }
 
     /// A device point (already clamped to ±`FlattenLimits.coordinateLimit`)
     /// in 24.8 relative to the clip origin. The absolute position is rounded
@@ -203,8 +241,11 @@ extension PathRasterizer: PathPolylineSink {
         if a.y == b.y { return }                                  // horizontal: covers no height
         var x0 = a.x, y0 = a.y, x1 = b.x, y1 = b.y, winding: Int32 = 1
         if y0 > y1 { swap(&x0, &x1); swap(&y0, &y1); winding = -1 }
-        if y1 <= 0 || y0 >= limitY || (x0 >= limitX && x1 >= limitX) { return }
-        if x0 <= 0 && x1 <= 0 { x0 = 0; x1 = 0 }
+        if y1 <= 0 || y0 >= limitY { return }
+        if !keepsColumns {
+            if x0 >= limitX && x1 >= limitX { return }
+            if x0 <= 0 && x1 <= 0 { x0 = 0; x1 = 0 }
+        }
         edges.append(Edge(x0: SubpixelCoordinate(raw: x0), y0: SubpixelCoordinate(raw: y0),
                           x1: SubpixelCoordinate(raw: x1), y1: SubpixelCoordinate(raw: y1), winding: winding))
         if y0 < minEdgeY { minEdgeY = y0 }
@@ -260,6 +301,7 @@ extension PathRasterizer {
         let act = active.base
         var activeCount = 0
         var next = 0                                              // next sorted edge to activate
+        if !shape.isConvex { computeSlopes(sorted, count: edgeCount) }
 
         b = 0
         while b < bandCount {
@@ -271,13 +313,21 @@ extension PathRasterizer {
             while next < end { act[activeCount] = Int32(next); activeCount &+= 1; next &+= 1 }
 
             let bandTop = Int32(bandRow) << 8, bandBottom = Int32(bandRow + rows) << 8
-            var k = 0, kept = 0
+            var k = 0
+            while k < activeCount {
+                PathRasterizer.accumulate(sorted[Int(act[k])], top: bandTop, bottom: bandBottom, limit: limitX, cells: cellBase, stride: stride,
+                                          touched: bitBase, wordsPerRow: wordsPerRow, rowMin: rmin, rowMax: rmax)
+                k &+= 1
+            }
+            if !shape.isConvex && activeCount > 1 {
+                resolveOverlaps(rule: rule, bandTop: bandTop, rows: rows, activeEdges: act, activeCount: activeCount, sorted: sorted,
+                                cells: cellBase, stride: stride, touched: bitBase, wordsPerRow: wordsPerRow, rowMin: rmin, rowMax: rmax)
+            }
+            k = 0
+            var kept = 0
             while k < activeCount {
                 let index = act[k]
-                let edge = sorted[Int(index)]
-                PathRasterizer.accumulate(edge, top: bandTop, bottom: bandBottom, limit: limitX, cells: cellBase, stride: stride,
-                                          touched: bitBase, wordsPerRow: wordsPerRow, rowMin: rmin, rowMax: rmax)
-                if edge.y1.raw > bandBottom { act[kept] = index; kept &+= 1 }
+                if sorted[Int(index)].y1.raw > bandBottom { act[kept] = index; kept &+= 1 }
                 k &+= 1
             }
             activeCount = kept

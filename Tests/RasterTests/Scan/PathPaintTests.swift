@@ -40,11 +40,18 @@ final class PathPaintTests: XCTestCase {
         return p
     }
 
+    /// The image paint's picture. A stored value: an `ImagePaint` holds a
+    /// view of its pixels, not the surface, so the surface must outlive it.
+    nonisolated(unsafe) static let picture: Surface<ARGB8888> = {
+        let picture = Surface<ARGB8888>(width: 16, height: 16)!
+        for y in 0..<16 { for x in 0..<16 { picture.view[x, y] = (x + y) % 2 == 0 ? 0xFFE0_4020 : 0x8000_2040 } }
+        return picture
+    }()
+
     func paints() -> [(String, any Paint)] {
         let stops = [GradientStop(red: 1, green: 0.2, blue: 0.1, alpha: 0.9, at: 0),
                      GradientStop(red: 0.1, green: 0.3, blue: 1, alpha: 0.4, at: 1)]
-        let picture = Surface<ARGB8888>(width: 16, height: 16)!
-        for y in 0..<16 { for x in 0..<16 { picture.view[x, y] = (x + y) % 2 == 0 ? 0xFFE0_4020 : 0x8000_2040 } }
+        let picture = PathPaintTests.picture
         let turned = AffineTransform(a: 3 * cos(0.4), b: 3 * sin(0.4), c: -3 * sin(0.4), d: 3 * cos(0.4), tx: 30, ty: 5)
         return [("linear", GradientPaint.linear(x0: 10, y0: 10, x1: 90, y1: 80, stops: stops)),
                 ("radial", GradientPaint.radial(x0: 48, y0: 48, r0: 4, x1: 50, y1: 46, r1: 50, stops: stops, spread: .reflect)),

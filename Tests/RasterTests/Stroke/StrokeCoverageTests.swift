@@ -21,9 +21,11 @@ import XCTest
 /// sliver), 27.3 (almost vertical, at a round cap), butt caps 6.5; curves
 /// worst 30.5 (arc), 17.5 (S-curve), 13.7 (thin S-curve), means 0.5–4.6.
 /// Straight edges are exact up to the grid; the rest is the 0.1 px
-/// flattening, which a finer stroke tolerance would trade for time. Strokes whose pieces
-/// overlap (a retraced line, caps that meet) are the open defect of issue 22
-/// listed in the SVG corpus's `knownDefects`, not cases here.
+/// flattening, which a finer stroke tolerance would trade for time.
+/// Strokes whose pieces overlap (a line retraced, a turn back, round caps
+/// of two subpaths meeting, dashes whose caps reach the next dash) are held
+/// to the same bounds: their overlapped parts count once
+/// (`testOverlappingPiecesCountOnce`).
 final class StrokeCoverageTests: XCTestCase {
     static let grid = 16
     static let size = 96
@@ -166,5 +168,52 @@ final class StrokeCoverageTests: XCTestCase {
             compare(name, ours: ours(path, StrokeStyle(width: w, cap: .round, join: .round)),
                     reference: reference(distance: { d($0, $1) }, radius: w / 2) { x, y in d(x, y) <= w / 2 })
         }
+    }
+
+    /// Pieces of one stroke that overlap (issue 22): a line retraced
+    /// A→B→A, a line turning back at a sharp angle, two subpaths whose
+    /// round caps overlap, and a dash pattern whose round caps reach over
+    /// the gaps. The oracle is the same set, the points within w/2 of the
+    /// centre lines, so an overlapped part must count once: summed
+    /// coverage would show as rims of 255 where the oracle has ~130.
+    func testOverlappingPiecesCountOnce() {
+        let a = PathPoint(14.3, 22.7), b = PathPoint(81.6, 40.2), c = PathPoint(20.5, 31.9)
+        var retrace = Path()
+        retrace.move(to: a); retrace.line(to: b); retrace.line(to: a)
+        var turnBack = Path()
+        turnBack.move(to: a); turnBack.line(to: b); turnBack.line(to: c)
+        var caps = Path()
+        caps.move(to: PathPoint(10.2, 60.4)); caps.line(to: PathPoint(47.1, 61.9))
+        caps.move(to: PathPoint(52.6, 63.3)); caps.line(to: PathPoint(88.4, 70.8))
+        let capPolylines = [[PathPoint(10.2, 60.4), PathPoint(47.1, 61.9)], [PathPoint(52.6, 63.3), PathPoint(88.4, 70.8)]]
+        let cases: [(String, Path, [[PathPoint]], Double)] = [
+            ("retraced line", retrace, [[a, b]], 7.5),
+            ("turn back", turnBack, [[a, b, c]], 5.2),
+            ("round caps meeting", caps, capPolylines, 9.0),
+        ]
+        for (name, path, polylines, w) in cases {
+            let distances = polylines.map { PolylineDistance($0, reach: w / 2 + 1.5) }
+            let d = { (x: Double, y: Double) in distances.map { $0(x, y) }.min()! }
+            compare(name, ours: ours(path, StrokeStyle(width: w, cap: .round, join: .round)),
+                    reference: reference(distance: d, radius: w / 2) { x, y in d(x, y) <= w / 2 })
+        }
+        // Dashes 6 on, 3 off with round caps 5 wide: each cap reaches 2.5
+        // into the gap, so neighbouring dashes overlap by 2 px.
+        let p = PathPoint(8.7, 84.1), q = PathPoint(89.2, 52.6)
+        var line = Path()
+        line.move(to: p); line.line(to: q)
+        let w = 5.0, length = hypot(q.x - p.x, q.y - p.y)
+        var dashes: [[PathPoint]] = []
+        var s0 = 0.0
+        while s0 < length {
+            let s1 = min(s0 + 6, length)
+            func at(_ s: Double) -> PathPoint { PathPoint(p.x + (q.x - p.x) * s / length, p.y + (q.y - p.y) * s / length) }
+            dashes.append([at(s0), at(s1)])
+            s0 += 9
+        }
+        let pairs = dashes.map { ($0[0], $0[1]) }
+        let d = { (x: Double, y: Double) -> Double in pairs.map { Self.distance(x, y, $0.0, $0.1) }.min()! }
+        compare("overlapping round-capped dashes", ours: ours(line, StrokeStyle(width: w, cap: .round, dash: [6, 3])),
+                reference: reference(distance: d, radius: w / 2) { x, y in d(x, y) <= w / 2 })
     }
 }
