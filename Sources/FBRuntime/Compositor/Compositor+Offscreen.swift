@@ -83,7 +83,8 @@ extension Compositor {
     /// clipped by `masksToBounds`), grown by what filters spread, the
     /// shadow, cut by the mask layer.
     /// With `sublayers` false: what the layer draws of its own. With
-    /// `effects` false: the layer image alone (no own shadow, no mask).
+    /// `effects` false: the layer image alone (no own filters, shadow or
+    /// mask).
     func subtreeBounds(_ r: ResolvedLayer, depth: Int, sublayers: Bool = true, effects: Bool = true) -> BoundingBox {
         var box = projectedBox(r.bounds, r.toTarget)
         let layer = r.layer
@@ -111,8 +112,10 @@ extension Compositor {
                 }
             }
         }
-        if !layer.filters.isEmpty && !box.isEmpty {
-            // Part of the layer image: its shadow is cast from the filtered image.
+        if effects && !layer.filters.isEmpty && !box.isEmpty {
+            // The shadow is cast from the filtered image. (A `shouldRasterize`
+            // bitmap, which asks without effects, holds the image before
+            // the layer's own filters.)
             let m = filterMargin(r)
             if m > 0 { box = box.insetBy(-Double(m)) }
         }
@@ -197,7 +200,7 @@ extension Compositor {
         guard let off = colorPool.acquire(width: region.width, height: region.height) else {
             // Beyond `RasterLimits` (an extreme shadow offset): drawn without
             // the group, mask and image shadow rather than not at all.
-            Diagnostics.warn(layer, "offscreen", "offscreen pass of \(region.width)×\(region.height) pixels exceeds RasterLimits; drawn without group opacity, mask and shadow")
+            Diagnostics.warn(layer, "offscreen", "offscreen pass of \(region.width)×\(region.height) pixels exceeds RasterLimits; drawn without group opacity, filters, mask and shadow")
             if image { drawImage(r, opacity: opacity, operator: layer.compositingOperator, canvas: canvas, depth: depth) }
             return
         }

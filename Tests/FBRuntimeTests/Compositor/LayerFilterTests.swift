@@ -154,6 +154,21 @@ final class LayerFilterTests: XCTestCase {
         XCTAssertEqual(card.value(forKey: "filters.gaussianBlur.inputRadius"), .scalar(0))
     }
 
+    /// A rasterized layer's bitmap holds its image before its filters,
+    /// which apply when it is drawn: the same pixels as without the cache
+    /// (whole-pixel placement, rasterization scale 1).
+    func testRasterizedLayerFiltersItsBitmap() {
+        let (root, card) = scene()
+        card.filters = [.gaussianBlur(radius: 6), .saturation(0.3)]
+        let direct = render(root)
+        card.shouldRasterize = true
+        let compositor = Compositor()
+        let cached = render(root, compositor: compositor)
+        XCTAssertEqual(pixelChecksum(cached.view), pixelChecksum(direct.view))
+        XCTAssertGreaterThan(compositor.rasterizeCacheBytes, 0)
+        XCTAssertLessThanOrEqual(compositor.rasterizeCacheBytes, 64 * 64 * 4, "the bitmap is the image, not its blur's spread")
+    }
+
     /// NaN, infinite and huge parameters are clamped: nothing traps, and a
     /// NaN amount changes nothing.
     func testBadValuesAreClamped() {
