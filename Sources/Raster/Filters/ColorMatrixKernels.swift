@@ -183,10 +183,9 @@ public enum ColorMatrixKernels {
     static func chunk(_ v: ULanes, _ m: BroadcastPlan, _ factors: UnsafePointer<UInt32>) -> ULanes {
         let byte = ULanes(repeating: 0xFF)
         let a = v &>> 24
-        var r = (v &>> 16) & byte, g = (v &>> 8) & byte, b = v & byte
-        r = r.replacing(with: a, where: r .> a)
-        g = g.replacing(with: a, where: g .> a)
-        b = b.replacing(with: a, where: b .> a)
+        let ua = unsafeBitCast(a, to: Lanes.self)
+        @inline(__always) func belowAlpha(_ c: ULanes) -> ULanes { c.replacing(with: a, where: c .> a) }
+        let r = belowAlpha((v &>> 16) & byte), g = belowAlpha((v &>> 8) & byte), b = belowAlpha(v & byte)
         // The reciprocal of each lane's alpha: a gather, one load a lane.
         let f = ULanes(factors[Int(a[0])], factors[Int(a[1])], factors[Int(a[2])], factors[Int(a[3])],
                        factors[Int(a[4])], factors[Int(a[5])], factors[Int(a[6])], factors[Int(a[7])])
@@ -194,11 +193,18 @@ public enum ColorMatrixKernels {
         let ur = unsafeBitCast((r &* f &+ half) &>> 16, to: Lanes.self)
         let ug = unsafeBitCast((g &* f &+ half) &>> 16, to: Lanes.self)
         let ub = unsafeBitCast((b &* f &+ half) &>> 16, to: Lanes.self)
-        let ua = unsafeBitCast(a, to: Lanes.self)
+        let top = Lanes(repeating: 255)
+        // The clamps by sign masks, not `replacing(with:where:)`: on these
+        // signed lanes that built its `SIMDMask` lane by lane through the
+        // stack, and the kernel ran 6× slower than the scalar reference
+        // (x86-64, 1920×1080: 110 ms against 18; now 10.4). (Spelled with
+        // `pointwiseMin` for `belowAlpha`, or with `~`, this function crashed
+        // IRGen in Swift 6.3.1.)
         @inline(__always) func output(_ cr: Lanes, _ cg: Lanes, _ cb: Lanes, _ ca: Lanes, _ o: Lanes) -> ULanes {
             var s = (cr &* ur &+ cg &* ug &+ cb &* ub &+ ca &* ua &+ o) &>> 16
-            s = s.replacing(with: 0, where: s .< 0)
-            s = s.replacing(with: 255, where: s .> 255)
+            s = s &- (s & (s &>> 31))             // max(s, 0)
+            let over = top &- s
+            s = s &+ (over & (over &>> 31))       // min(s, 255)
             return unsafeBitCast(s, to: ULanes.self)
         }
         let va = output(m.ar, m.ag, m.ab, m.aa, m.oa)
