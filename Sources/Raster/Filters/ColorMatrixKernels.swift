@@ -61,10 +61,13 @@ public struct ColorMatrixPlan: Equatable, Sendable {
 /// `(C · f(a) + 2¹⁵) >> 16` with f from a 256-entry table of reciprocals
 /// chosen when it is built so that this equals the division for every
 /// C ≤ a (`unpremultiplyFactors`; a plain ⌊255·2¹⁶/a⌋ rounds some halves
-/// down, e.g. a = 150, C = 5), the tail padded. Eight, not sixteen: the 32-byte vector types
-/// lower to straight NEON in the `-Osize` board build, the 64-byte ones may
-/// not (see `PixelPairs8`), and the four planar channels with twenty
-/// broadcast coefficients already fill the register file.
+/// down, e.g. a = 150, C = 5), the tail padded. Eight, not sixteen: the
+/// 32-byte vector types lower to straight NEON in the `-Osize` board build,
+/// the 64-byte ones may not (see `PixelPairs8`), and the four planar
+/// channels with twenty broadcast coefficients already fill the register
+/// file. Measured on the x86-64 host, 1920×1080: 10.4 ms, the reference
+/// 18.3 (SSE2 has no 32-bit lane multiply; NEON's `mul.4s` does it in
+/// one; the aarch64 code has not been inspected yet).
 public enum ColorMatrixKernels {
     /// Applies `plan` to every pixel of `view` (nothing outside it is read
     /// or written). An identity plan returns at once.
