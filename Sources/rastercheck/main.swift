@@ -262,6 +262,23 @@ func renderBlur(_ family: KernelFamily) -> (a8: UInt64, argb: UInt64) {
     return (pixelChecksum(disc.view), pixelChecksum(patch.view))
 }
 
+/// Colour matrices (`ColorMatrixKernels`, the layer filters): saturate,
+/// contrast and a full 4×5 matrix with offsets over random premultiplied
+/// pixels, an odd width and a sub-view with padded rows.
+func renderColorMatrix(_ family: KernelFamily) -> UInt64 {
+    guard let patch = Surface<ARGB8888>(width: 61, height: 37) else { fatalError("allocation") }
+    var rng = SplitMix64(seed: 0xC0105)
+    for y in 0..<patch.height {
+        for x in 0..<patch.width { patch.view[x, y] = (x + y) % 7 == 0 ? 0 : rng.premultipliedColor().argb }
+    }
+    ColorMatrixKernels.apply(ColorMatrixPlan(.saturation(1.7)), to: patch.view, family: family)
+    ColorMatrixKernels.apply(ColorMatrixPlan(.contrast(0.6)), to: PixelView(base: patch.pixels + 5, width: 43, height: 30,
+                                                                           rowStride: patch.rowStride), family: family)
+    let matrix = ColorMatrix([0.5, 0.3, 0.2, 0, 0.05, -0.2, 1.1, 0.3, 0, 0.1, 0.1, -0.4, 0.9, 0, -0.05, 0.1, 0.1, 0, 0.8, 0.02])
+    ColorMatrixKernels.apply(ColorMatrixPlan(matrix), to: patch.view, family: family)
+    return pixelChecksum(patch.view)
+}
+
 /// Colour through resampled masks (`Canvas.fill(_:mask:transform:…)`,
 /// the shadows' path): the blurred disc at sub-pixel translations (the
 /// contiguous loop), scaled, turned, in perspective, at partial alpha.
@@ -342,8 +359,11 @@ print("blur-a8   simd=\(hex(simdBlur.a8)) reference=\(hex(referenceBlur.a8))")
 print("blur-argb simd=\(hex(simdBlur.argb)) reference=\(hex(referenceBlur.argb))")
 let maskFillsSIMD = renderMaskFills(.simd), maskFillsReference = renderMaskFills(.reference)
 print("mask-fills simd=\(hex(maskFillsSIMD)) reference=\(hex(maskFillsReference))")
+let colorMatrixSIMD = renderColorMatrix(.simd), colorMatrixReference = renderColorMatrix(.reference)
+print("color-matrix simd=\(hex(colorMatrixSIMD)) reference=\(hex(colorMatrixReference))")
 if simd != reference || paintsSIMD != paintsReference || scaledSIMD != scaledReference || pathsSIMD != pathsReference || sectorsSIMD != sectorsReference
-    || simdOps != referenceOps || simdBlur != referenceBlur || maskFillsSIMD != maskFillsReference {
+    || simdOps != referenceOps || simdBlur != referenceBlur || maskFillsSIMD != maskFillsReference
+    || colorMatrixSIMD != colorMatrixReference {
     print("rastercheck: SIMD and reference kernels differ")
     exit(1)
 }

@@ -23,10 +23,12 @@ extension Compositor {
     ///
     /// - Returns: false when one pass is not much larger (nothing drawn:
     ///   the caller makes it).
-    func drawGroupSplit(_ r: ResolvedLayer, shadow: ShadowPlan, _ g: ImageShadowGeometry, bounds: IntRect, region: IntRect,
-                        opacity: Double, canvas: Canvas, depth: Int) -> Bool {
-        let imagePart = bounds.intersection(canvas.clip)
-        let shadowPart = bounds.intersection(canvas.clip.insetBy(-g.margin).offsetBy(-g.dx, -g.dy))
+    /// `filterMargin` (target pixels): what the layer's filters spread its
+    /// image; both parts are grown by it.
+    func drawGroupSplit(_ r: ResolvedLayer, shadow: ShadowPlan, _ g: ImageShadowGeometry, filterMargin: Int = 0, bounds: IntRect,
+                        region: IntRect, opacity: Double, canvas: Canvas, depth: Int) -> Bool {
+        let imagePart = bounds.intersection(canvas.clip.insetBy(-filterMargin))
+        let shadowPart = bounds.intersection(canvas.clip.insetBy(-g.margin - filterMargin).offsetBy(-g.dx, -g.dy))
         guard region.area > 2 * (imagePart.area + shadowPart.area) else { return false }
         if !shadowPart.isEmpty {
             drawGroupPass(r, region: shadowPart, shadow: shadow, g, image: false, opacity: opacity, canvas: canvas, depth: depth)

@@ -80,9 +80,11 @@ extension Compositor {
 
     /// The target pixels drawing `r` with its subtree may touch (a
     /// conservative box): bounds, contents overhang, sublayers (unless
-    /// clipped by `masksToBounds`), the shadow, cut by the mask layer.
+    /// clipped by `masksToBounds`), grown by what filters spread, the
+    /// shadow, cut by the mask layer.
     /// With `sublayers` false: what the layer draws of its own. With
-    /// `effects` false: the layer image alone (no own shadow, no mask).
+    /// `effects` false: the layer image alone (no own filters, shadow or
+    /// mask).
     func subtreeBounds(_ r: ResolvedLayer, depth: Int, sublayers: Bool = true, effects: Bool = true) -> BoundingBox {
         var box = projectedBox(r.bounds, r.toTarget)
         let layer = r.layer
@@ -109,6 +111,13 @@ extension Compositor {
                     box = box.union(subtreeBounds(s, depth: depth + 1))
                 }
             }
+        }
+        if effects && !layer.filters.isEmpty && !box.isEmpty {
+            // The shadow is cast from the filtered image. (A `shouldRasterize`
+            // bitmap, which asks without effects, holds the image before
+            // the layer's own filters.)
+            let m = filterMargin(r)
+            if m > 0 { box = box.insetBy(-Double(m)) }
         }
         if effects, let shadow = shadowPlan(r) {
             let source: BoundingBox
@@ -168,11 +177,15 @@ extension Compositor {
             shadowGeometry = g
             needed = needed.union(canvas.clip.insetBy(-g.margin).offsetBy(-g.dx, -g.dy))
         }
+        // Filters: what is needed, with the pixels its blurs read.
+        let filterMargin = r.layer.filters.isEmpty ? 0 : filterMargin(r)
+        if filterMargin > 0 { needed = needed.insetBy(-filterMargin) }
         let bounds = subtreeBounds(r, depth: depth).enclosingIntRect
         let region = bounds.intersection(needed)
         guard !region.isEmpty else { return }
         if let shadow, let g = shadowGeometry,
-           drawGroupSplit(r, shadow: shadow, g, bounds: bounds, region: region, opacity: opacity, canvas: canvas, depth: depth) {
+           drawGroupSplit(r, shadow: shadow, g, filterMargin: filterMargin, bounds: bounds, region: region, opacity: opacity,
+                          canvas: canvas, depth: depth) {
             return
         }
         drawGroupPass(r, region: region, shadow: shadow, shadowGeometry, image: true, opacity: opacity, canvas: canvas, depth: depth)
@@ -187,7 +200,7 @@ extension Compositor {
         guard let off = colorPool.acquire(width: region.width, height: region.height) else {
             // Beyond `RasterLimits` (an extreme shadow offset): drawn without
             // the group, mask and image shadow rather than not at all.
-            Diagnostics.warn(layer, "offscreen", "offscreen pass of \(region.width)×\(region.height) pixels exceeds RasterLimits; drawn without group opacity, mask and shadow")
+            Diagnostics.warn(layer, "offscreen", "offscreen pass of \(region.width)×\(region.height) pixels exceeds RasterLimits; drawn without group opacity, filters, mask and shadow")
             if image { drawImage(r, opacity: opacity, operator: layer.compositingOperator, canvas: canvas, depth: depth) }
             return
         }
@@ -201,6 +214,7 @@ extension Compositor {
             drawPathShadow(s, shadow, alpha: 1, canvas: offCanvas)   // the mask cuts it too
         }
         drawLayerImage(s, opacity: 1, operator: .srcOver, canvas: offCanvas, depth: depth)
+        if !layer.filters.isEmpty { applyFilters(r, to: off) }
         var maskCoverage: PixelView<A8>?
         if let mask = layer.mask {
             guard let m = renderMask(mask, of: s, width: region.width, height: region.height, depth: depth) else { return }

@@ -84,6 +84,11 @@ import Raster
 /// **3-D rendering contexts** (`TransformLayer`): see
 /// `drawRenderingContext`.
 ///
+/// - `filters`: the layer image is rendered offscreen (grown by what the
+///   blurs spread, around the clip too, so a damage rectangle's pixels
+///   are those of a full frame), the chain applied in order, then shadow,
+///   mask, opacity and operator as above (`Compositor+Filters.swift`).
+///
 /// **Backdrop blur** (`backgroundBlurRadius`): before the layer's shadow
 /// and image, what the target holds behind the layer's bounds is blurred
 /// and put back inside the rounded bounds (cut by the mask), faded by the
@@ -455,7 +460,7 @@ public final class Compositor {
         // part of the layer's own can take it directly (sublayers draw with
         // their own operators).
         let operatorNeedsGroup = layer.compositingOperator != .srcOver && (parts > 1 || !layer.sublayers.isEmpty)
-        return groupsOpacity || layer.mask != nil || (shadow?.fromImage ?? false) || operatorNeedsGroup
+        return groupsOpacity || layer.mask != nil || (shadow?.fromImage ?? false) || operatorNeedsGroup || !layer.filters.isEmpty
     }
 
     /// Background, contents, sublayers (clipped with `masksToBounds`),

@@ -72,6 +72,7 @@ struct LayerSignature {
         }
         guard !imageOnly else { return }
         combine(l.backgroundBlurRadius)
+        if !l.filters.isEmpty { combine(filtersOf: l, at: r.localTime) } else { combine(7 as UInt64) }
         combine(p.shadowColor); combine(p.shadowOpacity); combine(p.shadowRadius)
         combine(p.shadowOffset.width); combine(p.shadowOffset.height)
         combine(p.shadowPath)

@@ -310,7 +310,12 @@ open class Layer {
     /// `super`); `value(forKey:)` reads it when `setValue(_:forKey:)` has
     /// not set the key, and animations of `.custom(name)` start from it.
     open func storedValue(forKey name: String) -> AnimatableValue? {
-        name == "backgroundBlurRadius" ? .scalar(backgroundBlurRadius) : nil
+        if name == "backgroundBlurRadius" { return .scalar(backgroundBlurRadius) }
+        if !properties.filters.isEmpty, let i = LayerFilter.indexOfParameter(named: name, in: properties.filters),
+           let v = properties.filters[i].parameter {
+            return .scalar(v)
+        }
+        return nil
     }
 
     /// Sets the stored Swift property behind the key path name `name` (the
@@ -321,7 +326,11 @@ open class Layer {
     /// the stroke end on screen), as in Core Animation. Subclasses with
     /// animatable stored properties override it (falling back to `super`).
     open func setStoredValue(_ value: AnimatableValue, forKey name: String) {
-        if name == "backgroundBlurRadius", case let .scalar(v) = value { backgroundBlurRadius = v }
+        guard case let .scalar(v) = value else { return }
+        if name == "backgroundBlurRadius" { backgroundBlurRadius = v; return }
+        if !properties.filters.isEmpty, let i = LayerFilter.indexOfParameter(named: name, in: properties.filters) {
+            properties.filters[i] = properties.filters[i].withParameter(v)
+        }
     }
 
     /// A Gaussian blur of what is behind the layer, within its bounds
@@ -330,6 +339,23 @@ open class Layer {
     /// with a blur). Points (σ = radius / 2, like `shadowRadius`); 0 (the
     /// default) draws no backdrop. Animatable as `.custom("backgroundBlurRadius")`.
     public var backgroundBlurRadius: Double { get { properties.backgroundBlurRadius } set { properties.backgroundBlurRadius = newValue } }
+
+    /// Filters applied in order to the layer image — the layer and its
+    /// sublayers rendered as one group, offscreen (CA's `filters`) — before
+    /// it casts its shadow (from its alpha), is cut by `mask`, faded by
+    /// `opacity` and combined by `compositingOperator`; empty (the default)
+    /// draws the layer as usual. The filter region is the pixel box of the
+    /// layer and its subtree, grown by what the blurs spread: a colour
+    /// matrix that gives transparent pixels alpha fills that box. A
+    /// `shadowPath` shadow is not filtered (but, drawn in the same pass
+    /// when the layer has a mask, it is). Ignored on a `TransformLayer`, which
+    /// has no layer image of its own (as in CA); its planes' own filters
+    /// apply. Parameters
+    /// animate by key (`AnimatableKey.filterBlurRadius`, `.filterSaturation`,
+    /// `.filterBrightness`, `.filterContrast`: the first filter of that
+    /// kind); colour matrices and the list itself do not animate. See
+    /// `LayerFilter` for units and clamps.
+    public var filters: [LayerFilter] { get { properties.filters } set { properties.filters = newValue } }
 
     /// True for layer classes that draw content of their own between the
     /// contents image and the sublayers, every frame, through the layer's

@@ -47,6 +47,7 @@ public struct LayerProperties {
     var rasterizationScale: Double = 1
     var compositingOperator: BlendOperator = .srcOver
     var backgroundBlurRadius: Double = 0
+    var filters: [LayerFilter] = []
     var beginTime: MediaTime = 0
     var speed: Double = 1
     var timeOffset: Double = 0

@@ -210,6 +210,9 @@ final class DirtyCommitTests: XCTestCase {
             ("rasterizationScale", { l, r in l.rasterizationScale = 0.5 + r.double() }),
             ("compositingOperator", { l, r in l.compositingOperator = r.bool() ? .plus : .srcOver }),
             ("backgroundBlurRadius", { l, r in l.backgroundBlurRadius = r.double() * 8 }),
+            ("filters", { l, r in
+                l.filters = r.bool() ? [] : [.saturation(r.double() * 2), .gaussianBlur(radius: r.double() * 6), .contrast(r.double())]
+            }),
             ("beginTime", { l, r in l.beginTime = r.double() }),
             ("speed", { l, r in l.speed = 0.5 + r.double() }),
             ("timeOffset", { l, r in l.timeOffset = r.double() }),
