@@ -241,10 +241,10 @@ let package = Package(
         .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
         // Writes a settings file until killed, for AppShellTests' power-loss test.
         .executableTarget(name: "settingsprobe", dependencies: ["AppShell", "FBRuntime", "CPosix"], path: "Tests/SettingsProbe"),
-        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "apptrapprobe", "settingsprobe"],
+        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "KeyboardInput", "apptrapprobe", "settingsprobe"],
                     path: "Tests/AppShellTests"),
         .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "DemoTouchScripts", "Controls"], path: "Tests/InputTests"),
-        .testTarget(name: "KeyboardInputTests", dependencies: ["KeyboardInput", "Controls", "FBRuntime"], path: "Tests/KeyboardInputTests"),
-        .testTarget(name: "ControlsTests", dependencies: ["Controls", "FBRuntime", "Raster", "ImageIO", "TestSupport"], path: "Tests/ControlsTests"),
+        .testTarget(name: "KeyboardInputTests", dependencies: ["KeyboardInput", "FBRuntime"], path: "Tests/KeyboardInputTests"),
+        .testTarget(name: "ControlsTests", dependencies: ["Controls", "FBRuntime", "Raster", "ImageIO", "TestSupport", "KeyboardInput"], path: "Tests/ControlsTests"),
     ]
 )
