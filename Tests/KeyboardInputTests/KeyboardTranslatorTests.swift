@@ -143,6 +143,16 @@ final class KeyboardTranslatorTests: XCTestCase {
                        + type([Self.keyApostrophe], holding: Self.keyLeftShift, on: us), "ä")
     }
 
+    /// The plain C locale's table is libX11's Latin-1 one, its results
+    /// octal escapes that are not UTF-8: the text comes from the result's
+    /// keysym instead.
+    func testCLocaleTableTypesLatin1ResultsThroughTheirKeysyms() throws {
+        let de = try translator("de", locale: "C")
+        XCTAssertEqual(de.composeLocale, "C")
+        XCTAssertEqual(type([Self.keyEqual, Self.keyE], on: de), "é")
+        XCTAssertEqual(warnings, [])
+    }
+
     func testNoComposeTableTypesDeadKeysAsNothing() throws {
         let de = try translator("de", locale: "")
         XCTAssertNil(de.composeLocale)
