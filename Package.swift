@@ -40,6 +40,7 @@ let package = Package(
         // touch, run loop, signals), touch input, image files and loading.
         .library(name: "AppShell", targets: ["AppShell"]),
         .library(name: "TouchInput", targets: ["TouchInput"]),
+        .library(name: "KeyboardInput", targets: ["KeyboardInput"]),
         .library(name: "ImageIO", targets: ["ImageIO"]),
         .library(name: "ImageLoading", targets: ["ImageLoading"]),
         .library(name: "Controls", targets: ["Controls"]),
@@ -58,6 +59,10 @@ let package = Package(
                        providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CInput", path: "Sources/CInput", pkgConfig: "libinput",
                        providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        // libxkbcommon: hardware keyboards' keymaps and compose tables (the
+        // board links it; xkb-data and libx11-data hold the data it reads).
+        .systemLibrary(name: "CXKBCommon", path: "Sources/CXKBCommon", pkgConfig: "xkbcommon",
+                       providers: [.apt(["libxkbcommon-dev", "xkb-data", "libx11-data"])]),
         // FreeType (glyph outlines) and HarfBuzz (shaping) for text; the
         // board links them too.
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
@@ -98,6 +103,10 @@ let package = Package(
         .target(name: "CFontLookup", path: "Sources/CFontLookup"),
         // libinput + libudev.
         .target(name: "Input", dependencies: ["CInput", "CPosix"], path: "Sources/Input", swiftSettings: boardSize + releaseSpeed),
+        // Hardware keyboards' evdev codes as keysyms and text through an
+        // xkbcommon keymap (the board's layout), dead keys and Compose.
+        .target(name: "KeyboardInput", dependencies: ["FBRuntime", "CXKBCommon"], path: "Sources/KeyboardInput",
+                swiftSettings: boardSize + releaseSpeed),
         // libinput's events as the runtime's touches (DisplayOrientation):
         // the one module that knows both Input and FBRuntime.
         .target(name: "TouchInput", dependencies: ["FBRuntime", "Input"], path: "Sources/TouchInput", swiftSettings: boardSize + releaseSpeed),
@@ -121,7 +130,8 @@ let package = Package(
         // as in the board's sysroot, it builds as "unavailable") and the
         // crash line naming the handler that trapped.
         .target(name: "CAppShell", path: "Sources/CAppShell"),
-        .target(name: "AppShell", dependencies: ["FBRuntime", "FBRuntimeKMS", "FBRuntimeFBDev", "Raster", "Input", "TouchInput", "ImageIO", "CPosix", "CAppShell"],
+        .target(name: "AppShell", dependencies: ["FBRuntime", "FBRuntimeKMS", "FBRuntimeFBDev", "Raster", "Input", "TouchInput", "KeyboardInput", "ImageIO", "CPosix",
+                                               "CAppShell"],
                 path: "Sources/AppShell", swiftSettings: boardSize),
 
         // The demo scenes (orbit, showcase, the board demos) and their touch
@@ -231,9 +241,10 @@ let package = Package(
         .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
         // Writes a settings file until killed, for AppShellTests' power-loss test.
         .executableTarget(name: "settingsprobe", dependencies: ["AppShell", "FBRuntime", "CPosix"], path: "Tests/SettingsProbe"),
-        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "apptrapprobe", "settingsprobe"],
+        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "KeyboardInput", "apptrapprobe", "settingsprobe"],
                     path: "Tests/AppShellTests"),
         .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "DemoTouchScripts", "Controls"], path: "Tests/InputTests"),
-        .testTarget(name: "ControlsTests", dependencies: ["Controls", "FBRuntime", "Raster", "ImageIO", "TestSupport"], path: "Tests/ControlsTests"),
+        .testTarget(name: "KeyboardInputTests", dependencies: ["KeyboardInput", "FBRuntime"], path: "Tests/KeyboardInputTests"),
+        .testTarget(name: "ControlsTests", dependencies: ["Controls", "FBRuntime", "Raster", "ImageIO", "TestSupport", "KeyboardInput"], path: "Tests/ControlsTests"),
     ]
 )

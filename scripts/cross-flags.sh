@@ -43,7 +43,7 @@ board_linker_flags() {
     # Module-map link lines are ignored in Embedded mode: name every library.
     printf '%s\n' "-L$SWIFT_EMBEDDED_LIB" -lswiftUnicodeDataTables
     local l
-    for l in drm input udev png16 jpeg z freetype harfbuzz pthread m; do printf '%s\n' "-l$l"; done
+    for l in drm input udev xkbcommon png16 jpeg z freetype harfbuzz pthread m; do printf '%s\n' "-l$l"; done
 }
 cross_swiftpm_args() {
     printf '%s\n' -c release --triple aarch64-none-none-elf --scratch-path "${CROSS_SCRATCH:-$FBR_ROOT/.build-arm64}"

@@ -41,8 +41,11 @@ ensure_packages() {
 # Text: FreeType and HarfBuzz; DejaVu Sans and Lohit Devanagari for the
 # text tests (and DejaVu for the demo's line of text); fontconfig, loaded
 # at run time, for fonts by family name and glyph fallback.
+# Hardware keyboards: libxkbcommon, the keymaps it compiles (xkb-data) and
+# the compose tables of dead keys and the Compose key (libX11's, libx11-data).
 HOST_PACKAGES=(pkg-config libdrm-dev libinput-dev libudev-dev libpng-dev zlib1g-dev libjpeg62-turbo-dev libcairo2-dev libpixman-1-dev file
-               libfreetype-dev libharfbuzz-dev fonts-dejavu-core fonts-lohit-deva libfontconfig1)
+               libfreetype-dev libharfbuzz-dev fonts-dejavu-core fonts-lohit-deva libfontconfig1
+               libxkbcommon-dev xkb-data libx11-data)
 # The desktop simulator (fbsim, host only) links SDL2.
 HOST_PACKAGES+=(libsdl2-dev)
 # Its test: an X server without a screen, mouse input through XTEST, and

@@ -29,7 +29,8 @@ import TouchInput
 /// `--frames` frames (default 1) of simulated 60 Hz time into PNG files in
 /// `--out` (default out/NAME) and says so. `--headless` asks for it.
 /// The board comes from `--board NAME` or `FBRUNTIME_BOARD`
-/// (board-configs/README.md): mode, rotation, touch device and calibration.
+/// (board-configs/README.md): mode, rotation, touch device and calibration,
+/// and the hardware keyboard's layout (`Screen.keyboard`).
 ///
 /// **On a display** the render loop draws on its own thread, paced by the
 /// display's page flips; the app thread (the caller of `run`) waits for
@@ -137,20 +138,20 @@ public final class App: Sendable {
                 print("\(name): no KMS card with a connected display, no \(config.fbDevice), no simulator window (\(whyNot)): running headless")
             }
         }
-        guard let display else { exit(runHeadless(scale: config.scale, build)) }
+        guard let display else { exit(runHeadless(config: config, build)) }
         exit(runOnDisplay(display, config: config, build))
     }
 
     // MARK: Headless
 
-    private func runHeadless(scale: Double, _ build: (Screen) throws(AppError) -> Void) -> Int32 {
+    private func runHeadless(config: BoardConfig, _ build: (Screen) throws(AppError) -> Void) -> Int32 {
         guard let display = HeadlessDisplay(width: options.width, height: options.height) else {
             print("\(name): error: cannot allocate a \(options.width)x\(options.height) frame")
             return 1
         }
         let appLoop = AppRunLoop(clock: display.clock)
         AppRunLoop.current = appLoop
-        let screen = Screen(appName: name, width: Double(display.width), height: Double(display.height), scale: scale)
+        let screen = Screen(appName: name, width: Double(display.width), height: Double(display.height), scale: config.scale, board: config)
         let compositor = Compositor()
         screen.onDebugOverlaysChange = { compositor.debugOverlays = $0 }
         screen.call("build") { () throws(AppError) in try build(screen) }
@@ -186,7 +187,7 @@ public final class App: Sendable {
         print("\(name): \(display.description)")
         let presenter = display.presenter
         let screen = Screen(appName: name, width: Double(presenter.width), height: Double(presenter.height), isOnDisplay: true,
-                            scale: config.scale)
+                            scale: config.scale, board: config)
         screen.call("build") { () throws(AppError) in try build(screen) }
         screen.root.layoutIfNeeded()       // as in the headless run
         screen.root.isDisplayRoot = true

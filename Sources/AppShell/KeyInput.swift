@@ -3,20 +3,34 @@ import FBRuntime
 /// A key pressed or released on a keyboard, keypad or a rotary encoder's
 /// push button, as the kernel names it: a Linux evdev code
 /// (`linux/input-event-codes.h`: `KEY_TAB` 15, `KEY_ENTER` 28, `KEY_UP`
-/// 103…). Auto-repeat arrives as further presses. Controls' `EvdevKeyMapper`
+/// 103…), with what it typed through the board's keymap (`text`,
+/// `keysym`: the board file's `keyboard-layout`, through xkbcommon).
+/// Auto-repeat arrives as further presses. Controls' `EvdevKeyMapper`
 /// turns these into focus and text keys; an app may read them directly.
 public struct KeyEvent: Equatable, Sendable {
-    /// The evdev key code.
+    /// The evdev key code: the key's place on the keyboard, whatever its
+    /// label (a German keyboard's Z is KEY_Y, 21).
     public let code: UInt32
     /// True for a press (and auto-repeat), false for a release.
     public let pressed: Bool
     /// When it happened, media time (seconds, the monotonic clock).
     public let timestamp: MediaTime
+    /// What the press typed through the keymap, UTF-8 ("z" for KEY_Y on a
+    /// German layout, "é" at the end of a dead-key sequence; "" for a
+    /// release, a modifier or a dead key; control characters for Return,
+    /// Tab, BackSpace); nil when no keymap translated it (no xkb data on
+    /// the board: `EvdevKeyMapper` then types a US layout's letters).
+    public let text: String?
+    /// The key's keysym through the keymap (`KeyboardInput.Keysym`: 0x7a
+    /// `z`, 0xfe51 `dead_acute`); 0 when none.
+    public let keysym: UInt32
 
-    public init(code: UInt32, pressed: Bool, timestamp: MediaTime) {
+    public init(code: UInt32, pressed: Bool, timestamp: MediaTime, text: String? = nil, keysym: UInt32 = 0) {
         self.code = code
         self.pressed = pressed
         self.timestamp = timestamp
+        self.text = text
+        self.keysym = keysym
     }
 }
 

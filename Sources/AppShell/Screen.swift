@@ -1,5 +1,6 @@
 import CAppShell
 import FBRuntime
+import KeyboardInput
 
 /// What a handler reports when it cannot do its job. The shell logs it with
 /// the handler's name and the app goes on; what the handler changed before
@@ -63,6 +64,16 @@ public final class Screen {
     /// after it). A copy, taken under the loop's lock.
     public var renderStatistics: RenderLoopStatistics? { statisticsSource?() }
 
+    /// The hardware keyboard's keymap (the board's `keyboard-layout`,
+    /// `keyboard-variant`, `keyboard-options` and `keyboard-locale`):
+    /// every key event goes through it before the key handlers see it, so
+    /// each carries the text it typed. Made at the first key event (a board
+    /// without a keyboard spends nothing on it: the compose table is some
+    /// thousand lines to read); nil before that, and when no keymap compiles
+    /// (no xkb data: keys then come without text, said once).
+    public private(set) var keyboard: KeyboardTranslator?
+    private var keyboardBoard: BoardConfig?
+
     private var timers: [Timer] = []
     private var keyHandlers: [(name: String, action: (KeyEvent) throws(AppError) -> Void)] = []
     private var wheelHandlers: [(name: String, action: (WheelEvent) throws(AppError) -> Void)] = []
@@ -72,7 +83,9 @@ public final class Screen {
 
     /// `width` and `height` in panel pixels; `scale` pixels a point (not
     /// positive and finite: 1).
-    init(appName: String, width: Double, height: Double, isOnDisplay: Bool = false, scale: Double = 1) {
+    /// `board` names the keymap (`keyboard`); nil: US, en_US.UTF-8 compose.
+    init(appName: String, width: Double, height: Double, isOnDisplay: Bool = false, scale: Double = 1, board: BoardConfig? = nil) {
+        keyboardBoard = board ?? BoardConfig(name: "auto")
         let scale = scale > 0 && scale.isFinite ? scale : 1
         self.appName = appName
         self.scale = scale
@@ -124,8 +137,10 @@ public final class Screen {
     /// device of `seat0`; a board's `touch_device` path opens only that
     /// device), from the simulator window's keyboard (Escape closes the
     /// window), and from `--key` in a headless run. To drive Controls'
-    /// focus: `var keys = EvdevKeyMapper()` and, in the handler,
-    /// `if let k = keys.key(code: event.code, pressed: event.pressed) { _ = focus.handle(k) }`.
+    /// focus and type into its text fields: `var keys = EvdevKeyMapper()`
+    /// and, in the handler, `if let k = keys.key(code: event.code, pressed:
+    /// event.pressed, text: event.text) { _ = focus.handle(k) }` (each
+    /// event has the text the board's keymap gave it: see `keyboard`).
     public func onKey(name: String = "key", _ action: @escaping (KeyEvent) throws(AppError) -> Void) {
         keyHandlers.append((name, action))
     }
@@ -139,8 +154,19 @@ public final class Screen {
         wheelHandlers.append((name, action))
     }
 
-    /// Hands `key` to every key handler, in the order they were added.
+    /// Hands `key`, translated through the keymap, to every key handler, in
+    /// the order they were added.
     func handle(_ key: KeyEvent) {
+        if let board = keyboardBoard {
+            keyboardBoard = nil
+            keyboard = KeyboardTranslator(layout: board.keyboardLayout, variant: board.keyboardVariant,
+                                          options: board.keyboardOptions, composeLocale: board.keyboardLocale)
+        }
+        var key = key
+        if let keyboard, key.text == nil {
+            let typed = keyboard.translate(code: key.code, pressed: key.pressed)
+            key = KeyEvent(code: key.code, pressed: key.pressed, timestamp: key.timestamp, text: typed.text, keysym: typed.keysym)
+        }
         for (name, action) in keyHandlers { call(name) { () throws(AppError) in try action(key) } }
     }
 

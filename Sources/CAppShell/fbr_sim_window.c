@@ -80,9 +80,12 @@ void fbr_sim_refresh(void) {
 static int clamp(int v, int limit) { return v < 0 ? 0 : v >= limit ? limit - 1 : v; }
 
 // The Linux evdev code (linux/input-event-codes.h) of an SDL scancode, for
-// the keys an appliance keypad and a US keyboard's letters and digits
-// have; 0 for the rest. The board gets evdev codes from libinput, so the
-// simulator hands the app the same numbers.
+// the keys an appliance keypad and a typing keyboard's main block have
+// (letters, digits, punctuation, the modifiers a keymap reads: Shift, Ctrl,
+// Alt, AltGr, Caps Lock); 0 for the rest. Both name a key by its place, not
+// its label, so the board's keymap (its keyboard-layout) types on the
+// desktop keyboard as on the board's. The board gets evdev codes from
+// libinput, so the simulator hands the app the same numbers.
 static int evdev_code(SDL_Scancode s) {
     static const unsigned char letters[26] = {   // SDL_SCANCODE_A … Z
         30, 48, 46, 32, 18, 33, 34, 35, 23, 36, 37, 38, 50, 49, 24, 25, 16, 19, 31, 20, 22, 47, 17, 45, 21, 44 };
@@ -101,6 +104,24 @@ static int evdev_code(SDL_Scancode s) {
     case SDL_SCANCODE_DOWN: return 108;
     case SDL_SCANCODE_LSHIFT: return 42;
     case SDL_SCANCODE_RSHIFT: return 54;
+    case SDL_SCANCODE_MINUS: return 12;
+    case SDL_SCANCODE_EQUALS: return 13;
+    case SDL_SCANCODE_LEFTBRACKET: return 26;
+    case SDL_SCANCODE_RIGHTBRACKET: return 27;
+    case SDL_SCANCODE_SEMICOLON: return 39;
+    case SDL_SCANCODE_APOSTROPHE: return 40;
+    case SDL_SCANCODE_GRAVE: return 41;
+    case SDL_SCANCODE_BACKSLASH: return 43;
+    case SDL_SCANCODE_NONUSHASH: return 43;
+    case SDL_SCANCODE_COMMA: return 51;
+    case SDL_SCANCODE_PERIOD: return 52;
+    case SDL_SCANCODE_SLASH: return 53;
+    case SDL_SCANCODE_NONUSBACKSLASH: return 86;   // KEY_102ND: < > | on a German keyboard
+    case SDL_SCANCODE_LCTRL: return 29;
+    case SDL_SCANCODE_RCTRL: return 97;
+    case SDL_SCANCODE_LALT: return 56;
+    case SDL_SCANCODE_RALT: return 100;            // AltGr
+    case SDL_SCANCODE_CAPSLOCK: return 58;
     default: return 0;
     }
 }

@@ -1,6 +1,7 @@
 @testable import AppShell
 import FBRuntime
 import Input
+import KeyboardInput
 import TouchInput
 import XCTest
 
@@ -122,6 +123,30 @@ final class AppShellTests: XCTestCase {
             batch.keys = [KeyEvent(code: 28, pressed: true, timestamp: 1)]
             screen.handle(batch)
             XCTAssertEqual(seen, ["key 28", "wheel 1.0", "wheel -0.5"])
+        }
+    }
+
+    /// The screen types keys through the board's keymap: each event the
+    /// handlers see carries its text (a German board: KEY_Y types "z",
+    /// Shift with it "Z", the dead acute then e "é") and keysym; the keymap
+    /// is made at the first key.
+    func testKeyEventsCarryTheBoardLayoutsText() {
+        var board = BoardConfig(name: "german")
+        board.keyboardLayout = "de"
+        withManualRunLoop { _ in
+            let screen = Screen(appName: "test", width: 200, height: 100, board: board)
+            XCTAssertNil(screen.keyboard)
+            var typed: [String?] = []
+            screen.onKey { key in typed.append(key.text) }
+            var batch = AppInputBatch()
+            for (code, pressed) in [(UInt32(21), true), (21, false), (42, true), (21, true), (21, false), (42, false),
+                                    (13, true), (13, false), (18, true), (18, false)] {
+                batch.keys.append(KeyEvent(code: code, pressed: pressed, timestamp: 1))
+            }
+            screen.handle(batch)
+            XCTAssertEqual(typed, ["z", "", "", "Z", "", "", "", "", "é", ""])
+            XCTAssertEqual(screen.keyboard?.layout, "de")
+            XCTAssertEqual(screen.keyboard?.fallbackReason, nil)
         }
     }
 

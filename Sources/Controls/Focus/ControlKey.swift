@@ -15,6 +15,9 @@ public enum ControlKey: Equatable, Sendable {
     case backspace
     /// A printable character, for a focused text field.
     case character(Unicode.Scalar)
+    /// Printable text of more than one scalar that one key typed (a
+    /// compose sequence whose result is several), for a focused text field.
+    case text(String)
 }
 
 /// Linux evdev key codes (`linux/input-event-codes.h`, as in Input's
@@ -23,9 +26,12 @@ public enum ControlKey: Equatable, Sendable {
 ///
 /// It keeps the Shift state (KEY_LEFTSHIFT 42, KEY_RIGHTSHIFT 54) between
 /// events: feed it every key event, pressed and released, and act on the
-/// keys it returns (presses only; auto-repeat is a press). Characters are a
-/// US layout's letters, digits and space only (a full keymap is
-/// xkbcommon's job, not done here).
+/// keys it returns (presses only; auto-repeat is a press). Navigation and
+/// editing keys (arrows, Tab, Enter, Escape, Backspace) go by code, so
+/// focus moves alike on every layout. Characters come from the text a
+/// keymap gave the key (`key(code:pressed:text:)`, with the app shell's
+/// `KeyEvent.text`: the board's xkb layout, dead keys and Compose, done by
+/// KeyboardInput); without one, a US layout's letters, digits and space.
 public struct EvdevKeyMapper: Equatable, Sendable {
     public static let keyEsc: UInt32 = 1
     public static let keyBackspace: UInt32 = 14
@@ -59,8 +65,50 @@ public struct EvdevKeyMapper: Equatable, Sendable {
         }
     }
 
+    /// One key event with the text a keymap gave its press: Shift and the
+    /// navigation and editing keys by code, as `key(code:pressed:)`; any
+    /// other press by its text (`textKey(_:)`), so a dead key or a modifier
+    /// (text "") means nothing. `text` nil: no keymap translated it, and the
+    /// code's US character is used as `key(code:pressed:)` does.
+    public mutating func key(code: UInt32, pressed: Bool, text: String?) -> ControlKey? {
+        guard let text else { return key(code: code, pressed: pressed) }
+        switch code {
+        case Self.keyLeftShift: leftShift = pressed; return nil
+        case Self.keyRightShift: rightShift = pressed; return nil
+        default:
+            guard pressed else { return nil }
+            return Self.navigationKey(code: code, shift: isShiftDown) ?? Self.textKey(text)
+        }
+    }
+
+    /// What typed text means to a text field: one printable scalar is
+    /// `.character`, several are `.text`; nil for none, or when any is a
+    /// control character (the "\r" or "\u{1}" a keymap gives Return or
+    /// Ctrl-A, which are keys, not text).
+    public static func textKey(_ text: String) -> ControlKey? {
+        var first: Unicode.Scalar?, count = 0
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if v < 0x20 || (v >= 0x7F && v < 0xA0) { return nil }
+            if first == nil { first = scalar }
+            count += 1
+        }
+        guard let first else { return nil }
+        return count == 1 ? .character(first) : .text(text)
+    }
+
     /// The key `code` means with Shift held or not; nil when unmapped.
     public static func controlKey(code: UInt32, shift: Bool) -> ControlKey? {
+        if let key = navigationKey(code: code, shift: shift) { return key }
+        if code == keySpace { return .character(" ") }
+        guard let ascii = character(code: code) else { return nil }
+        let upper = shift && ascii >= 0x61 && ascii <= 0x7A ? ascii - 0x20 : ascii
+        return .character(Unicode.Scalar(upper))
+    }
+
+    /// The keys that go by code on every layout: arrows, Tab and Shift-Tab,
+    /// Enter, Escape, Backspace.
+    static func navigationKey(code: UInt32, shift: Bool) -> ControlKey? {
         switch code {
         case keyUp: return .up
         case keyDown: return .down
@@ -70,12 +118,8 @@ public struct EvdevKeyMapper: Equatable, Sendable {
         case keyEnter, keyKeypadEnter: return .enter
         case keyEsc: return .escape
         case keyBackspace: return .backspace
-        case keySpace: return .character(" ")
-        default: break
+        default: return nil
         }
-        guard let ascii = character(code: code) else { return nil }
-        let upper = shift && ascii >= 0x61 && ascii <= 0x7A ? ascii - 0x20 : ascii
-        return .character(Unicode.Scalar(upper))
     }
 
     // KEY_1…KEY_0 are 2…11; the letter rows start at KEY_Q 16, KEY_A 30,

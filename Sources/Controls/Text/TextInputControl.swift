@@ -8,12 +8,13 @@ open class TextInputControl: Control {
 
     open override var canBecomeFocused: Bool { true }
 
-    /// A character key inserts it, Backspace deletes backward, Enter is the
+    /// A character key (or a key's text) inserts it, Backspace deletes backward, Enter is the
     /// return key (a field submits, an area starts a new line).
     open override func handleKey(_ key: ControlKey) -> Bool {
         guard isEnabled else { return false }
         switch key {
         case .character(let c): insertText(String(Character(c)))
+        case .text(let s): insertText(s)
         case .backspace: deleteBackward()
         case .enter: insertReturn()
         default: return false

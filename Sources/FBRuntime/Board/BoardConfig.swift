@@ -48,12 +48,25 @@ public struct BoardConfig: Equatable, Sendable {
     /// drawn magnified by it, so one app's layout looks alike on a small
     /// and a dense panel.
     public var scale = 1.0
+    /// The hardware keyboard's xkb layout ("us", "de", "fr"; a
+    /// comma-separated list for several groups), its variant ("" for the
+    /// layout's default; "nodeadkeys", "intl") and options
+    /// ("compose:ralt,ctrl:nocaps"), as in the xkb data's
+    /// `rules/evdev.lst`. Whether they exist is found when the keymap is
+    /// compiled (a layout that does not falls back to `us`, with a warning).
+    public var keyboardLayout = "us"
+    public var keyboardVariant = ""
+    public var keyboardOptions = ""
+    /// The locale whose compose table serves dead keys and the Compose key
+    /// ("" for none).
+    public var keyboardLocale = "en_US.UTF-8"
 
     public init(name: String) { self.name = name }
 
     /// The keys the format knows, in the order the files list them.
     public static let keys = ["name", "backend", "drm-device", "fb-device", "connector", "mode", "pixel-format", "rotation",
-                              "buffers", "touch-device", "calibration", "kms-api", "scale"]
+                              "buffers", "touch-device", "calibration", "kms-api", "scale",
+                              "keyboard-layout", "keyboard-variant", "keyboard-options", "keyboard-locale"]
 }
 
 /// A board file that does not parse: `file:line: message`, like a compiler.
@@ -164,6 +177,16 @@ extension BoardConfig {
                     throw error("scale '\(value)': panel pixels per point, a number from 0.5 to 8 (1, 1.5, 2)")
                 }
                 config.scale = s
+            case "keyboard-layout", "keyboard-variant", "keyboard-options", "keyboard-locale":
+                guard value.utf8.allSatisfy({ isKeyboardNameByte($0) }) else {
+                    throw error("\(key) '\(value)': xkb names use letters, digits and - _ , : . @ ( ) +")
+                }
+                switch key {
+                case "keyboard-layout": config.keyboardLayout = value
+                case "keyboard-variant": config.keyboardVariant = value
+                case "keyboard-options": config.keyboardOptions = value
+                default: config.keyboardLocale = value == "none" ? "" : value
+                }
             default:
                 preconditionFailure("key list and switch disagree")
             }
@@ -214,6 +237,14 @@ extension BoardConfig {
     public static func isNameByte(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
             || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+    }
+
+    /// A byte of an xkb layout, variant, option list or locale name:
+    /// "de", "us,de", "compose:ralt,ctrl:nocaps", "sr_RS.UTF-8@latin",
+    /// "lv3:ralt_switch", "us(intl)".
+    static func isKeyboardNameByte(_ b: UInt8) -> Bool {
+        isNameByte(b) || b == UInt8(ascii: ",") || b == UInt8(ascii: ":") || b == UInt8(ascii: ".") || b == UInt8(ascii: "@")
+            || b == UInt8(ascii: "(") || b == UInt8(ascii: ")") || b == UInt8(ascii: "+")
     }
 
     /// "preferred", "800x480" or "800x480@60" / "1920x1080@59.94".

@@ -1,6 +1,7 @@
 /// Warnings about bad input the runtime clamped or skipped (a huge layer,
-/// a zero contents scale, …): each names the layer, and each (layer, kind)
-/// pair is reported once, so a bad value set every frame does not flood
+/// a zero contents scale, a keymap that does not exist, …): each names the
+/// layer (or the part of the runtime), and each (layer, kind) pair is
+/// reported once, so a bad value set every frame does not flood
 /// the log. By default they go to standard error; tests and apps can
 /// install a `sink`.
 ///
@@ -33,11 +34,24 @@ public enum Diagnostics {
             let line = "FBRuntime warning: layer \"\(layer.name)\": \(message())"
             if reported.count >= memory { reported.removeFirst() }
             reported.append((id, kind))
-            if let sink { sink(line) } else {
-                let text = line + "\n"
-                var bytes = Array(text.utf8)
-                bytes.withUnsafeMutableBytes { try? System.writeAll(2, UnsafeRawBufferPointer($0)) }
-            }
+            emit(line)
+        }
+    }
+
+    /// Reports `message` about `subject`, a part of the runtime rather than
+    /// a layer ("keyboard"), every time it is called: for a problem found
+    /// once while setting something up (a board's keymap that does not
+    /// exist), not for one seen every frame.
+    public static func warn(_ subject: String, _ message: String) {
+        lock.withLock { emit("FBRuntime warning: \(subject): \(message)") }
+    }
+
+    /// To the sink, else a line on standard error. Called under `lock`.
+    private static func emit(_ line: String) {
+        if let sink { sink(line) } else {
+            let text = line + "\n"
+            var bytes = Array(text.utf8)
+            bytes.withUnsafeMutableBytes { try? System.writeAll(2, UnsafeRawBufferPointer($0)) }
         }
     }
 

@@ -66,8 +66,34 @@ final class BoardConfigTests: XCTestCase {
         XCTAssertEqual(try parse("name = a\nscale = 1.5").scale, 1.5)
     }
 
+    /// The hardware keyboard: US with the full compose table unless the
+    /// board says otherwise; names are checked for their characters only
+    /// (whether the xkb data has them is KeyboardInput's to find).
+    func testKeyboard() throws {
+        let plain = try parse("name = a")
+        XCTAssertEqual(plain.keyboardLayout, "us")
+        XCTAssertEqual(plain.keyboardVariant, "")
+        XCTAssertEqual(plain.keyboardOptions, "")
+        XCTAssertEqual(plain.keyboardLocale, "en_US.UTF-8")
+        let german = try parse("""
+            name = a
+            keyboard-layout = de,us
+            keyboard-variant = nodeadkeys
+            keyboard-options = compose:ralt,grp:alt_shift_toggle  # two options
+            keyboard-locale = de_DE.UTF-8
+            """)
+        XCTAssertEqual(german.keyboardLayout, "de,us")
+        XCTAssertEqual(german.keyboardVariant, "nodeadkeys")
+        XCTAssertEqual(german.keyboardOptions, "compose:ralt,grp:alt_shift_toggle")
+        XCTAssertEqual(german.keyboardLocale, "de_DE.UTF-8")
+        XCTAssertEqual(try parse("name = a\nkeyboard-locale = none").keyboardLocale, "")
+        assertError("name = a\nkeyboard-layout = d e", "test.conf:2: keyboard-layout 'd e': xkb names use letters, digits and - _ , : . @ ( ) +")
+        assertError("name = a\nkeyboard-options = a;b", "test.conf:2: keyboard-options 'a;b': xkb names use letters, digits and - _ , : . @ ( ) +")
+        assertError("name = a\nkeyboard-variant =", "test.conf:2: 'keyboard-variant' has no value")
+    }
+
     func testEachErrorNamesTheFileAndLine() {
-        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, backend, drm-device, fb-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration, kms-api, scale)")
+        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, backend, drm-device, fb-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration, kms-api, scale, keyboard-layout, keyboard-variant, keyboard-options, keyboard-locale)")
         assertError("name = a\nkms-api = fast", "test.conf:2: kms-api 'fast': atomic, legacy or auto")
         assertError("name = a\nname = b", "test.conf:2: 'name' is set twice")
         assertError("name = a\n\nmode", "test.conf:3: expected 'key = value', got 'mode'")
