@@ -9,13 +9,13 @@ import Raster
 /// as cairo patterns (whose stops mix straight colours) with the paint's
 /// opacity folded into the stops' alpha, group opacity as
 /// `cairo_push_group` … `cairo_paint_with_alpha`. Tolerance 0.1 px, as
-/// Raster's flattening.
+/// Raster's flattening, unless asked for another.
 enum SVGCairoReplay {
-    static func render(_ drawing: SVGDrawing) -> Surface<ARGB8888> {
+    static func render(_ drawing: SVGDrawing, tolerance: Double = FlattenLimits.defaultTolerance) -> Surface<ARGB8888> {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(drawing.width), Int32(drawing.height))!
         defer { cairo_surface_destroy(surface) }
         let cr = cairo_create(surface)!
-        cairo_set_tolerance(cr, FlattenLimits.defaultTolerance)
+        cairo_set_tolerance(cr, tolerance)
         var opacities: [Double] = []
         for op in drawing.operations {
             switch op {

@@ -5,9 +5,12 @@ import Raster
 /// `fill(_:paint:)`, `Canvas.stroke` with a `StrokeStyle` (dashes and
 /// phase), `GradientPaint` (straight-colour interpolation, its default)
 /// and group opacity as a transparent surface composited once with
-/// `Canvas.draw(_:x:y:alpha:)`.
+/// `Canvas.draw(_:x:y:alpha:)`. Curves and strokes are flattened to
+/// `tolerance` (device pixels).
 enum SVGRasterReplay {
-    static func render(_ drawing: SVGDrawing) -> Surface<ARGB8888> {
+    static func render(_ drawing: SVGDrawing, tolerance: Double = FlattenLimits.defaultTolerance) -> Surface<ARGB8888> {
+        let r = PathRasterizer()
+        r.tolerance = tolerance
         var layers = [Surface<ARGB8888>(width: drawing.width, height: drawing.height)!]
         var opacities: [Double] = []
         for op in drawing.operations {
@@ -16,15 +19,15 @@ enum SVGRasterReplay {
             case let .fill(data, paint, rule, transform):
                 let path = self.path(data)
                 shade(paint, transform: transform,
-                      color: { canvas.fill(path, color: $0, rule: rule, transform: transform) },
-                      gradient: { canvas.fill(path, paint: $0, rule: rule, transform: transform, alpha: $1) })
+                      color: { canvas.fill(path, color: $0, rule: rule, transform: transform, using: r) },
+                      gradient: { canvas.fill(path, paint: $0, rule: rule, transform: transform, alpha: $1, using: r) })
             case let .stroke(data, paint, style, transform):
                 let path = self.path(data)
                 let stroke = StrokeStyle(width: style.width, cap: style.cap, join: style.join, miterLimit: style.miterLimit,
                                          dash: style.dash, dashPhase: style.dashOffset)
                 shade(paint, transform: transform,
-                      color: { canvas.stroke(path, color: $0, style: stroke, transform: transform) },
-                      gradient: { canvas.stroke(path, paint: $0, style: stroke, transform: transform, alpha: $1) })
+                      color: { canvas.stroke(path, color: $0, style: stroke, transform: transform, using: r) },
+                      gradient: { canvas.stroke(path, paint: $0, style: stroke, transform: transform, alpha: $1, using: r) })
             case .beginGroup(let opacity):
                 layers.append(Surface<ARGB8888>(width: drawing.width, height: drawing.height)!)
                 opacities.append(opacity)
