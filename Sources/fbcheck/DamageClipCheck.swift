@@ -202,3 +202,29 @@ func reportTransfers(_ transfers: [IntRect], allowed: IntRect, screenWidth: Int,
           + "\(transfers.count), \(within) of them within the clips' \(allowed.x),\(allowed.y) \(allowed.width)x\(allowed.height); "
           + "\(pixels) px in all, at most \(largest) (the screen: \(screenWidth * screenHeight)); all within \(box.x),\(box.y) \(box.width)x\(box.height)")
 }
+
+/// After the run, one atomic commit of the framebuffer already on screen
+/// with one clip, `rect`, traced like the flips: what the driver sends
+/// when the framebuffer does not change. Returns the transfers, or nil
+/// with the reason printed. The commit's flip event is left unread (the
+/// presenter is closed next; its events are not waited for any more).
+func sameFramebufferTransfers(_ kms: KMSPresenter, rect: IntRect, trace: TransferTrace) -> [IntRect]? {
+    let fb = kms.output.currentFramebufferID()
+    if let problem = trace.start() {
+        print("fbcheck: no transfer trace for the same-framebuffer commit: \(problem)")
+        return nil
+    }
+    let clips = DamageClips(width: kms.output.width, height: kms.output.height)
+    clips.add(rect)
+    do {
+        let clipped = try kms.committer.pageFlip(kms.output, framebufferID: fb, damage: clips, userData: nil)
+        if !clipped { print("fbcheck: the same-framebuffer commit carried no clips") }
+    } catch {
+        _ = trace.stop()
+        print("fbcheck: the same-framebuffer commit failed: \(error.description)")
+        return nil
+    }
+    // The plane update runs in the kernel's commit worker: give it time.
+    MonotonicFrameTime().sleep(untilNanoseconds: System.monotonicNanoseconds() + 100_000_000)
+    return trace.stop()
+}

@@ -495,8 +495,13 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
                                screenHeight: h, canClip: kms.committer.supportsDamageClips) != 0 { status = 1 }
             if let problem = transferTraceProblem {
                 print("fbcheck: no transfer trace: \(problem)")
-            } else {
+            } else if let transferTrace {
                 reportTransfers(transfers, allowed: damageAllowedRect(blink.changingRect), screenWidth: w, screenHeight: h)
+                if let same = sameFramebufferTransfers(kms, rect: blink.changingRect, trace: transferTrace) {
+                    print("fbcheck: one commit of the framebuffer on screen with the layer's clip "
+                          + "(\(blink.changingRect.x),\(blink.changingRect.y) \(blink.changingRect.width)x\(blink.changingRect.height)): "
+                          + (same.isEmpty ? "no transfer" : same.map { "transfer \($0.x),\($0.y) \($0.width)x\($0.height)" }.joined(separator: ", ")))
+                }
             }
         } else {
             print("VMTEST-CHECK FAIL fbcheck damage clips: --damage-clips-check needs KMS and --scene blink")
