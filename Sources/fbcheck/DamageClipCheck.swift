@@ -79,7 +79,7 @@ final class DamageClipLog {
         pixels += newPixels
         mostRects = max(mostRects, newRects)
         mostPixels = max(mostPixels, newPixels)
-        bounds = bounds.isEmpty ? now.lastDamageClipBounds : bounds.union(now.lastDamageClipBounds)
+        bounds = bounds.union(now.lastDamageClipBounds)
     }
 }
 
@@ -193,7 +193,7 @@ final class TransferTrace {
 func reportTransfers(_ transfers: [IntRect], allowed: IntRect, screenWidth: Int, screenHeight: Int) {
     var box = IntRect.zero, pixels = 0, largest = 0, within = 0
     for r in transfers {
-        box = box.isEmpty ? r : box.union(r)
+        box = box.union(r)
         pixels += r.area
         largest = max(largest, r.area)
         if r.intersection(allowed) == r { within += 1 }
