@@ -65,6 +65,16 @@ public final class DamageClips {
         return box
     }
 
+    /// The pixels the clips name, overlaps counted once per clip: what a
+    /// driver that transfers each clip moves at most.
+    /// - Complexity: O(`count`).
+    public var totalArea: Int {
+        var sum = 0
+        var i = 0
+        while i < count { sum += self[i].area; i += 1 }
+        return sum
+    }
+
     /// The `drm_mode_rect`s, valid until the next change.
     public var kernelRects: UnsafeBufferPointer<drm_mode_rect> { UnsafeBufferPointer(start: storage, count: count) }
 

@@ -17,6 +17,9 @@ import FBRuntime
 public protocol KMSCommitter: AnyObject {
     /// "atomic" or "legacy", for logs.
     var apiName: String { get }
+    /// True when flips can carry FB_DAMAGE_CLIPS (atomic, and the primary
+    /// plane has the property). The default is false.
+    var supportsDamageClips: Bool { get }
     /// Programs the mode and shows `framebufferID` at once (no event).
     func modeset(_ output: KMSOutput, framebufferID: UInt32) throws(KMSError)
     /// Queues a flip to `framebufferID` at the next vblank with a
@@ -32,6 +35,8 @@ public protocol KMSCommitter: AnyObject {
 }
 
 extension KMSCommitter {
+    public var supportsDamageClips: Bool { false }
+
     public func pageFlip(_ output: KMSOutput, framebufferID: UInt32, damage: DamageClips,
                          userData: UnsafeMutableRawPointer?) throws(KMSError) -> Bool {
         try pageFlip(output, framebufferID: framebufferID, userData: userData)

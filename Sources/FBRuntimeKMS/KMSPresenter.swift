@@ -169,6 +169,7 @@ public final class KMSPresenter: FramePresenter {
             }
             isModeSet = true
             statistics.modesets += 1
+            statistics.lastDamageClipBounds = .zero
             if case .recovering = access { statistics.recoveries += 1 }
             transition(.commitSucceeded)
             // Drivers without vblank interrupts (virtio-gpu, bochs) complete
@@ -185,7 +186,14 @@ public final class KMSPresenter: FramePresenter {
             let clipped = try committer.pageFlip(output, framebufferID: buffers[index].framebufferID,
                                                  damage: damageClips, userData: events.arm())
             statistics.flips += 1
-            if clipped { statistics.damageClipCommits += 1 }
+            if clipped {
+                statistics.damageClipCommits += 1
+                statistics.damageClipRects += damageClips.count
+                statistics.damageClipPixels += damageClips.totalArea
+                statistics.lastDamageClipBounds = damageClips.boundingBox
+            } else {
+                statistics.lastDamageClipBounds = .zero
+            }
         } catch {
             // The buffer holds this frame now but is not shown; it is free,
             // and only the next frame's damage is new to it.

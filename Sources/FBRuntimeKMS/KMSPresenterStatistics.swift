@@ -1,3 +1,5 @@
+import Raster
+
 /// What the KMS presenter counted, readable after the render loop stops
 /// (or on the render thread).
 public struct KMSPresenterStatistics: Equatable, Sendable {
@@ -8,6 +10,13 @@ public struct KMSPresenterStatistics: Equatable, Sendable {
     /// Flips whose commit carried FB_DAMAGE_CLIPS (atomic, where the plane
     /// has the property).
     public var damageClipCommits = 0
+    /// The rectangles those commits named, and their pixels (each clip's
+    /// area, overlaps counted per clip), in framebuffer pixels.
+    public var damageClipRects = 0
+    public var damageClipPixels = 0
+    /// The bounding box of the last flip's clips; `.zero` when that flip
+    /// carried none (no property, empty damage, or a modeset).
+    public var lastDamageClipBounds = IntRect.zero
     /// Commits refused for want of DRM master (EACCES/EPERM).
     public var masterLosses = 0
     /// drmSetMaster attempts that failed while master was lost.

@@ -64,6 +64,7 @@ public final class FaultInjectingCommitter: KMSCommitter {
     public init(wrapping committer: KMSCommitter) { wrapped = committer }
 
     public var apiName: String { wrapped.apiName }
+    public var supportsDamageClips: Bool { wrapped.supportsDamageClips }
 
     public func modeset(_ output: KMSOutput, framebufferID: UInt32) throws(KMSError) {
         try faults.check("modeset")

@@ -76,7 +76,7 @@ private func check(_ ok: Bool, _ text: String) -> Bool {
 }
 
 /// Writes `text` to the sysfs file at `path`.
-private func writeSysfs(_ path: String, _ text: String) -> Bool {
+func writeSysfs(_ path: String, _ text: String) -> Bool {
     guard let fd = try? System.open(path, O_WRONLY) else { return false }
     defer { System.close(fd) }
     let bytes = Array(text.utf8)

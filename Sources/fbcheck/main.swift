@@ -32,7 +32,8 @@
 // Scenes: `orbit` (the default: the VM golden and the host/aarch64 frame
 // comparison of scripts/test use it), `showcase` (every kind of
 // animation, see ShowcaseScene; 150 frames headless unless --frames) and
-// `pacer` (one small moving square: the vkms pacing test, PacerScene);
+// `pacer` (one small moving square: the vkms pacing test, PacerScene),
+// `blink` (one small square pulsing: the damage-clip test, BlinkScene);
 // the board demos are the other names of `DemoCatalog` (DemoScenes).
 // Before each frame the app's run loop turns (AppRunLoop.runTurn), where
 // the showcase changes properties and adds animations.
@@ -74,9 +75,13 @@
 //                      and require the display back (see MasterHandoffCheck).
 //   --vt-handoff       the same through a VT switch (chvt away, kmsprobe
 //                      takes master, switches back to our VT).
-//   --expect-damage-clips  exit 1 if no flip carried FB_DAMAGE_CLIPS while
-//                      the committer could send them (atomic, and the
-//                      primary plane has the property).
+//   --expect-damage-clips  exit 1 unless flips carried FB_DAMAGE_CLIPS: the
+//                      commits atomic, the primary plane with the property
+//                      (strict: a driver without it fails; without the flag
+//                      fbcheck only says whether the plane has it).
+//   --damage-clips-check  with --scene blink (one small layer pulsing):
+//                      --expect-damage-clips, and each flip from frame 3 on
+//                      must name only that layer (see DamageClipCheck).
 //   --no-vt-switch     leave the VT alone (default: VT_PROCESS mode where
 //                      there is a VT, so a VT switch drops and retakes master).
 //   --uinput-drag-check  with --still: make a uinput touchscreen, wait for
@@ -141,6 +146,7 @@ struct Options {
     var vtHandoff = false
     var vtSwitch = true
     var expectDamageClips = false
+    var damageClipsCheck = false
     /// --backend; nil: the board's (auto without one).
     var backend: BoardConfig.Backend?
     var touchScript = TouchScript()
@@ -158,14 +164,15 @@ struct Options {
     /// idle; --hud or --no-hud decide instead.
     func showsHUD(scripted: Bool) -> Bool {
         hud ?? !(framesGiven || screendump != nil || expectIdle || checkPacing || maxMissedVBlanks != nil || dragCheck
-                 || blockAppMilliseconds != nil || masterHandoff || interruptAfter != nil || testFault != nil || scripted)
+                 || blockAppMilliseconds != nil || damageClipsCheck || masterHandoff || interruptAfter != nil || testFault != nil || scripted)
     }
 }
 
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbcheck: \(message)\nusage: fbcheck [--headless] [--backend auto|kms|fbdev] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
                      + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--max-missed-vblanks N] [--touch] [--block-app-ms N] [--demo-touch] [--hud|--no-hud] [--scene NAME]\n"
-                     + "              [--kms-api atomic|legacy|auto] [--master-handoff] [--vt-handoff] [--no-vt-switch]\n")
+                     + "              [--kms-api atomic|legacy|auto] [--master-handoff] [--vt-handoff] [--no-vt-switch]\n"
+                     + "              [--expect-damage-clips] [--damage-clips-check]\n")
     exit(2)
 }
 
@@ -208,6 +215,7 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--vt-handoff": options.masterHandoff = true; options.vtHandoff = true
         case "--no-vt-switch": options.vtSwitch = false
         case "--expect-damage-clips": options.expectDamageClips = true
+        case "--damage-clips-check": options.expectDamageClips = true; options.damageClipsCheck = true
         case "--uinput-drag-check": options.touch = true; options.dragCheck = true; options.uinputDrag = true
         case "--tap", "--drag":
             guard let step = TouchScript.parse(r.value(), drag: a == "--drag") else {
@@ -246,9 +254,10 @@ func zeroPadded(_ n: Int, _ width: Int) -> String {
 
 func run() {
     let options = parseOptions(System.arguments())
-    guard DemoCatalog.names.contains(options.scene) || options.scene == "pacer" else {
-        usage("unknown scene '\(options.scene)' (scenes: \(DemoCatalog.namesLine), pacer)")
+    guard DemoCatalog.names.contains(options.scene) || options.scene == "pacer" || options.scene == "blink" else {
+        usage("unknown scene '\(options.scene)' (scenes: \(DemoCatalog.namesLine), pacer, blink)")
     }
+    guard !options.damageClipsCheck || options.scene == "blink" else { usage("--damage-clips-check needs --scene blink") }
     guard !options.demoTouch || options.touchScript.isEmpty else { usage("--demo-touch and --tap/--drag exclude each other") }
 
     let board: BoardConfig?
@@ -332,7 +341,7 @@ func runOnKMS(_ options: Options, config: BoardConfig) -> Int32 {
     print("fbcheck: board \(config.name): \(device.path) (\(device.driverName)\(device.supportsAtomic ? ", atomic" : "")), "
           + "connector \(output.connectorName), CRTC \(output.crtcID), mode \(output.modeDescription), "
           + "\(config.pixelFormat.name) ×\(config.buffers), rotation \(config.rotation), \(presenter.committer.apiName) commits"
-          + (((presenter.committer as? FaultInjectingCommitter)?.wrapped as? AtomicKMSCommitter).map { $0.supportsDamageClips ? " with FB_DAMAGE_CLIPS" : " (no FB_DAMAGE_CLIPS)" } ?? ""))
+          + (presenter.committer.apiName == "atomic" ? (presenter.committer.supportsDamageClips ? " with FB_DAMAGE_CLIPS" : " (no FB_DAMAGE_CLIPS)") : ""))
     if options.vtSwitch {
         do throws(KMSError) {
             presenter.vtSwitcher = try VTSwitcher()
@@ -419,12 +428,18 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
     let flipLog = options.maxMissedVBlanks != nil ? FlipLog(capacity: options.framesGiven ? options.frames : 100_000) : nil
     // A touch script asks for its screendump after playing (below).
     let firstFrameScreendump = touchScript.isEmpty ? options.screendump : nil
-    if firstFrameScreendump != nil || flipLog != nil {
+    let clipLog = options.damageClipsCheck && kms != nil ? DamageClipLog() : nil
+    // virtio-gpu's transfers to the host, from frame 3's commit on.
+    let transferTrace = clipLog != nil ? TransferTrace() : nil
+    var transferTraceProblem: String?
+    if firstFrameScreendump != nil || flipLog != nil || clipLog != nil {
         // On the render thread, with frame n on screen and the device open.
         loop.onFrameShown = { n in
             if n >= 2, let flipLog, let kms {
                 flipLog.record(timestamp: kms.lastFlipTimestamp, sequence: kms.lastFlipSequence)
             }
+            if let clipLog, let kms { clipLog.record(frame: n, kms.statistics) }
+            if n == DamageClipLog.firstFrame - 1, let transferTrace { transferTraceProblem = transferTrace.start() }
             guard n == 1, let name = firstFrameScreendump else { return }
             if screendumpDelayNanoseconds > 0 {
                 MonotonicFrameTime().sleep(untilNanoseconds: System.monotonicNanoseconds() + screendumpDelayNanoseconds)
@@ -468,9 +483,30 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
         if let error = run.handshakeError { handshakeError = error }
     }
     loop.stop()
+    let transfers = transferTrace?.stop() ?? []
     if report(options, loop: loop, presenter: presenter, kms: kms, busyCount: busyCount(), flipLog: flipLog,
               handshakeError: handshakeError) != 0 {
         status = 1
+    }
+    if options.damageClipsCheck {
+        if let clipLog, let kms, let blink = scene as? BlinkScene {
+            let w = kms.output.width, h = kms.output.height
+            if damageClipCheck(clipLog, changingRect: blink.changingRect, screenWidth: w,
+                               screenHeight: h, canClip: kms.committer.supportsDamageClips) != 0 { status = 1 }
+            if let problem = transferTraceProblem {
+                print("fbcheck: no transfer trace: \(problem)")
+            } else if let transferTrace {
+                reportTransfers(transfers, allowed: damageAllowedRect(blink.changingRect), screenWidth: w, screenHeight: h)
+                if let same = sameFramebufferTransfers(kms, rect: blink.changingRect, trace: transferTrace) {
+                    print("fbcheck: one commit of the framebuffer on screen with the layer's clip "
+                          + "(\(blink.changingRect.x),\(blink.changingRect.y) \(blink.changingRect.width)x\(blink.changingRect.height)): "
+                          + (same.isEmpty ? "no transfer" : same.map { "transfer \($0.x),\($0.y) \($0.width)x\($0.height)" }.joined(separator: ", ")))
+                }
+            }
+        } else {
+            print("VMTEST-CHECK FAIL fbcheck damage clips: --damage-clips-check needs KMS and --scene blink")
+            status = 1
+        }
     }
     return status
 }
@@ -571,11 +607,15 @@ func report(_ options: Options, loop: RenderLoop, presenter: FramePresenter, kms
               + "\(k.failedMasterAttempts) failed drmSetMaster; VT releases \(k.vtReleases), acquires \(k.vtAcquires); "
               + "\(k.hotplugEvents) hotplug events, \(k.connectorPollChanges) changes polled, \(k.disconnections) disconnections, \(k.reconnections) reconnections, "
               + "\(k.failedCommits) failed commits, \(k.recoveries) recoveries")
+        if k.damageClipCommits > 0 {
+            print("fbcheck: damage clips: \(k.damageClipRects) rects, \(k.damageClipPixels) px in \(k.damageClipCommits) flips "
+                  + "(the screen: \(kms.output.width * kms.output.height) px a flip without them)")
+        }
         if options.expectDamageClips {
-            let canClip = (kms.committer as? AtomicKMSCommitter)?.supportsDamageClips ?? false
-            if !canClip {
-                print("fbcheck: no damage clips expected: \(kms.committer.apiName) commits"
-                      + (kms.committer is AtomicKMSCommitter ? ", the primary plane has no FB_DAMAGE_CLIPS" : ""))
+            if !kms.committer.supportsDamageClips {
+                print("fbcheck: error: damage clips expected, but \(kms.committer.apiName) commits"
+                      + (kms.committer.apiName == "atomic" ? " and the primary plane has no FB_DAMAGE_CLIPS" : " cannot carry them"))
+                status = 1
             } else if k.damageClipCommits == 0 || k.flips == 0 {
                 print("fbcheck: error: \(k.flips) flips, none with damage clips")
                 status = 1
@@ -612,6 +652,7 @@ func report(_ options: Options, loop: RenderLoop, presenter: FramePresenter, kms
 /// rest; orbit for an unknown name (run() checks names first).
 func makeScene(_ name: String, width: Double, height: Double) -> any DemoScene {
     if name == "pacer" { return PacerScene(width: width, height: height) }
+    if name == "blink" { return BlinkScene(width: width, height: height) }
     return DemoCatalog.make(name, width: width, height: height) ?? OrbitScene(width: width, height: height)
 }
 

@@ -42,6 +42,7 @@ final class DamageClipsTests: XCTestCase {
             let nonEmpty = inputs.map { $0.intersection(IntRect(x: 0, y: 0, width: w, height: h)) }.filter { !$0.isEmpty }
             if nonEmpty.count <= DamageClips.capacity {
                 XCTAssertEqual((0..<clips.count).map { clips[$0] }, nonEmpty, "round \(round)")
+                XCTAssertEqual(clips.totalArea, nonEmpty.reduce(0) { $0 + $1.area }, "round \(round)")
             }
         }
     }

@@ -66,7 +66,13 @@ def extract_vmlinux(data, bzimage):
     setup_sectors = data[0x1F1] or 4
     payload_offset, payload_length = struct.unpack_from("<II", data, 0x248)
     start = (setup_sectors + 1) * 512 + payload_offset
-    kernel = decompress(data[start:start + payload_length], bzimage)
+    payload = data[start:start + payload_length]
+    if payload[:4] == b"\x28\xb5\x2f\xfd":
+        # The kernel appends the uncompressed size (4 bytes, little endian)
+        # to its compressed payload (Makefile.lib's *_with_size); xz and gzip
+        # stop at their stream's end, the zstd tool refuses trailing bytes.
+        payload = payload[:-4]
+    kernel = decompress(payload, bzimage)
     if kernel[:4] != b"\x7fELF":
         die(f"the payload of {bzimage} is not an ELF file")
     return kernel

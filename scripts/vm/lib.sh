@@ -2,14 +2,40 @@
 # after scripts/lib.sh; do not run it. ARCH below is a Debian architecture
 # name: amd64 (the default guest) or arm64 (the boards' architecture).
 
-# The guest kernel: Debian 12's 6.1 kernel, pinned so every machine boots
-# the same one: linux-image-6.1.0-50-ARCH, this version. apt-get fetches the
-# .deb (it is never installed on the host). Debian drops old kernel ABIs
-# from the archive at point releases; if this one is gone, vm_kernel falls
-# back to the kernel that linux-image-ARCH depends on and says so: then
-# update these two lines.
-VM_KERNEL_ABI="${FBR_VM_KERNEL_ABI:-6.1.0-50}"
-VM_KERNEL_VERSION="${FBR_VM_KERNEL_VERSION:-6.1.176-1}"
+# The guest kernels, pinned so every machine boots the same ones. apt-get
+# fetches the .deb (it is never installed on the host). Two series:
+#   6.1   Debian 12's own kernel, the default guest: linux-image-6.1.0-50-ARCH.
+#   6.12  bookworm-security's newer series (linux-image-6.12.N+deb12-ARCH),
+#         for what 6.1's drivers lack: virtio-gpu's FB_DAMAGE_CLIPS (6.4+).
+# FBR_VM_KERNEL=SERIES (or vm_kernel's second argument) picks one. Debian
+# drops old kernel ABIs from the archive at point releases (and
+# bookworm-security keeps only the newest 6.12): if a pinned one is gone,
+# vm_kernel falls back to the kernel the series' meta-package depends on
+# (linux-image-ARCH, linux-image-6.12-ARCH) and says so: then update its
+# line below.
+#                ABI                 version             meta-package (fallback)
+VM_KERNEL_PINS=("6.1  6.1.0-50           6.1.176-1           linux-image"
+                "6.12 6.12.117+deb12     6.12.117-1~deb12u1  linux-image-6.12")
+VM_KERNEL_DEFAULT_SERIES=6.1
+VM_KERNEL_SERIES="${FBR_VM_KERNEL:-$VM_KERNEL_DEFAULT_SERIES}"
+# The default series' pin (scripts/vm-vkms builds vkms against it);
+# FBR_VM_KERNEL_ABI/VERSION override it.
+read -r _ VM_KERNEL_ABI VM_KERNEL_VERSION _ <<<"${VM_KERNEL_PINS[0]}"
+VM_KERNEL_ABI="${FBR_VM_KERNEL_ABI:-$VM_KERNEL_ABI}"
+VM_KERNEL_VERSION="${FBR_VM_KERNEL_VERSION:-$VM_KERNEL_VERSION}"
+
+# Prints "ABI VERSION META" of kernel SERIES (6.1 or 6.12).
+vm_kernel_pin() {
+    local series=$1 line s abi version meta
+    for line in "${VM_KERNEL_PINS[@]}"; do
+        read -r s abi version meta <<<"$line"
+        [ "$s" = "$series" ] || continue
+        if [ "$series" = "$VM_KERNEL_DEFAULT_SERIES" ]; then abi=$VM_KERNEL_ABI; version=$VM_KERNEL_VERSION; fi
+        echo "$abi $version $meta"
+        return
+    done
+    die "unknown guest kernel series $series (have: $(printf '%s\n' "${VM_KERNEL_PINS[@]}" | cut -d' ' -f1 | tr '\n' ' '))"
+}
 
 # Modules the guest loads (with their dependencies, found by
 # scripts/vm/kernel.py; built-in ones are skipped): the virtio PCI
@@ -33,40 +59,46 @@ vm_foreign_arch() {
     fi
 }
 
-# Prints "PACKAGE VERSION" of the kernel to use for ARCH: the pinned one if
-# the archive has it, else linux-image-ARCH's current dependency.
+# Prints "PACKAGE VERSION" of the kernel to use for ARCH and SERIES: the
+# pinned one if the archive has it, else the series meta-package's current
+# dependency.
 vm_kernel_package() {
-    local arch=$1
-    local pinned="linux-image-$VM_KERNEL_ABI-$arch:$arch"
+    local arch=$1 series=$2 abi version meta
+    read -r abi version meta < <(vm_kernel_pin "$series")
+    local pinned="linux-image-$abi-$arch:$arch" pinned_version=$version
     vm_foreign_arch "$arch"
-    if ! apt-cache show "$pinned=$VM_KERNEL_VERSION" >/dev/null 2>&1; then
+    if ! apt-cache show "$pinned=$pinned_version" >/dev/null 2>&1; then
         apt_update_once
     fi
-    if apt-cache show "$pinned=$VM_KERNEL_VERSION" >/dev/null 2>&1; then
-        echo "$pinned $VM_KERNEL_VERSION"
+    if apt-cache show "$pinned=$pinned_version" >/dev/null 2>&1; then
+        echo "$pinned $pinned_version"
         return
     fi
-    local package version
-    package=$(apt-cache depends "linux-image-$arch:$arch" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ ]*\).*/\1/p' | head -1)
+    local package
+    package=$(apt-cache depends "$meta-$arch:$arch" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ ]*\).*/\1/p' | head -1)
     package="${package%%:*}:$arch"
     version=$(apt-cache policy "$package" 2>/dev/null | sed -n 's/^ *Candidate: //p')
     if [ -z "$version" ] || [ "$version" = "(none)" ]; then
-        die "neither the pinned kernel $pinned=$VM_KERNEL_VERSION nor linux-image-$arch is in the apt archive"
+        die "neither the pinned kernel $pinned=$pinned_version nor $meta-$arch is in the apt archive"
     fi
-    log "warning: the pinned kernel $pinned=$VM_KERNEL_VERSION is gone from the archive;" \
-        "using $package=$version (update VM_KERNEL_* in scripts/vm/lib.sh)"
+    log "warning: the pinned kernel $pinned=$pinned_version is gone from the archive;" \
+        "using $package=$version (update VM_KERNEL_PINS in scripts/vm/lib.sh)"
     echo "$package $version"
 }
 
-# Makes (or reuses) the guest kernel for ARCH in the cache and sets
+# Makes (or reuses) the guest kernel of SERIES (default: FBR_VM_KERNEL,
+# else 6.1; see VM_KERNEL_PINS) for ARCH in the cache and sets
 # VM_KERNEL_IMAGE (what QEMU boots: the uncompressed ELF vmlinux on amd64,
 # the Image on arm64), VM_MODULE_DIR (the modules, decompressed, and their
 # load-order) and VM_KERNEL (PACKAGE=VERSION).
 vm_kernel() {
-    local arch=$1
-    local package="linux-image-$VM_KERNEL_ABI-$arch:$arch" version=$VM_KERNEL_VERSION
+    local arch=$1 series=${2:-$VM_KERNEL_SERIES} abi version meta package
+    read -r abi version meta < <(vm_kernel_pin "$series")
+    [ -n "$abi" ] || exit 1   # vm_kernel_pin said why
+    package="linux-image-$abi-$arch:$arch"
     if [ ! -f "$FBR_CACHE/vm/${package%%:*}_$version/kernel" ]; then
-        read -r package version < <(vm_kernel_package "$arch")
+        read -r package version < <(vm_kernel_package "$arch" "$series")
+        [ -n "$package" ] || exit 1
     fi
     local dir="$FBR_CACHE/vm/${package%%:*}_$version"
     # The module set is part of the key, so editing VM_MODULES re-selects.
