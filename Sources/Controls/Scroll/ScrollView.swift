@@ -76,13 +76,13 @@ open class ScrollView: Layer {
     /// The deceleration's time constant τ, seconds: a release at `v` goes
     /// on `v·τ` points. The default is UIKit's normal rate (0.998 of the
     /// velocity kept per millisecond); 0.1 is UIKit's fast rate.
-    public var decelerationTimeConstant = 0.4995
+    public var decelerationTimeConstant = ScrollAxisMotion.normalDecelerationTimeConstant
     /// The bounce and spring-back's angular frequency ω, radians per
     /// second (critically damped: ~4.7/ω seconds to settle).
-    public var springFrequency = 12.0
+    public var springFrequency = ScrollAxisMotion.defaultSpringFrequency
     /// The farthest past an end a fling's bounce goes, as a fraction of the
     /// view's size on that axis.
-    public var maximumOvershootFraction = 0.15
+    public var maximumOvershootFraction = ScrollAxisMotion.defaultMaximumOvershootFraction
     /// Seconds between app-side updates while a motion runs (`advance`).
     public var frameInterval = 1.0 / 60
     /// Called on the app thread whenever the offset on screen changes
