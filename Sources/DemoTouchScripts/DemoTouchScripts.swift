@@ -71,14 +71,18 @@ public enum DemoTouchScripts {
                     .drag(x0: k.x, y0: k.y, x1: 0.98, y1: k.y, checkFollows: false)]
         }
         if let coverflow = scene as? CoverflowScene {
-            // A flick to the left across 45 % of the width (three covers,
-            // plus the saturated momentum of two: from cover 3 to cover 8),
-            // a pause well past its settling (at most 0.9 s: a tap while it
-            // still moves centres instead of flipping), then a tap on the
-            // centre cover (it flips).
+            // Two flicks to the left across 60 % of the width: each drag
+            // alone moves the shelf four covers (`pointsPerCover` is 15 %
+            // of the width), so from cover 3 the second ends at or past
+            // the last cover whatever the velocities, and the shelf lands
+            // on cover 11 (momentum only adds to it, the end stops it).
+            // A pause well past its settling (the bounce at the end takes
+            // under 1.5 s: a tap while it still moves centres instead of
+            // flipping), then a tap on the centre cover (it flips).
             let y = coverflow.centreY / size.height
-            return [.drag(x0: 0.8, y0: y, x1: 0.35, y1: y, checkFollows: false),
-                    .wait(seconds: 2.0),
+            return [.drag(x0: 0.8, y0: y, x1: 0.2, y1: y, checkFollows: false),
+                    .drag(x0: 0.8, y0: y, x1: 0.2, y1: y, checkFollows: false),
+                    .wait(seconds: 2.5),
                     .tap(x: 0.5, y: y)]
         }
         if let dashboard = scene as? DashboardScene, dashboard.buttons.count > 2 {
