@@ -111,20 +111,24 @@ open class ScrollView: Layer {
     public let verticalIndicator = Layer(name: "vertical scroll indicator")
 
     /// A finger is dragging the content.
-    public internal(set) var isTracking = false
+    public final internal(set) var isTracking = false
     /// The app-side offset as of the last change or `advance(to:)`: what
     /// is on screen at that time, points.
-    public internal(set) var visibleContentOffset: Point = .zero
+    public final internal(set) var visibleContentOffset: Point = .zero
 
     /// The touch down now (or the last one) landed on moving content and
     /// stopped it: a tap that only catches a fling selects nothing.
-    public internal(set) var touchCaughtMotion = false
+    public final internal(set) var touchCaughtMotion = false
 
-    var motionX = ScrollAxisMotion.resting(at: 0)
-    var motionY = ScrollAxisMotion.resting(at: 0)
-    var isMoving = false
-    var dragStartOffset: Point = .zero
-    var lastAdvance: MediaTime = 0
+    // `final` for the internal members: in Embedded Swift an internal
+    // non-final member of an open class gets a dead-method stub in every
+    // client module that uses the class (the browser demo), a duplicate
+    // symbol at the aarch64 link.
+    final var motionX = ScrollAxisMotion.resting(at: 0)
+    final var motionY = ScrollAxisMotion.resting(at: 0)
+    final var isMoving = false
+    final var dragStartOffset: Point = .zero
+    final var lastAdvance: MediaTime = 0
 
     /// Animation keys the view uses on itself and its indicators.
     public static let motionAnimationKey = "scroll"
@@ -210,13 +214,13 @@ open class ScrollView: Layer {
                      y: Swift.min(Swift.max(offset.y.isFinite ? offset.y : lo.y, lo.y), hi.y))
     }
 
-    func setContentOffset(_ offset: Point, animated: Bool) {
+    final func setContentOffset(_ offset: Point, animated: Bool) {
         stopMotion()
         setModelOffset(offset)
         visibleOffsetDidChange(offset)
     }
 
-    func setModelOffset(_ offset: Point) {
+    final func setModelOffset(_ offset: Point) {
         guard bounds.origin != offset else { return }
         withoutImplicitAnimations { bounds.origin = offset }
     }
