@@ -1,3 +1,4 @@
+import Controls
 import FBRuntime
 import Raster
 
@@ -20,25 +21,26 @@ import Raster
 ///   `GradientLayer`s above it, background colour to clear — overlays, not
 ///   a mask (a mask would be an offscreen pass of the whole grid every
 ///   frame);
-/// - **momentum scrolling**: a pan moves the grid with the finger (rubber-
-///   banded to half the distance past either end); on release the grid
-///   goes on by the velocity times `momentumSeconds`, snapped to a whole
-///   row and clamped to the content, with a spring from the release
-///   velocity (so a flick into an end overshoots a little and settles:
-///   the bounce).
+/// - **momentum scrolling** is the Controls `ScrollView`'s (the grid is
+///   its content, `snapInterval` one row): a pan moves the grid with the
+///   finger, rubber-banded past either end; released, it decelerates
+///   exponentially and lands on a whole row (clamped to the content), a
+///   flick into an end bouncing there by a bounded overshoot. The way
+///   there runs on the render thread (keyframes of the view's
+///   `bounds.origin`), and a finger catches it where it is on screen.
 ///
 /// With its animations started the grid drifts slowly down and back up
-/// (attract mode) until touched.
+/// (attract mode, an animation of the scroll view's `bounds.origin.y`)
+/// until a finger lands on it: the scroll view catches it there.
 ///
 /// Scrolling is `contentOffset`: points of content above the view's top,
-/// 0…`maximumOffset`; the grid layer's position is `-contentOffset` in the
-/// scroll view.
+/// 0…`maximumOffset`, the scroll view's `bounds.origin.y`.
 public final class BrowserScene: DemoScene {
     public let root = Layer(name: "root")
     private let width: Double, height: Double
     private let u: Double
-    /// The clipping scroll view and the grid it moves.
-    public let scrollView = Layer(name: "scroll-view")
+    /// The scroll view and the grid, its content.
+    public let scrollView = ScrollView(name: "scroll-view")
     public let grid = Layer(name: "grid")
     public private(set) var photos: [Layer] = []
     /// Distinct photos (the grid repeats them).
@@ -50,13 +52,8 @@ public final class BrowserScene: DemoScene {
     /// Tile size, points (= pixels: contents scale 1).
     public let tileWidth: Int, tileHeight: Int
     public static let sourceWidth = 1024, sourceHeight = 768
-    /// Seconds of the release velocity the grid goes on by after a flick.
-    public static let momentumSeconds = 0.4
     /// The downsampled images, one per distinct photo (shared by tiles).
     public private(set) var thumbnails: [LayerContents] = []
-
-    private let pan = PanGestureRecognizer()
-    private var panStartOffset = 0.0
 
     public init(width: Double, height: Double) {
         self.width = width
@@ -76,14 +73,16 @@ public final class BrowserScene: DemoScene {
         tileHeight = Swift.max(6, Int((tw * 0.75).rounded()))
         rowPitch = Double(tileHeight) + gap
 
-        scrollView.anchorPoint = .zero
-        scrollView.position = Point(x: 0, y: headerHeight)
+        scrollView.position = Point(x: 0, y: headerHeight)   // anchor point (0, 0), masks to bounds
         scrollView.bounds = Rect(x: 0, y: 0, width: width, height: height - headerHeight)
-        scrollView.masksToBounds = true
+        scrollView.scrollAxes = .vertical
+        scrollView.snapInterval = Size(width: 0, height: rowPitch)
+        scrollView.indicatorColor = Color(red: 1, green: 1, blue: 1, alpha: 0.45)   // on the dark background
         try! root.addSublayer(scrollView)
         grid.anchorPoint = .zero
         grid.bounds = Rect(x: 0, y: 0, width: width, height: Double(BrowserScene.rows) * rowPitch + gap)
-        scrollView.addSublayerOrTrap(grid)
+        scrollView.contentSize = grid.bounds.size
+        try! scrollView.addContentSublayer(grid)
 
         for k in 0..<BrowserScene.distinctPhotos {
             thumbnails.append(PhotoSource.thumbnail(k, width: tileWidth, height: tileHeight))
@@ -131,33 +130,10 @@ public final class BrowserScene: DemoScene {
     }
 
     /// Points of content scrolled above the view's top, as set (the model
-    /// value; an animation may be on its way to it).
-    public var contentOffset: Double { -grid.position.y }
+    /// value; a motion may be on its way to it).
+    public var contentOffset: Double { scrollView.contentOffset.y }
     /// The largest offset: the grid's bottom at the view's bottom.
-    public var maximumOffset: Double { Swift.max(0, grid.bounds.height - scrollView.bounds.height) }
-
-    /// Where a release at `offset` moving at `velocity` (points of content
-    /// per second, positive scrolling down the content) comes to rest: on
-    /// by `momentumSeconds` of the velocity, to the nearest whole row,
-    /// within 0…`maximumOffset`.
-    public func restingOffset(from offset: Double, velocity: Double) -> Double {
-        let v = velocity.isFinite ? velocity : 0
-        let projected = offset + v * BrowserScene.momentumSeconds
-        let snapped = (projected / rowPitch).rounded() * rowPitch
-        return Swift.min(Swift.max(snapped.isFinite ? snapped : 0, 0), maximumOffset)
-    }
-
-    /// The offset shown for a finger that dragged the content to `raw`:
-    /// past either end only half the distance (rubber band).
-    public func rubberBanded(_ raw: Double) -> Double {
-        if raw < 0 { return raw / 2 }
-        if raw > maximumOffset { return maximumOffset + (raw - maximumOffset) / 2 }
-        return raw
-    }
-
-    private func setOffset(_ offset: Double) {
-        Transaction.withoutActions { grid.position = Point(x: 0, y: -offset) }
-    }
+    public var maximumOffset: Double { scrollView.maximumContentOffset.y }
 
     /// Seconds the attract-mode drift takes from the top to the end.
     public static let driftSeconds = 14.0
@@ -165,58 +141,17 @@ public final class BrowserScene: DemoScene {
     /// Attract mode: the grid drifts down the content and back
     /// (autoreversing, repeating) until a finger takes it.
     public func startAnimations(at time: MediaTime) {
-        var drift = BasicAnimation(key: .positionY, from: .scalar(-contentOffset), to: .scalar(-maximumOffset),
+        var drift = BasicAnimation(key: .boundsOriginY, from: .scalar(contentOffset), to: .scalar(maximumOffset),
                                    duration: BrowserScene.driftSeconds)
         drift.timingFunction = .easeInEaseOut
         drift.autoreverses = true
         drift.repeatCount = .infinity
-        grid.add(drift, forKey: "drift", at: time)
+        scrollView.add(drift, forKey: "drift", at: time)
     }
 
     public func installGestures(in router: TouchRouter) -> Bool {
-        pan.action = { [unowned(unsafe) self] _ in self.panned() }
-        router.add(pan, to: scrollView)
+        scrollView.attach(to: router)
         return true
-    }
-
-    private func panned() {
-        switch pan.state {
-        case .began:
-            // Catch the grid where it is on screen (a flick's animation may
-            // still be moving it).
-            if case let .point(p)? = grid.presentationValue(for: .position, at: AppRunLoop.current.now) {
-                setOffset(-p.y)
-            }
-            grid.removeAllAnimations()
-            panStartOffset = contentOffset
-            setOffset(rubberBanded(panStartOffset - pan.translation.y))
-        case .changed:
-            setOffset(rubberBanded(panStartOffset - pan.translation.y))
-        case .ended:
-            fling(velocity: -pan.velocity.y)
-        case .cancelled:
-            fling(velocity: 0)
-        default:
-            break
-        }
-        Transaction.flush()
-    }
-
-    /// Goes on from the current offset at `velocity` (points of content per
-    /// second) to `restingOffset`, with a spring.
-    func fling(velocity: Double) {
-        let from = contentOffset
-        let target = restingOffset(from: from, velocity: velocity)
-        setOffset(target)
-        let distance = target - from
-        guard abs(distance) > 0.5 else { return }
-        var spring = SpringAnimation(key: .positionY, from: .scalar(-from), to: .scalar(-target))
-        spring.stiffness = 120
-        spring.damping = 17
-        // Whole distances per second, towards the end value.
-        let v = velocity.isFinite ? velocity / distance : 0
-        spring.initialVelocity = Swift.min(Swift.max(v, -20), 20)
-        try? grid.add(spring, forKey: "scroll")
     }
 }
 

@@ -1,3 +1,4 @@
+import Controls
 import FBRuntime
 import Raster
 
@@ -16,12 +17,19 @@ import Raster
 /// single-sided front there (it decides from the winding).
 /// Covers are ordered by `zPosition` (the centre on top).
 ///
-/// **Touch.** A pan scrolls: `pointsPerCover` points of drag per cover.
-/// Released, it goes on with momentum — `momentumSeconds` × the release
-/// velocity, at most `maximumMomentumCovers` covers more — and settles on
-/// the nearest whole cover with an ease-out animation (the covers'
-/// transforms animate from where they are on screen). A tap on a side
-/// cover brings it to the centre; a tap on the centre cover flips it
+/// **Touch.** The shelf scrolls with the Controls scroll physics
+/// (`ScrollAxisMotion`, as a `ScrollView` has it) along a scroll offset of
+/// `pointsPerCover` points per cover, 0…`maximumOffset`: a pan moves it
+/// with the finger, rubber-banded past the first and last covers
+/// (`rubberBandedOffset`); released, it decelerates exponentially and lands
+/// on the whole cover nearest the free deceleration's rest (a flick into
+/// an end bounces there, bounded), and a finger catches it where it is on
+/// screen. The covers are drawn from the position, not a scroll view
+/// layer: each motion goes to the render thread as keyframes of every
+/// cover's transform and depth, sampled from the motion's closed form
+/// (the way `ScrollView` hands over its `bounds.origin`). A tap on a side
+/// cover brings it to the centre (the spring from where the shelf is on
+/// screen, at its speed there); a tap on the centre cover flips it
 /// (`transform.rotation.y` by 180°, front to back or back).
 public final class CoverflowScene: DemoScene {
     public let root = Layer(name: "root")
@@ -35,12 +43,9 @@ public final class CoverflowScene: DemoScene {
     private let tap = TapGestureRecognizer()
     /// The cover side, points.
     public let side: Double
-    /// Points of horizontal drag per cover.
+    /// Points of horizontal drag per cover: the scroll offset is the
+    /// position times this.
     public let pointsPerCover: Double
-    /// Seconds of release velocity the momentum carries on.
-    public static let momentumSeconds = 0.5
-    /// The most covers momentum adds to a flick.
-    public static let maximumMomentumCovers = 2.0
     /// The side covers' turn, radians.
     public static let sideAngle = 65 * Double.pi / 180
     /// Covers further from the centre than this are hidden (each visible
@@ -49,10 +54,13 @@ public final class CoverflowScene: DemoScene {
     /// Covers on the shelf.
     public static let coverCount = 12
     /// The scroll position: the index of the centre cover (fractional while
-    /// dragging), at rest an integer.
+    /// dragging, past the ends while rubber-banded), at rest an integer;
+    /// while a motion runs, the cover it lands on.
     public private(set) var position = 3.0
-    /// The settle animation under way: from, to, begin (media time), seconds.
-    private var settle: (from: Double, to: Double, begin: MediaTime, duration: Double)?
+    /// The scroll offset's motion (points: position × `pointsPerCover`);
+    /// resting while dragged or at rest.
+    public private(set) var motion: ScrollAxisMotion
+    /// The scroll offset where the drag began, points.
     private var dragStart = 0.0
     package let centreY: Double
 
@@ -62,6 +70,7 @@ public final class CoverflowScene: DemoScene {
         side = Swift.min(height * 0.42, width * 0.36)
         pointsPerCover = width * 0.15
         centreY = height * 0.40
+        motion = .resting(at: position * pointsPerCover)
         root.bounds = Rect(x: 0, y: 0, width: width, height: height)
         root.position = Point(x: width / 2, y: height / 2)
         root.backgroundColor = Color(rgb: 0x000000)
@@ -209,40 +218,75 @@ public final class CoverflowScene: DemoScene {
         }
     }
 
-    /// The scroll position on screen at `time` (mid-settle: where the
-    /// animation is).
+    /// The largest scroll offset: the last cover in the centre, points.
+    public var maximumOffset: Double { Double(CoverflowScene.coverCount - 1) * pointsPerCover }
+
+    /// The scroll position on screen at `time`: the motion under way
+    /// evaluated there; exactly `position` once it has ended.
     public func visiblePosition(at time: MediaTime) -> Double {
-        guard let s = settle else { return position }
-        let f = s.duration > 0 ? Swift.min(Swift.max((time - s.begin) / s.duration, 0), 1) : 1
-        // Exactly the target once it has ended (the curve's solver may
-        // leave 1 − ε at the end, and a tap compares against the target).
-        guard f < 1 else { return s.to }
-        return s.from + (s.to - s.from) * TimingFunction.easeOut.value(at: f)
+        guard time < motion.endTime else { return position }
+        return motion.value(at: time) / pointsPerCover
     }
 
-    /// Animates the covers from where they are on screen to `target` (an
-    /// index), ease-out.
+    /// Runs `m` (a motion of the scroll offset) from `time`, resting on
+    /// cover `target`: the model is laid out for the rest at once, and each
+    /// cover on the way gets keyframes of its transform and depth, sampled
+    /// from the motion every 1/60 s (linear between: at 60 Hz the error is
+    /// a fraction of a point). Covers out of `visibleReach` of every
+    /// position the motion passes are hidden, the rest shown.
+    private func run(_ m: ScrollAxisMotion, to target: Double, at time: MediaTime) {
+        motion = m
+        position = target
+        let steps = Swift.min(Swift.max(Int((m.duration * 60).rounded(.up)), 1), 600)
+        var positions: [Double] = []
+        positions.reserveCapacity(steps + 1)
+        for k in 0...steps { positions.append(m.value(at: time + m.duration * Double(k) / Double(steps)) / pointsPerCover) }
+        let lowest = positions.min() ?? target, highest = positions.max() ?? target
+        Transaction.withoutActions {
+            var moves: [AnimatableValue] = [], depths: [AnimatableValue] = []
+            for (i, cover) in covers.enumerated() {
+                cover.removeAnimation(forKey: "scroll")
+                cover.removeAnimation(forKey: "order")
+                let rest = layout(offset: Double(i) - target)
+                cover.transform = rest.transform
+                cover.zPosition = rest.z
+                let nearest = Swift.min(Swift.max(Double(i), lowest), highest)
+                cover.isHidden = Swift.abs(Double(i) - nearest) > CoverflowScene.visibleReach
+                guard m.duration > 0, !cover.isHidden else { continue }
+                moves.removeAll(keepingCapacity: true)
+                depths.removeAll(keepingCapacity: true)
+                for p in positions {
+                    let l = layout(offset: Double(i) - p)
+                    moves.append(.transform(l.transform))
+                    depths.append(.scalar(l.z))
+                }
+                var move = KeyframeAnimation(key: .transform, values: moves, duration: m.duration)
+                move.calculationMode = .linear
+                var order = KeyframeAnimation(key: .zPosition, values: depths, duration: m.duration)
+                order.calculationMode = .linear
+                cover.add(move, forKey: "scroll", at: time)
+                cover.add(order, forKey: "order", at: time)
+            }
+        }
+    }
+
+    /// Stops the shelf where it is on screen at `time` (a finger caught
+    /// it) and returns that scroll offset, points.
+    private func catchMotion(at time: MediaTime) -> Double {
+        let offset = time < motion.endTime ? motion.value(at: time) : position * pointsPerCover
+        motion = .resting(at: offset, time: time)
+        for cover in covers { cover.removeAnimation(forKey: "scroll"); cover.removeAnimation(forKey: "order") }
+        return offset
+    }
+
+    /// Springs from where the shelf is on screen (at its speed there) to
+    /// cover `target`.
     private func settle(to target: Double) {
         let now = AppRunLoop.current.now
-        let from = visiblePosition(at: now)
-        let duration = Swift.min(0.35 + 0.12 * Swift.abs(target - from), 0.9)
-        settle = (from, target, now, duration)
-        position = target
-        Transaction.begin()
-        Transaction.disableActions = true
-        for (i, cover) in covers.enumerated() {
-            let start = layout(offset: Double(i) - from), end = layout(offset: Double(i) - target)
-            cover.transform = end.transform
-            cover.zPosition = end.z
-            cover.isHidden = Swift.abs(Double(i) - target) > CoverflowScene.visibleReach && Swift.abs(Double(i) - from) > CoverflowScene.visibleReach
-            var move = BasicAnimation(key: .transform, from: .transform(start.transform), to: .transform(end.transform), duration: duration)
-            move.timingFunction = .easeOut
-            var order = BasicAnimation(key: .zPosition, from: .scalar(start.z), to: .scalar(end.z), duration: duration)
-            order.timingFunction = .easeOut
-            try? cover.add(move, forKey: "scroll")
-            try? cover.add(order, forKey: "order")
-        }
-        Transaction.commit()
+        let from = now < motion.endTime ? motion.value(at: now) : position * pointsPerCover
+        let velocity = motion.velocity(at: now)
+        run(.spring(from: from, velocity: velocity, to: target * pointsPerCover, at: now,
+                    frequency: ScrollAxisMotion.defaultSpringFrequency), to: target, at: now)
     }
 
     /// The covers to the centre's left and right slide in by whole steps;
@@ -261,30 +305,33 @@ public final class CoverflowScene: DemoScene {
         let now = AppRunLoop.current.now
         switch pan.state {
         case .began:
-            let p = visiblePosition(at: now)
-            settle = nil
-            for cover in covers { cover.removeAnimation(forKey: "scroll"); cover.removeAnimation(forKey: "order") }
-            dragStart = p
+            dragStart = catchMotion(at: now)
             fallthrough
         case .changed:
-            let n = Double(CoverflowScene.coverCount)
-            position = Swift.min(Swift.max(dragStart - pan.translation.x / pointsPerCover, -0.4), n - 0.6)
+            let offset = rubberBandedOffset(dragStart - pan.translation.x, minimum: 0, maximum: maximumOffset, dimension: width)
+            motion = .resting(at: offset, time: now)
+            position = offset / pointsPerCover
             layOut(at: position)
         case .ended, .cancelled:
-            settle(to: CoverflowScene.restingCover(from: position, velocity: pan.velocity.x, pointsPerCover: pointsPerCover))
+            release(velocity: pan.state == .ended ? -pan.velocity.x : 0, at: now)
         default:
             break
         }
     }
 
-    /// The cover a release at scroll position `p` with horizontal velocity
-    /// `v` (points per second) settles on: `p` carried on by the momentum
-    /// (capped), rounded, kept on the shelf.
-    public static func restingCover(from p: Double, velocity v: Double, pointsPerCover: Double) -> Double {
-        var carry = v.isFinite ? -v * momentumSeconds / Swift.max(pointsPerCover, 1) : 0
-        carry = Swift.min(Swift.max(carry, -maximumMomentumCovers), maximumMomentumCovers)
-        let target = (p + carry).rounded()
-        return Swift.min(Swift.max(target, 0), Double(coverCount - 1))
+    /// The finger let go at `time`, the offset moving at `velocity`
+    /// (points per second, the opposite of the finger's): the shared
+    /// release (`ScrollAxisMotion.release`) to the whole cover nearest the
+    /// free deceleration's rest, kept on the shelf.
+    func release(velocity: Double, at time: MediaTime) {
+        let from = motion.value(at: time)
+        let tau = ScrollAxisMotion.normalDecelerationTimeConstant
+        let rest = ScrollAxisMotion.projectedRest(from: from, velocity: velocity, timeConstant: tau)
+        let target = ScrollAxisMotion.snapped(rest, interval: pointsPerCover, minimum: 0, maximum: maximumOffset)
+        let m = ScrollAxisMotion.release(from: from, velocity: velocity, target: target, minimum: 0, maximum: maximumOffset,
+                                         timeConstant: tau, springFrequency: ScrollAxisMotion.defaultSpringFrequency,
+                                         maximumOvershoot: width * ScrollAxisMotion.defaultMaximumOvershootFraction, at: time)
+        run(m, to: (target / pointsPerCover).rounded(), at: time)
     }
 
     private func tapped() {

@@ -45,8 +45,10 @@ public enum DemoTouchScripts {
         }
         if scene is BrowserScene {
             // Four upward flicks of 70 % of the screen: whatever the
-            // velocities, they take the grid past its end, so it rests at
-            // `maximumOffset`.
+            // velocities, they take the grid past its end (at 640×480 each
+            // drag alone moves it 294 points, past the 10-point start, and
+            // the end is 867 points down; a finger catches the last motion
+            // where it is), so it rests at `maximumOffset`.
             var steps: [DemoTouchStep] = []
             for _ in 0..<4 { steps.append(.drag(x0: 0.5, y0: 0.85, x1: 0.5, y1: 0.15, checkFollows: false)) }
             return steps
@@ -69,14 +71,18 @@ public enum DemoTouchScripts {
                     .drag(x0: k.x, y0: k.y, x1: 0.98, y1: k.y, checkFollows: false)]
         }
         if let coverflow = scene as? CoverflowScene {
-            // A flick to the left across 45 % of the width (three covers,
-            // plus the saturated momentum of two: from cover 3 to cover 8),
-            // a pause well past its settling (at most 0.9 s: a tap while it
-            // still moves centres instead of flipping), then a tap on the
-            // centre cover (it flips).
+            // Two flicks to the left across 60 % of the width: each drag
+            // alone moves the shelf four covers (`pointsPerCover` is 15 %
+            // of the width), so from cover 3 the second ends at or past
+            // the last cover whatever the velocities, and the shelf lands
+            // on cover 11 (momentum only adds to it, the end stops it).
+            // A pause well past its settling (the bounce at the end takes
+            // under 1.5 s: a tap while it still moves centres instead of
+            // flipping), then a tap on the centre cover (it flips).
             let y = coverflow.centreY / size.height
-            return [.drag(x0: 0.8, y0: y, x1: 0.35, y1: y, checkFollows: false),
-                    .wait(seconds: 2.0),
+            return [.drag(x0: 0.8, y0: y, x1: 0.2, y1: y, checkFollows: false),
+                    .drag(x0: 0.8, y0: y, x1: 0.2, y1: y, checkFollows: false),
+                    .wait(seconds: 2.5),
                     .tap(x: 0.5, y: y)]
         }
         if let dashboard = scene as? DashboardScene, dashboard.buttons.count > 2 {
@@ -113,8 +119,9 @@ public enum DemoTouchScripts {
     /// Seconds from the last scripted touch until `scene` is at rest
     /// (every animation its script started has ended or is paused).
     public static func restSeconds(for scene: any DemoScene) -> Double {
-        // The last spring settles in about 1 s.
-        if scene is BrowserScene { return 1.6 }
+        // The last flick's bounce at the end (under 1.5 s) and the scroll
+        // indicator's fade-out after it (0.5 s, then 0.3 s), with slack.
+        if scene is BrowserScene { return 2.6 }
         if scene is FireworksScene || scene is CubeScene { return 0.3 }
         // The slide (0.45 s), the home screen's fade (0.3 s) and slack for
         // the emulated board (under TCG on a loaded host a frame can take

@@ -211,6 +211,71 @@ final class ScrollViewTests: ScrollTestCase {
         XCTAssertEqual(view.landingOffset(from: 0, velocity: -5000, dragStart: 0, axis: .vertical), 0, "clamped to the range")
     }
 
+    /// A snapping fling whose free rest is past the end lands on the end
+    /// the way a free fling does: decelerating into it and bouncing by at
+    /// most the overshoot limit, not a spring thrown at it with the whole
+    /// release velocity.
+    func testSnappingFlingIntoTheEndBouncesBounded() {
+        let view = makeVerticalScrollView(contentHeight: 600)   // maximum offset 400
+        view.snapInterval = Size(width: 0, height: 150)         // 400 is not a multiple: the end is a rest too
+        let router = TouchRouter(root: root)
+        view.attach(to: router)
+        drag(router, from: Point(x: 200, y: 290), to: Point(x: 200, y: 110), steps: 6, seconds: 0.06)   // 3,000 points/s
+        XCTAssertEqual(view.contentOffset.y, 400)
+        let release = clock.now, end = try! XCTUnwrap(view.motionEndTime)
+        var highest = 0.0
+        var t = release
+        while t <= end { highest = Swift.max(highest, view.visibleContentOffset(at: t).y); t += 1.0 / 240 }
+        XCTAssertGreaterThan(highest, 400, "it bounces")
+        XCTAssertLessThanOrEqual(highest, 400 + 0.15 * 200 + 1e-6, "by at most 15 % of the view")
+        XCTAssertEqual(view.visibleContentOffset(at: end).y, 400)
+        // The shared release, as a scene without a scroll view calls it.
+        let m = ScrollAxisMotion.release(from: 100, velocity: 3000, target: 400, minimum: 0, maximum: 400, timeConstant: 0.4995,
+                                         springFrequency: 12, maximumOvershoot: 30, at: 0)
+        XCTAssertEqual(m, .deceleration(from: 100, velocity: 3000, timeConstant: 0.4995, minimum: 0, maximum: 400, at: 0,
+                                        springFrequency: 12, maximumOvershoot: 30))
+        XCTAssertEqual(ScrollAxisMotion.snapped(1290, interval: 150, minimum: 0, maximum: 400), 400)
+        XCTAssertEqual(ScrollAxisMotion.snapped(230, interval: 150, minimum: 0, maximum: 400), 300)
+        XCTAssertEqual(ScrollAxisMotion.snapped(.nan, interval: 150, minimum: 0, maximum: 400), 0)
+    }
+
+    /// Let go while rubber-banded past the end and still moving outwards
+    /// fast: the content goes on past where it was let go by at most about
+    /// the overshoot limit, then springs back onto the edge.
+    func testReleasePastTheEndMovingOutIsBounded() {
+        let m = ScrollAxisMotion.deceleration(from: 450, velocity: 5000, timeConstant: 0.4995, minimum: 0, maximum: 400, at: 0,
+                                              springFrequency: 12, maximumOvershoot: 30)
+        var highest = 0.0
+        var t = 0.0
+        while t <= m.duration { highest = Swift.max(highest, m.value(at: t)); t += 1.0 / 240 }
+        XCTAssertGreaterThan(highest, 450)
+        XCTAssertLessThanOrEqual(highest, 450 + 30 + 1e-6)
+        XCTAssertEqual(m.value(at: m.endTime), 400)
+    }
+
+    /// A finger catches content moved by the app's own animation of the
+    /// offset (an attract-mode drift) where it is on screen, and the
+    /// animation is gone; lifted without a drag, it snaps.
+    func testTouchDownCatchesAnAppAnimationOfTheOffset() {
+        let view = makeVerticalScrollView(contentHeight: 2000)
+        view.snapInterval = Size(width: 0, height: 100)
+        let router = TouchRouter(root: root)
+        view.attach(to: router)
+        var drift = BasicAnimation(key: .boundsOriginY, from: .scalar(0), to: .scalar(1000), duration: 10)
+        drift.repeatCount = .infinity
+        view.add(drift, forKey: "drift", at: clock.now)
+        clock.set(clock.now + 3.33)   // linear: 333 points down
+        router.handle(TouchEvent(id: 1, phase: .began, location: Point(x: 200, y: 200), timestamp: clock.now))
+        XCTAssertNil(view.animation(forKey: "drift"))
+        XCTAssertTrue(view.touchCaughtMotion)
+        XCTAssertEqual(view.contentOffset.y, 333, accuracy: 1e-6, "caught where it was on screen")
+        router.handle(TouchEvent(id: 1, phase: .ended, location: Point(x: 200, y: 200), timestamp: clock.now + 0.05))
+        XCTAssertEqual(view.contentOffset.y, 300, "and lands on the nearest snap")
+        // A view with no such animation catches nothing.
+        let still = makeVerticalScrollView(contentHeight: 2000)
+        XCTAssertFalse(still.catchMotion(at: clock.now))
+    }
+
     /// Indicators: shown while moving, kept `indicatorFadeDelay` after the
     /// rest, then faded out linearly over `indicatorFadeDuration`.
     func testIndicatorOpacityOverTime() {

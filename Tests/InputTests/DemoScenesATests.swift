@@ -1,4 +1,5 @@
 import XCTest
+import Controls
 @testable import DemoScenes
 import DemoTouchScripts
 import FBRuntime
@@ -198,26 +199,110 @@ final class DemoScenesATests: XCTestCase {
 
     // MARK: Coverflow
 
-    func testCoverflowFlickSettlesOnAWholeCoverWithCappedMomentum() {
+    /// The visible positions from `t0` to the motion's end, every 1/240 s.
+    private func sweep(_ scene: CoverflowScene, from t0: MediaTime) -> [Double] {
+        var positions: [Double] = []
+        var t = t0
+        while t <= scene.motion.endTime + 1.0 / 240 { positions.append(scene.visiblePosition(at: t)); t += 1.0 / 240 }
+        return positions
+    }
+
+    /// Each cover's transform on screen at `time` is where the layout puts
+    /// it for scroll position `p`.
+    private func assertCoversOnScreen(_ scene: CoverflowScene, at p: Double, time: MediaTime, accuracy: Double = 1e-6,
+                                      file: StaticString = #filePath, line: UInt = #line) {
+        for i in 0..<CoverflowScene.coverCount {
+            let cover = scene.root.sublayers[1].sublayers[i]
+            guard !cover.isHidden else { continue }
+            let expected = scene.layout(offset: Double(i) - p).transform
+            guard case let .transform(t)? = cover.presentationValue(for: .transform, at: time) else {
+                return XCTFail("cover \(i) has no transform", file: file, line: line)
+            }
+            XCTAssertEqual(t.m11, expected.m11, accuracy: accuracy, "cover \(i)", file: file, line: line)
+            XCTAssertEqual(t.m41, expected.m41, accuracy: accuracy * 100, "cover \(i)", file: file, line: line)
+            XCTAssertEqual(t.m43, expected.m43, accuracy: accuracy * 100, "cover \(i)", file: file, line: line)
+        }
+    }
+
+    /// A flick goes on with the shared scroll momentum (`ScrollAxisMotion`:
+    /// exponential deceleration, rest at x₀ + v·τ) and lands exactly on the
+    /// whole cover nearest that rest, slowing all the way; the render
+    /// side's keyframes follow the same curve.
+    func testCoverflowFlickDeceleratesAndSettlesOnAWholeCover() {
         let scene = make(CoverflowScene(width: 640, height: 480))
         XCTAssertEqual(scene.position, 3)
         let y = 480 * 0.4
-        // 288 points left in 8 × 16 ms: 3 covers of 96 points, and a release
-        // at 2250 points/s, whose momentum (1125 points) is capped at 2 covers.
-        drag(from: Point(x: 512, y: y), to: Point(x: 224, y: y))
-        XCTAssertEqual(scene.position, 3 + 288 / scene.pointsPerCover + CoverflowScene.maximumMomentumCovers)
-        XCTAssertEqual(scene.position, scene.position.rounded())
-        run(1)
-        XCTAssertEqual(scene.visiblePosition(at: clock.now), 8)
-        // Each cover's transform is where the layout puts it, on screen too.
-        for i in 0..<CoverflowScene.coverCount {
-            let cover = scene.root.sublayers[1].sublayers[i]
-            let expected = scene.layout(offset: Double(i) - 8).transform
-            guard case let .transform(t)? = cover.presentationValue(for: .transform, at: clock.now) else { return XCTFail() }
-            XCTAssertEqual(t.m11, expected.m11, accuracy: 1e-9)
-            XCTAssertEqual(t.m41, expected.m41, accuracy: 1e-6)
-            XCTAssertEqual(t.m43, expected.m43, accuracy: 1e-6)
+        // 96 points (one cover) left in 8 × 16 ms: 750 points/s at release,
+        // from cover 4: the free rest is 4 + 750·τ / 96 ≈ 7.9 covers.
+        drag(from: Point(x: 512, y: y), to: Point(x: 416, y: y))
+        let release = clock.now
+        let tau = ScrollAxisMotion.normalDecelerationTimeConstant
+        XCTAssertEqual(scene.position, ((4 * 96 + 750 * tau) / 96).rounded())
+        XCTAssertEqual(scene.position, 8)
+        XCTAssertEqual(scene.motion.velocity(at: release), 750, accuracy: 1)
+        let positions = sweep(scene, from: release)
+        for k in 1..<positions.count { XCTAssertGreaterThanOrEqual(positions[k], positions[k - 1] - 1e-9, "never back") }
+        XCTAssertEqual(positions.last, 8)
+        // Slower all the way through the deceleration (the last quarter
+        // point is a spring that settles it exactly on the cover).
+        XCTAssertGreaterThan(scene.motion.decelerationDuration, 1)
+        var t = release, previous = Double.infinity
+        while t < release + scene.motion.decelerationDuration {
+            let v = scene.motion.velocity(at: t)
+            XCTAssertLessThan(v, previous + 1e-9, "slows down")
+            previous = v
+            t += 0.05
         }
+        // Mid-way, on screen, the covers stand where the motion puts them
+        // (keyframes every 1/60 s, linear between: a small error).
+        let mid = release + 0.3
+        assertCoversOnScreen(scene, at: scene.visiblePosition(at: mid), time: mid, accuracy: 2e-3)
+        run(scene.motion.endTime - clock.now + 0.1)
+        XCTAssertEqual(scene.visiblePosition(at: clock.now), 8)
+        assertCoversOnScreen(scene, at: 8, time: clock.now)
+    }
+
+    /// A fast flick towards the end lands on the last cover: it
+    /// decelerates into the end, bounces past it by at most the shared
+    /// bound (15 % of the width) and rests exactly on it.
+    func testCoverflowFastFlickBouncesAtTheEndAndRestsOnTheLastCover() {
+        let scene = make(CoverflowScene(width: 640, height: 480))
+        let y = 480 * 0.4
+        // 288 points left in 8 × 16 ms: 2,250 points/s, a free rest
+        // 6 + 2250·τ / 96 ≈ 17.7 covers, past the last (11).
+        drag(from: Point(x: 512, y: y), to: Point(x: 224, y: y))
+        let release = clock.now
+        XCTAssertEqual(scene.position, Double(CoverflowScene.coverCount - 1))
+        let positions = sweep(scene, from: release)
+        let highest = positions.max() ?? 0
+        XCTAssertGreaterThan(highest, 11, "it bounces")
+        XCTAssertLessThanOrEqual(highest, 11 + 640 * ScrollAxisMotion.defaultMaximumOvershootFraction / scene.pointsPerCover + 1e-9)
+        XCTAssertEqual(positions.last, 11)
+        run(scene.motion.endTime - clock.now + 0.1)
+        assertCoversOnScreen(scene, at: 11, time: clock.now)
+    }
+
+    /// A drag past the first cover is rubber-banded (the shared curve,
+    /// `rubberBandedOffset`, over the width): the shelf follows less than
+    /// the finger, and let go it springs back onto cover 0 without
+    /// crossing it.
+    func testCoverflowDragPastTheEndRubberBandsAndSpringsBack() {
+        let scene = make(CoverflowScene(width: 640, height: 480))
+        let y = 480 * 0.4
+        // From cover 3 (288 points) 400 points right, held still: 112
+        // points past the first cover.
+        let pull = 400.0
+        drag(from: Point(x: 100, y: y), to: Point(x: 100 + pull, y: y), hold: 0.3)
+        let release = clock.now
+        let banded = rubberBandedOffset(3 * 96 - pull, minimum: 0, maximum: scene.maximumOffset, dimension: 640)
+        XCTAssertLessThan(banded, 0)
+        XCTAssertGreaterThan(banded, 3 * 96 - pull, "less than the finger")
+        XCTAssertEqual(scene.visiblePosition(at: release), banded / scene.pointsPerCover, accuracy: 1e-9)
+        XCTAssertEqual(scene.position, 0, "lands on the first cover")
+        let positions = sweep(scene, from: release)
+        for p in positions { XCTAssertLessThanOrEqual(p, 1e-9, "springs back without crossing") }
+        XCTAssertEqual(positions.last, 0)
+        XCTAssertLessThan(scene.motion.duration, 1.5)
     }
 
     func testCoverflowSlowDragRoundsToTheNearestCover() {
@@ -226,8 +311,30 @@ final class DemoScenesATests: XCTestCase {
         drag(from: Point(x: 400, y: y), to: Point(x: 240, y: y), hold: 0.3)   // 160 points: 1.67 covers, no momentum
         XCTAssertEqual(scene.position, (3 + 160 / scene.pointsPerCover).rounded())
         XCTAssertEqual(scene.position, 5)
-        XCTAssertEqual(CoverflowScene.restingCover(from: 20, velocity: 0, pointsPerCover: 96), 11, "kept on the shelf")
-        XCTAssertEqual(CoverflowScene.restingCover(from: 2, velocity: .nan, pointsPerCover: 96), 2, "bad velocity: no momentum")
+        run(scene.motion.endTime - clock.now + 0.1)
+        XCTAssertEqual(scene.visiblePosition(at: clock.now), 5)
+    }
+
+    /// The demo's touch script ends on the last cover, flipped, whatever
+    /// the speed of its flicks (fast as in the tests, or slow as on a
+    /// loaded emulated board).
+    func testCoverflowTouchScriptEndsOnTheLastCoverFlipped() {
+        for seconds in [0.1, 0.4] {
+            let scene = make(CoverflowScene(width: 640, height: 480))
+            for step in DemoTouchScripts.steps(for: scene) {
+                switch step {
+                case let .drag(x0, y0, x1, y1, _):
+                    drag(from: Point(x: x0 * 640, y: y0 * 480), to: Point(x: x1 * 640, y: y1 * 480), dt: seconds / 8)
+                    run(0.2)
+                case let .wait(s): run(s)
+                case let .tap(x, y): tap(Point(x: x * 640, y: y * 480))
+                case .pinch: XCTFail("no pinch")
+                }
+            }
+            run(DemoTouchScripts.restSeconds(for: scene))
+            XCTAssertEqual(scene.position, 11, "\(seconds) s flicks")
+            XCTAssertEqual(scene.flipped[11], true, "\(seconds) s flicks")
+        }
     }
 
     func testCoverflowTapBringsASideCoverToTheCentreAndFlipsTheCentreOne() {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import Controls
 @testable import DemoScenes
 import DemoTouchScripts
 import FBRuntime
@@ -196,43 +197,135 @@ final class DemoScenesBTests: XCTestCase {
         }
     }
 
-    func testBrowserSlowDragFollowsAndAFlickStopsAtTheEnd() throws {
+    /// The browser's grid is a Controls `ScrollView` (its content, one row
+    /// the snap interval): a held drag rests on the nearest whole row, a
+    /// pull past the top is rubber-banded by the shared curve and springs
+    /// back, flicks decelerate and land on a whole row or bounce at the
+    /// end, and the attract-mode drift is caught by a finger.
+    func testBrowserScrollsWithTheScrollViewPhysicsAndSnapsToRows() throws {
         let scene = BrowserScene(width: 640, height: 480)
         scene.root.isDisplayRoot = true
         let router = TouchRouter(root: scene.root)
         XCTAssertTrue(scene.installGestures(in: router))
-        let header = scene.scrollView.position.y
+        let view = scene.scrollView
+        let header = view.position.y
         let expectedMaximum = scene.grid.bounds.height - (480 - header)
         XCTAssertEqual(scene.maximumOffset, expectedMaximum, accuracy: 1e-9)
+        XCTAssertEqual(view.snapInterval.height, scene.rowPitch)
 
-        // A slow drag of two rows up, held still before lifting: no
-        // momentum, rests two rows down the content.
+        // A slow drag of two rows up, held still before lifting: the
+        // content follows the finger from where the drag began (the first
+        // 32-point step is the pan's start), no momentum, and it lands on
+        // the nearest whole row, two rows down the content.
         let x = 320.0, y0 = 400.0
         stroke(router, from: Point(x: x, y: y0), to: Point(x: x, y: y0 - 2 * scene.rowPitch), moves: 10, dt: 0.05, hold: 0.3)
+        let held = 2 * scene.rowPitch * 9 / 10
+        XCTAssertEqual(view.visibleContentOffset(at: clock.now).y, held, accuracy: 1e-9)
         XCTAssertEqual(scene.contentOffset, 2 * scene.rowPitch, accuracy: 1e-9)
         run(1.5)
+        XCTAssertEqual(view.visibleContentOffset(at: clock.now).y, 2 * scene.rowPitch, accuracy: 1e-9)
 
-        // Pulling down past the top: half the distance (rubber band), then
-        // back to 0 on release.
+        // Pulling down past the top: the excess shown by the rubber band
+        // (less than the finger), then the spring back to 0, not crossing.
         let pull = 80.0
-        stroke(router, from: Point(x: x, y: 200), to: Point(x: x, y: 200 + 2 * scene.rowPitch + pull), moves: 10, dt: 0.05, hold: 0.3)
+        let distance = 2 * scene.rowPitch + pull
+        stroke(router, from: Point(x: x, y: 100), to: Point(x: x, y: 100 + distance), moves: 10, dt: 0.05, hold: 0.3)
+        let raw = 2 * scene.rowPitch - distance * 9 / 10
+        let banded = rubberBandedOffset(raw, minimum: 0, maximum: expectedMaximum, dimension: view.bounds.height)
+        XCTAssertLessThan(raw, banded)
+        XCTAssertLessThan(banded, 0)
+        let release = clock.now
+        XCTAssertEqual(view.visibleContentOffset(at: release).y, banded, accuracy: 1e-9)
         XCTAssertEqual(scene.contentOffset, 0, accuracy: 1e-9)
-        XCTAssertEqual(scene.rubberBanded(-pull), -pull / 2)
+        let back = try XCTUnwrap(view.motionEndTime)
+        var t = release
+        while t <= back { XCTAssertLessThanOrEqual(view.visibleContentOffset(at: t).y, 1e-9); t += 1.0 / 120 }
+        if case let .point(p)? = view.presentationValue(for: .boundsOrigin, at: back + 0.01) { XCTAssertEqual(p.y, 0, accuracy: 1e-9) }
         run(1.5)
 
-        // Fast flicks up: clamped at the end stop, whatever the speed.
-        for _ in 0..<3 { stroke(router, from: Point(x: x, y: 420), to: Point(x: x, y: 100), moves: 4, dt: 0.016) }
+        // A fast flick up (5,000 points/s) from the top: its free rest is
+        // far past the end, so it decelerates into the end, bounces past
+        // it by at most 15 % of the view and lands on it.
+        stroke(router, from: Point(x: x, y: 420), to: Point(x: x, y: 100), moves: 4, dt: 0.016)
         XCTAssertEqual(scene.contentOffset, expectedMaximum, accuracy: 1e-9)
-        // The spring lands there: on screen too once settled.
-        let settled = clock.now + 3
-        if case let .point(p)? = scene.grid.presentationValue(for: .position, at: settled) {
-            XCTAssertEqual(-p.y, expectedMaximum, accuracy: 0.5)
+        let bounce = clock.now, end = try XCTUnwrap(view.motionEndTime)
+        var highest = 0.0
+        t = bounce
+        while t <= end { highest = max(highest, view.visibleContentOffset(at: t).y); t += 1.0 / 240 }
+        XCTAssertGreaterThan(highest, expectedMaximum, "it bounces")
+        XCTAssertLessThanOrEqual(highest, expectedMaximum + 0.15 * view.bounds.height + 1e-6)
+        if case let .point(p)? = view.presentationValue(for: .boundsOrigin, at: end + 0.01) {
+            XCTAssertEqual(p.y, expectedMaximum, accuracy: 1e-9, "the render side lands there too")
         }
-        // A flick of intermediate speed ends on a whole row.
+        // More flicks, each catching the last: the end stop holds.
+        for _ in 0..<2 { stroke(router, from: Point(x: x, y: 420), to: Point(x: x, y: 100), moves: 4, dt: 0.016) }
+        XCTAssertEqual(scene.contentOffset, expectedMaximum, accuracy: 1e-9)
+
+        // A flick of intermediate speed back up the content decelerates
+        // (slower all the way) and ends exactly on a whole row.
         run(3)
         stroke(router, from: Point(x: x, y: 150), to: Point(x: x, y: 300), moves: 5, dt: 0.02)
         let rows = scene.contentOffset / scene.rowPitch
-        XCTAssertTrue(scene.contentOffset == expectedMaximum || abs(rows - rows.rounded()) < 1e-9)
+        XCTAssertEqual(rows, rows.rounded(), accuracy: 1e-9)
+        XCTAssertLessThan(scene.contentOffset, expectedMaximum)
+        let flick = clock.now, rest = try XCTUnwrap(view.motionEndTime)
+        var speed = Double.infinity
+        t = flick
+        while t < rest - 0.1 {
+            let step = view.visibleContentOffset(at: t).y - view.visibleContentOffset(at: t + 0.05).y
+            XCTAssertGreaterThanOrEqual(step, -1e-9, "moves one way")
+            XCTAssertLessThanOrEqual(step, speed + 1e-9, "slows down")
+            speed = step
+            t += 0.05
+        }
+        XCTAssertEqual(view.visibleContentOffset(at: rest).y, scene.contentOffset)
+    }
+
+    /// The demo's touch script ends with the grid at its end, the motion
+    /// and the indicator's fade over within `restSeconds`, whatever the
+    /// speed of its flicks (fast as here, or slow as on a loaded emulated
+    /// board): the screendump does not depend on timing.
+    func testBrowserTouchScriptEndsAtTheEndAtRest() throws {
+        for seconds in [0.064, 0.3] {
+            let scene = BrowserScene(width: 640, height: 480)
+            scene.root.isDisplayRoot = true
+            let router = TouchRouter(root: scene.root)
+            XCTAssertTrue(scene.installGestures(in: router))
+            let steps = DemoTouchScripts.steps(for: scene)
+            XCTAssertEqual(steps.count, 4)
+            for step in steps {
+                guard case let .drag(x0, y0, x1, y1, _) = step else { return XCTFail("\(step)") }
+                stroke(router, from: Point(x: x0 * 640, y: y0 * 480), to: Point(x: x1 * 640, y: y1 * 480), moves: 8, dt: seconds / 8)
+                run(0.2)   // fbcheck's pause after a drag
+            }
+            run(DemoTouchScripts.restSeconds(for: scene) - 0.2)
+            XCTAssertEqual(scene.contentOffset, scene.maximumOffset, "\(seconds) s flicks")
+            let end = try XCTUnwrap(scene.scrollView.motionEndTime)
+            XCTAssertLessThan(end + scene.scrollView.indicatorFadeDelay + scene.scrollView.indicatorFadeDuration, clock.now,
+                              "\(seconds) s flicks: at rest, the indicator gone")
+            XCTAssertEqual(scene.scrollView.indicatorOpacity(vertical: true, at: clock.now), 0)
+        }
+    }
+
+    /// Attract mode drifts the scroll view's offset; a finger landing on it
+    /// catches the grid where it is on screen and, lifted without a drag,
+    /// it lands on the nearest whole row.
+    func testBrowserDriftIsCaughtByAFinger() throws {
+        let scene = BrowserScene(width: 640, height: 480)
+        scene.root.isDisplayRoot = true
+        let router = TouchRouter(root: scene.root)
+        XCTAssertTrue(scene.installGestures(in: router))
+        scene.startAnimations(at: clock.now)
+        run(4)
+        guard case let .point(drifted)? = scene.scrollView.presentationValue(for: .boundsOrigin, at: clock.now) else {
+            return XCTFail("no offset on screen")
+        }
+        XCTAssertGreaterThan(drifted.y, 0, "it drifts")
+        tap(router, at: Point(x: 320, y: 300))
+        XCTAssertNil(scene.scrollView.animation(forKey: "drift"))
+        let nearest = min((drifted.y / scene.rowPitch).rounded() * scene.rowPitch, scene.maximumOffset)
+        XCTAssertEqual(scene.contentOffset, nearest, accuracy: 2, "the nearest row to where it was caught")
+        XCTAssertEqual((scene.contentOffset / scene.rowPitch).rounded() * scene.rowPitch, scene.contentOffset, accuracy: 1e-9)
     }
 
     // MARK: Shapes

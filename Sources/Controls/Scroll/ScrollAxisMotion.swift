@@ -105,13 +105,19 @@ public struct ScrollAxisMotion: Equatable, Sendable {
     /// past the edge at most `maximumOvershoot` points (the velocity at the
     /// edge is limited so: a critically damped spring leaving the rest at
     /// velocity `v` goes out at most `v / (ω·e)`). Starting outside the
-    /// range, it springs to the nearest edge.
+    /// range (let go while rubber-banded), it springs to the nearest edge;
+    /// a velocity pointing further out is limited the same way, so the
+    /// content goes on past where it was let go by at most about
+    /// `maximumOvershoot` (a flick that ends past the end would otherwise
+    /// throw it out by `v / (ω·e)`: 150 points at 5,000 points/s).
     public static func deceleration(from offset: Double, velocity v0: Double, timeConstant tau: Double,
                                     minimum: Double, maximum: Double, at time: Double,
                                     springFrequency w: Double, maximumOvershoot: Double) -> ScrollAxisMotion {
-        let v = v0.isFinite ? v0 : 0
+        var v = v0.isFinite ? v0 : 0
         let lo = Swift.min(minimum, maximum), hi = Swift.max(minimum, maximum)
+        let limit = Swift.max(0, maximumOvershoot) * w * 2.718_281_828_459_045
         if offset < lo || offset > hi {
+            if (offset < lo && v < 0) || (offset > hi && v > 0) { v = Swift.min(Swift.max(v, -limit), limit) }
             return spring(from: offset, velocity: v, to: offset < lo ? lo : hi, at: time, frequency: w)
         }
         let rest = offset + v * tau
@@ -122,9 +128,7 @@ public struct ScrollAxisMotion: Equatable, Sendable {
         let edge = rest > hi ? hi : lo
         let remaining = 1 - (edge - offset) / (v * tau)   // e^(−tc/τ), in (0, 1]
         let tc = remaining > 0 ? -tau * ScrollMath.log(remaining) : 0
-        var vc = v * remaining
-        let limit = Swift.max(0, maximumOvershoot) * w * 2.718_281_828_459_045
-        vc = Swift.min(Swift.max(vc, -limit), limit)
+        let vc = Swift.min(Swift.max(v * remaining, -limit), limit)
         var m = spring(from: edge, velocity: vc, to: edge, at: time, frequency: w)
         m.start = offset
         m.velocity = v

@@ -55,9 +55,8 @@ public final class ScrollPanRecognizer: GestureRecognizer {
         primary = touch.id
         sampleCount = 0; nextSample = 0
         addSample(touch)
-        caught = scrollView?.isDecelerating ?? false
+        caught = scrollView?.catchMotion(at: touch.timestamp) ?? false
         scrollView?.touchCaughtMotion = caught
-        scrollView?.catchMotion(at: touch.timestamp)
     }
 
     public override func touchMoved(_ touch: Touch) {

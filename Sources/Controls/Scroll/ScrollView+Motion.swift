@@ -3,16 +3,52 @@ import FBRuntime
 extension ScrollView {
     // MARK: The finger (called by ScrollPanRecognizer)
 
-    /// A finger landed at media time `time`: a motion under way stops
-    /// where it is on screen then (the finger catches the content).
-    func catchMotion(at time: MediaTime) {
-        guard isMoving else { return }
-        let offset = visibleContentOffset(at: time)
-        stopMotion()
+    /// A finger landed at media time `time`: the content stops where it is
+    /// on screen then (the finger catches it) — a motion under way, or an
+    /// animation of `bounds.origin` the app added itself (an attract-mode
+    /// drift: `BasicAnimation`, `KeyframeAnimation` or `SpringAnimation` of
+    /// `bounds`, `bounds.origin` or one of its coordinates), which is
+    /// removed. Returns whether it caught anything.
+    @discardableResult
+    func catchMotion(at time: MediaTime) -> Bool {
+        let offset: Point
+        if isMoving {
+            offset = visibleContentOffset(at: time)
+            stopMotion()
+        } else {
+            guard let onScreen = removeAppOffsetAnimations(at: time) else { return false }
+            offset = onScreen
+        }
         setModelOffset(offset)
         dragStartOffset = offset   // a lift without a drag pages from here
         visibleOffsetDidChange(offset)
         showIndicators()
+        return true
+    }
+
+    /// Removes the app's own animations of the offset (not the view's
+    /// motion) and returns the offset they showed at `time`; nil when
+    /// there were none.
+    private func removeAppOffsetAnimations(at time: MediaTime) -> Point? {
+        var keys: [String] = []
+        for (key, animation) in animations where key != ScrollView.motionAnimationKey {
+            let animated: AnimatableKey?
+            switch animation {
+            case let .basic(a): animated = a.key
+            case let .keyframe(a): animated = a.key
+            case let .spring(a): animated = a.key
+            default: animated = nil
+            }
+            switch animated {
+            case .bounds?, .boundsOrigin?, .boundsOriginX?, .boundsOriginY?: keys.append(key)
+            default: break
+            }
+        }
+        guard !keys.isEmpty else { return nil }
+        var onScreen = contentOffset
+        if case let .point(p)? = presentationValue(for: .boundsOrigin, at: time), p.isFinite { onScreen = p }
+        for key in keys { removeAnimation(forKey: key) }
+        return onScreen
     }
 
     /// The drag began: it moves the content from where it is on screen.
@@ -61,21 +97,20 @@ extension ScrollView {
         start(x: mx, y: my, at: time)
     }
 
-    /// Where a release on one axis goes (see `endDrag`).
+    /// Where a release on one axis goes (see `endDrag`): the shared
+    /// `ScrollAxisMotion.release`, with a target when paging or snapping.
     func releaseMotion(from offset: Double, velocity v: Double, start: Double, axis: ScrollAxes,
                        at time: MediaTime) -> ScrollAxisMotion {
         let horizontal = axis == .horizontal
         let lo = horizontal ? minimumContentOffset.x : minimumContentOffset.y
         let hi = horizontal ? maximumContentOffset.x : maximumContentOffset.y
         let size = horizontal ? bounds.width : bounds.height
-        let tau = decelerationTimeConstant > 0 ? decelerationTimeConstant : 0.4995
-        if isPagingEnabled || (horizontal ? snapInterval.width : snapInterval.height) > 0 {
-            let target = landingOffset(from: offset, velocity: v, dragStart: start, axis: axis)
-            return .landing(from: offset, velocity: v, on: target, timeConstant: tau, at: time, springFrequency: springFrequency)
-        }
-        return .deceleration(from: offset, velocity: v, timeConstant: tau, minimum: lo, maximum: hi, at: time,
-                             springFrequency: springFrequency,
-                             maximumOvershoot: bounces ? size * maximumOvershootFraction : 0)
+        let tau = decelerationTimeConstant > 0 ? decelerationTimeConstant : ScrollAxisMotion.normalDecelerationTimeConstant
+        let lands = isPagingEnabled || (horizontal ? snapInterval.width : snapInterval.height) > 0
+        let target = lands ? landingOffset(from: offset, velocity: v, dragStart: start, axis: axis) : nil
+        return .release(from: offset, velocity: v, target: target, minimum: lo, maximum: hi, timeConstant: tau,
+                        springFrequency: springFrequency, maximumOvershoot: bounces ? size * maximumOvershootFraction : 0,
+                        at: time)
     }
 
     /// Where a paging or snapping release on `axis` lands, points: the
@@ -85,20 +120,15 @@ extension ScrollView {
         let horizontal = axis == .horizontal
         let lo = horizontal ? minimumContentOffset.x : minimumContentOffset.y
         let hi = horizontal ? maximumContentOffset.x : maximumContentOffset.y
-        let projected = offset + (v.isFinite ? v : 0) * decelerationTimeConstant
-        var target: Double
-        if isPagingEnabled {
-            let page = Swift.max(horizontal ? bounds.width : bounds.height, 1)
-            let startPage = (dragStart / page).rounded()
-            var p = (projected / page).rounded()
-            p = Swift.min(Swift.max(p, startPage - 1), startPage + 1)
-            target = p * page
-        } else {
-            let interval = horizontal ? snapInterval.width : snapInterval.height
-            target = (projected / interval).rounded() * interval
+        let projected = ScrollAxisMotion.projectedRest(from: offset, velocity: v, timeConstant: decelerationTimeConstant)
+        guard isPagingEnabled else {
+            return ScrollAxisMotion.snapped(projected, interval: horizontal ? snapInterval.width : snapInterval.height,
+                                            minimum: lo, maximum: hi)
         }
-        if !target.isFinite { target = lo }
-        return Swift.min(Swift.max(target, lo), hi)
+        let page = Swift.max(horizontal ? bounds.width : bounds.height, 1)
+        let startPage = (dragStart / page).rounded()
+        let p = Swift.min(Swift.max((projected / page).rounded(), startPage - 1), startPage + 1)
+        return ScrollAxisMotion.snapped(p * page, interval: 0, minimum: lo, maximum: hi)
     }
 
     /// The drag was cancelled: back within range from where it is.

@@ -76,13 +76,13 @@ open class ScrollView: Layer {
     /// The deceleration's time constant τ, seconds: a release at `v` goes
     /// on `v·τ` points. The default is UIKit's normal rate (0.998 of the
     /// velocity kept per millisecond); 0.1 is UIKit's fast rate.
-    public var decelerationTimeConstant = 0.4995
+    public var decelerationTimeConstant = ScrollAxisMotion.normalDecelerationTimeConstant
     /// The bounce and spring-back's angular frequency ω, radians per
     /// second (critically damped: ~4.7/ω seconds to settle).
-    public var springFrequency = 12.0
+    public var springFrequency = ScrollAxisMotion.defaultSpringFrequency
     /// The farthest past an end a fling's bounce goes, as a fraction of the
     /// view's size on that axis.
-    public var maximumOvershootFraction = 0.15
+    public var maximumOvershootFraction = ScrollAxisMotion.defaultMaximumOvershootFraction
     /// Seconds between app-side updates while a motion runs (`advance`).
     public var frameInterval = 1.0 / 60
     /// Called on the app thread whenever the offset on screen changes
@@ -111,20 +111,24 @@ open class ScrollView: Layer {
     public let verticalIndicator = Layer(name: "vertical scroll indicator")
 
     /// A finger is dragging the content.
-    public internal(set) var isTracking = false
+    public final internal(set) var isTracking = false
     /// The app-side offset as of the last change or `advance(to:)`: what
     /// is on screen at that time, points.
-    public internal(set) var visibleContentOffset: Point = .zero
+    public final internal(set) var visibleContentOffset: Point = .zero
 
     /// The touch down now (or the last one) landed on moving content and
     /// stopped it: a tap that only catches a fling selects nothing.
-    public internal(set) var touchCaughtMotion = false
+    public final internal(set) var touchCaughtMotion = false
 
-    var motionX = ScrollAxisMotion.resting(at: 0)
-    var motionY = ScrollAxisMotion.resting(at: 0)
-    var isMoving = false
-    var dragStartOffset: Point = .zero
-    var lastAdvance: MediaTime = 0
+    // `final` for the internal members: in Embedded Swift an internal
+    // non-final member of an open class gets a dead-method stub in every
+    // client module that uses the class (the browser demo), a duplicate
+    // symbol at the aarch64 link.
+    final var motionX = ScrollAxisMotion.resting(at: 0)
+    final var motionY = ScrollAxisMotion.resting(at: 0)
+    final var isMoving = false
+    final var dragStartOffset: Point = .zero
+    final var lastAdvance: MediaTime = 0
 
     /// Animation keys the view uses on itself and its indicators.
     public static let motionAnimationKey = "scroll"
@@ -210,13 +214,13 @@ open class ScrollView: Layer {
                      y: Swift.min(Swift.max(offset.y.isFinite ? offset.y : lo.y, lo.y), hi.y))
     }
 
-    func setContentOffset(_ offset: Point, animated: Bool) {
+    final func setContentOffset(_ offset: Point, animated: Bool) {
         stopMotion()
         setModelOffset(offset)
         visibleOffsetDidChange(offset)
     }
 
-    func setModelOffset(_ offset: Point) {
+    final func setModelOffset(_ offset: Point) {
         guard bounds.origin != offset else { return }
         withoutImplicitAnimations { bounds.origin = offset }
     }
