@@ -274,6 +274,17 @@ final class ScrollViewTests: ScrollTestCase {
         // A view with no such animation catches nothing.
         let still = makeVerticalScrollView(contentHeight: 2000)
         XCTAssertFalse(still.catchMotion(at: clock.now))
+        // Nor does a view whose size animates (layout's implicit `bounds`
+        // action) with its origin still: that is no motion of the
+        // content, and a tap must reach it. The size animation stays.
+        let resized = makeVerticalScrollView(contentHeight: 2000)
+        var grow = BasicAnimation(key: .bounds, from: .rect(resized.bounds),
+                                  to: .rect(Rect(x: 0, y: 0, width: resized.bounds.width, height: resized.bounds.height + 40)),
+                                  duration: 0.25)
+        grow.fillMode = .both
+        resized.add(grow, forKey: "bounds", at: clock.now)
+        XCTAssertFalse(resized.catchMotion(at: clock.now + 0.1))
+        XCTAssertNotNil(resized.animation(forKey: "bounds"))
     }
 
     /// Indicators: shown while moving, kept `indicatorFadeDelay` after the

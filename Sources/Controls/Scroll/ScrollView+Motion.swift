@@ -28,9 +28,12 @@ extension ScrollView {
 
     /// Removes the app's own animations of the offset (not the view's
     /// motion) and returns the offset they showed at `time`; nil when
-    /// there were none.
+    /// there were none. An animation of the whole `bounds` counts only
+    /// while it moves the origin: a size change animated by layout (an
+    /// implicit `bounds` action) is no motion of the content, and a tap
+    /// on a list that was just laid out must reach its rows.
     private func removeAppOffsetAnimations(at time: MediaTime) -> Point? {
-        var keys: [String] = []
+        var originKeys: [String] = [], boundsKeys: [String] = []
         for (key, animation) in animations where key != ScrollView.motionAnimationKey {
             let animated: AnimatableKey?
             switch animation {
@@ -40,14 +43,17 @@ extension ScrollView {
             default: animated = nil
             }
             switch animated {
-            case .bounds?, .boundsOrigin?, .boundsOriginX?, .boundsOriginY?: keys.append(key)
+            case .boundsOrigin?, .boundsOriginX?, .boundsOriginY?: originKeys.append(key)
+            case .bounds?: boundsKeys.append(key)
             default: break
             }
         }
-        guard !keys.isEmpty else { return nil }
+        guard !originKeys.isEmpty || !boundsKeys.isEmpty else { return nil }
         var onScreen = contentOffset
         if case let .point(p)? = presentationValue(for: .boundsOrigin, at: time), p.isFinite { onScreen = p }
-        for key in keys { removeAnimation(forKey: key) }
+        if originKeys.isEmpty && onScreen == contentOffset { return nil }
+        for key in originKeys { removeAnimation(forKey: key) }
+        if onScreen != contentOffset { for key in boundsKeys { removeAnimation(forKey: key) } }
         return onScreen
     }
 
