@@ -174,11 +174,15 @@ extension PathRasterizer {
         let starts = overlaps.rowStarts.base
         starts.update(repeating: 0, count: rows &+ 1)
         let bandBottom = bandTop &+ Int32(truncatingIfNeeded: rows) &<< 8
+        /// The band's rows (first, last) that edge `e` crosses.
+        @inline(__always) func rowsOf(_ e: Edge) -> (Int, Int) {
+            (Int((Swift.max(e.y0.raw, bandTop) &- bandTop) >> 8), Int((Swift.min(e.y1.raw, bandBottom) &- 1 &- bandTop) >> 8))
+        }
         var total = 0
         var k = 0
         while k < activeCount {
             let e = sorted[Int(act[k])]
-            let r0 = Int((Swift.max(e.y0.raw, bandTop) &- bandTop) >> 8), r1 = Int((Swift.min(e.y1.raw, bandBottom) &- 1 &- bandTop) >> 8)
+            let (r0, r1) = rowsOf(e)
             var r = r0
             while r <= r1 { starts[r &+ 1] &+= 1; r &+= 1 }
             total &+= r1 &- r0 &+ 1
@@ -192,7 +196,7 @@ extension PathRasterizer {
         while k < activeCount {
             let index = act[k]
             let e = sorted[Int(index)]
-            let r0 = Int((Swift.max(e.y0.raw, bandTop) &- bandTop) >> 8), r1 = Int((Swift.min(e.y1.raw, bandBottom) &- 1 &- bandTop) >> 8)
+            let (r0, r1) = rowsOf(e)
             var r = r0
             while r <= r1 {
                 let rowTop = bandTop &+ Int32(truncatingIfNeeded: r) &<< 8

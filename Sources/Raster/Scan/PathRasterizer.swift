@@ -23,14 +23,15 @@
 ///    pixel weighted by winding number (`CoverageArea`, 2^17 for one whole
 ///    pixel at winding 1). The fill rule maps it to coverage: non-zero takes
 ///    `min(|a|, 1)`, even-odd folds `|a|` modulo 2 (FreeType's rule).
-///    That is exact where, inside each pixel, the winding number takes one
-///    sign and magnitude at most 1. Where it does not (pieces of one path
-///    overlapping: a stroke retracing itself, round caps or dashes that
-///    meet; edges crossing inside a pixel: a star), summing areas would
-///    count a pixel's overlapped part twice, or let +1 and −1 parts cancel.
-///    Those rows are resolved exactly instead (`resolveOverlaps`): the row
-///    is cut at every edge end and crossing into trapezoids, the fill rule
-///    is applied to each trapezoid's own winding number, and only the
+///    That is exact where the winding numbers inside each pixel are two
+///    neighbours at most (k and k + 1). Where they are not (pieces of one
+///    path overlapping: a stroke retracing itself, round caps or dashes
+///    that meet; edges crossing inside a pixel: a star), summing areas
+///    would count a pixel's overlapped part twice, or let +1 and −1 parts
+///    cancel. Rows that may hold such pixels (`rowIsPlain` says which
+///    surely do not) are rebuilt exactly instead (`resolveOverlaps`): the
+///    row is cut at every edge end and crossing into trapezoids, the fill
+///    rule is applied to each trapezoid's own winding number, and only the
 ///    boundaries between inside and outside are accumulated, so each
 ///    covered point of a pixel counts once. A path that is one convex
 ///    polygon (rectangles, rounded rectangles, circles) cannot overlap
@@ -58,7 +59,8 @@ public final class PathRasterizer {
 
     @usableFromInline struct Edge {
         /// Top and bottom end, `y0 < y1`; 24.8 relative to the clip origin,
-        /// x within `0 ... clipWidth·256`.
+        /// x within `0 ... clipWidth·256` unless `keepsColumns` (then the
+        /// line as it is, left and right of the clip too).
         var x0: SubpixelCoordinate, y0: SubpixelCoordinate, x1: SubpixelCoordinate, y1: SubpixelCoordinate
         /// +1 for a line that went down in the path, −1 for one that went up.
         var winding: Int32
