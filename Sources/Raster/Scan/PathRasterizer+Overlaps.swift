@@ -11,13 +11,14 @@
 // inside begins (+1) or ends (−1). The cells then hold the area of the
 // inside itself, each covered point once, and the usual sweep maps it.
 //
-// Rows whose pieces plainly cannot overlap (`rowIsPlain`: each group of
-// pixel columns crossed once, top to bottom, by pieces turning the same
-// way) keep the cells the edges gave. The others are rebuilt, whether they
-// needed it or not: both the test and the rebuild read only the row's own
+// A row's pieces fall into groups of pixel columns no other group shares.
+// Groups whose pieces plainly cannot overlap (`groupIsPlain`: crossed once,
+// top to bottom, by pieces turning the same way) keep the cells the edges
+// gave; the others are rebuilt in place, whether they needed it or not
+// (`resolveRow`). Both the test and the rebuild read only the row's own
 // pieces, all of them (a path that may overlap itself keeps its edges left
 // and right of the clip, see `buildEdges`), so a pixel's coverage does not
-// depend on the clip, as everywhere else in the rasterizer. A rebuilt row
+// depend on the clip, as everywhere else in the rasterizer. A rebuilt group
 // that needed no rebuilding differs from its cells by rounding only: its
 // pieces are whole edge pieces with the cell walk's own x where they can
 // be, cut only where the rule's inside changes along them.
@@ -115,11 +116,27 @@ struct OverlapPiece {
     var xa: Int32, ya: Int32, xb: Int32, yb: Int32, winding: Int32
 }
 
+/// A group of a row's pieces that `resolveRow` rebuilds: its pieces
+/// (`OverlapScratch.groupSegments[start ..< start + count]`), the pixel
+/// columns they reach (relative to the clip), the winding number left of
+/// them and what they add to it.
+struct OverlapGroup {
+    var start: Int32, count: Int32
+    var firstColumn: Int32, lastColumn: Int32
+    var windingLeft: Int32, step: Int32
+}
+
 /// The overlap resolution's buffers, kept by the rasterizer from draw to
 /// draw.
 struct OverlapScratch {
     /// The band's pieces, row after row (`rowStarts`).
     var segments = ScratchBuffer<OverlapSegment>()
+    /// The current row's groups to rebuild, and their pieces.
+    var groups = ScratchBuffer<OverlapGroup>()
+    var groupSegments = ScratchBuffer<OverlapSegment>()
+    /// What pieces starting and ending at each height of the row add to
+    /// the winding number (257 entries, 0 between uses).
+    var heightSteps = ScratchBuffer<Int32>()
     var rowStarts = ScratchBuffer<Int32>()
     var events = ScratchBuffer<Int32>()
     /// Indices into the row's pieces of those present in the current slab,
@@ -136,7 +153,7 @@ struct OverlapScratch {
     var slopes = ScratchBuffer<Int64>()
 
     func release() {
-        segments.release(); rowStarts.release(); events.release(); order.release(); xTop.release(); xBottom.release()
+        segments.release(); groups.release(); groupSegments.release(); heightSteps.release(); rowStarts.release(); events.release(); order.release(); xTop.release(); xBottom.release()
         runSign.release(); runStart.release(); pieces.release(); slopes.release()
     }
 }
@@ -211,41 +228,43 @@ extension PathRasterizer {
         r = 0
         while r < rows {
             defer { r &+= 1 }
-            let rowTop = bandTop &+ Int32(truncatingIfNeeded: r) &<< 8
             let begin = r == 0 ? 0 : Int(starts[r &- 1])
-            let segs = bucket + begin
             let n = Int(starts[r]) &- begin
-            guard n >= 2, n <= PathRasterizer.maximumResolvedPiecesPerRow,
-                  !rowIsPlain(segs, rowTop: rowTop, count: n, sorted: sorted) else { continue }
-            normalizeRow(segs, rule: rule, rowTop: rowTop, count: n, sorted: sorted)
-            // Rebuild the row's cells from the boundaries of the inside.
-            let row = cells + r &* stride, bits = touched + r &* wordsPerRow
-            if rowMin[r] <= rowMax[r] {
-                let lo = Int(rowMin[r]), hi = Int(rowMax[r])
-                (row + lo).update(repeating: 0, count: hi &- lo &+ 1)
-                (bits + (lo &>> 6)).update(repeating: 0, count: (hi &>> 6) &- (lo &>> 6) &+ 1)
-            }
-            rowMin[r] = .max; rowMax[r] = .min
-            let pieces = overlaps.pieces.base
-            var p = 0
-            while p < overlaps.pieces.count {
-                let q = pieces[p]
-                PathRasterizer.accumulateRow(row, bits, q.xa, q.ya, q.xb, q.yb, q.winding, limitX, &rowMin[r], &rowMax[r])
-                p &+= 1
-            }
+            guard n >= 2, n <= PathRasterizer.maximumResolvedPiecesPerRow else { continue }
+            resolveRow(bucket + begin, count: n, rule: rule, rowTop: bandTop &+ Int32(truncatingIfNeeded: r) &<< 8, sorted: sorted,
+                       row: cells + r &* stride, bits: touched + r &* wordsPerRow, rowMin: &rowMin[r], rowMax: &rowMax[r])
         }
     }
 
-    /// The quick test most rows of most paths pass: the row's pieces fall
-    /// into groups of pixel columns that no other group shares, each group
-    /// a staircase of pieces turning the same way that covers the row's
-    /// height once (an outline crossing the row, in one or more pieces).
-    /// Then, at every height, each group's columns hold one piece, the
-    /// winding number steps once across them and stays constant between
-    /// groups, so no pixel holds winding numbers 2 apart and the cells are
-    /// exact. (A horizontal edge inside the row, or an outline turning back
-    /// in it, leaves some group not covering the row's height: rebuilt.)
-    func rowIsPlain(_ segs: UnsafeMutablePointer<OverlapSegment>, rowTop: Int32, count n: Int, sorted: UnsafeMutablePointer<Edge>) -> Bool {
+    /// Resolves one row's `count` pieces (`segs`, whose cells the edges have
+    /// just added to `row`).
+    ///
+    /// The pieces fall into groups of pixel columns that no other group
+    /// shares. At every height the winding number left of a group is the sum
+    /// of the windings of the pieces left of it present at that height. A
+    /// group that is plain — a staircase of pieces turning the same way
+    /// covering the row's height once (an outline crossing the row, in one
+    /// or more pieces) — holds no pixel with winding numbers 2 apart, so its
+    /// cells are exact, and it adds its winding at every height; most groups
+    /// of most rows are plain. (A horizontal edge inside the row, or an
+    /// outline turning back in it, leaves a group not covering the row's
+    /// height.)
+    ///
+    /// Each other group's cells are replaced: its pieces' own contributions
+    /// are taken back (the same walk with the winding negated, so exactly),
+    /// a full-height line at the group's left column boundary brings the
+    /// accumulated value from the winding number W there to the rule's
+    /// inside (0 or 1), the boundaries of the inside follow
+    /// (`normalizeRow`, starting at W), and a line at the right column
+    /// boundary brings it back to the winding number past the group. So
+    /// inside the group the cells hold the area of the inside itself, and
+    /// the groups to its right see the winding numbers they would have.
+    /// That needs W the same at every height: a group whose pieces add
+    /// different windings at different heights (`constantStep`) is rebuilt
+    /// together with everything right of it.
+    func resolveRow(_ segs: UnsafeMutablePointer<OverlapSegment>, count n: Int, rule: FillRule, rowTop: Int32,
+                    sorted: UnsafeMutablePointer<Edge>, row: UnsafeMutablePointer<Int32>, bits: UnsafeMutablePointer<UInt64>,
+                    rowMin: inout Int32, rowMax: inout Int32) {
         overlaps.order.reserve(n, fill: 0); overlaps.xTop.reserve(n, fill: 0); overlaps.xBottom.reserve(n, fill: 0)
         let order = overlaps.order.base, first = overlaps.xTop.base, last = overlaps.xBottom.base
         var i = 0
@@ -253,45 +272,151 @@ extension PathRasterizer {
             let g = segs[i]
             let xa = g.x(at: g.top), xb = g.x(at: g.bottom)
             order[i] = Int32(truncatingIfNeeded: i)
-            first[i] = Swift.min(xa, xb) >> 8
-            last[i] = Swift.max(xa, xb) >> 8
+            // The piece's columns, widened by the 1/256 pixel that `x(at:)`
+            // may differ from the cell walk's x: a piece near a column
+            // boundary joins its neighbour's group rather than miss it.
+            first[i] = (Swift.min(xa, xb) &- 1) >> 8
+            last[i] = (Swift.max(xa, xb) &+ 1) >> 8
             i &+= 1
         }
         PathRasterizer.sortByKeys(order, first, last, n)
-        let rowBottom = rowTop &+ 256
+        // The groups; those that are not plain are copied out (with the
+        // winding number left of them), since `normalizeRow` reuses the
+        // order's buffers.
+        overlaps.groups.count = 0
+        overlaps.groupSegments.count = 0
+        var winding: Int32 = 0
         i = 0
         while i < n {
             var end = last[i]
             var j = i &+ 1
             while j < n && first[j] <= end { end = Swift.max(end, last[j]); j &+= 1 }
-            // Group order[i ..< j]: one turning, covering top to bottom once.
-            let winding = sorted[Int(segs[Int(order[i])].edge)].winding
-            var covered: Int32 = 0
+            if groupIsPlain(segs, order + i, count: j &- i, rowTop: rowTop, sorted: sorted) {
+                winding &+= sorted[Int(segs[Int(order[i])].edge)].winding
+                i = j
+                continue
+            }
+            let start = Int32(truncatingIfNeeded: overlaps.groupSegments.count)
+            var step: Int32
+            if let constant = constantStep(segs, order + i, count: j &- i, rowTop: rowTop, sorted: sorted) {
+                step = constant
+            } else {
+                // What the group adds to the winding number changes along
+                // the row's height (a horizontal edge leaves it: a shape's
+                // top or bottom), so the winding numbers right of it do
+                // too: the group and all the row's pieces right of it are
+                // rebuilt together, right of which the winding number is 0.
+                while j < n { end = Swift.max(end, last[j]); j &+= 1 }
+                step = 0 &- winding
+            }
             var k = i
-            while k < j {
-                let g = segs[Int(order[k])]
-                if sorted[Int(g.edge)].winding != winding { return false }
-                covered &+= g.bottom &- g.top
+            while k < j { overlaps.groupSegments.append(segs[Int(order[k])]); k &+= 1 }
+            overlaps.groups.append(OverlapGroup(start: start, count: Int32(truncatingIfNeeded: j &- i), firstColumn: first[i],
+                                                lastColumn: end, windingLeft: winding, step: step))
+            winding &+= step
+            i = j
+        }
+        var q = 0
+        while q < overlaps.groups.count {
+            let group = overlaps.groups.base[q]
+            q &+= 1
+            let gs = overlaps.groupSegments.base + Int(group.start)
+            let m = Int(group.count)
+            // Take back the cells the edges gave.
+            var k = 0
+            while k < m {
+                let g = gs[k]
+                let e = sorted[Int(g.edge)]
+                PathRasterizer.accumulateRow(row, bits, PathRasterizer.x(of: e, at: g.top), g.top &- rowTop, PathRasterizer.x(of: e, at: g.bottom),
+                                             g.bottom &- rowTop, 0 &- e.winding, limitX, &rowMin, &rowMax)
                 k &+= 1
             }
-            if covered != 256 { return false }
-            if j &- i > 1 {
-                // Pieces of 256 rows in all, each starting where another
-                // ends (or at the top): they tile the row.
-                k = i
-                while k < j {
-                    let top = segs[Int(order[k])].top
-                    if top != rowTop {
-                        var l = i
-                        while l < j && segs[Int(order[l])].bottom != top { l &+= 1 }
-                        if l == j { return false }
-                    }
-                    k &+= 1
-                }
-            } else if segs[Int(order[i])].top != rowTop || segs[Int(order[i])].bottom != rowBottom {
-                return false
+            let left = group.windingLeft, right = left &+ group.step
+            let insideLeft: Int32 = rule.contains(left) ? 1 : 0, insideRight: Int32 = rule.contains(right) ? 1 : 0
+            if left != insideLeft {
+                let x = group.firstColumn &<< 8
+                PathRasterizer.accumulateRow(row, bits, x, 0, x, 256, insideLeft &- left, limitX, &rowMin, &rowMax)
             }
-            i = j
+            normalizeRow(gs, rule: rule, rowTop: rowTop, count: m, windingLeft: left, sorted: sorted)
+            let pieces = overlaps.pieces.base
+            var p = 0
+            while p < overlaps.pieces.count {
+                let piece = pieces[p]
+                PathRasterizer.accumulateRow(row, bits, piece.xa, piece.ya, piece.xb, piece.yb, piece.winding, limitX, &rowMin, &rowMax)
+                p &+= 1
+            }
+            if right != insideRight {
+                let x = (group.lastColumn &+ 1) &<< 8
+                PathRasterizer.accumulateRow(row, bits, x, 0, x, 256, right &- insideRight, limitX, &rowMin, &rowMax)
+            }
+        }
+    }
+
+    /// What the group of `count` pieces (`segs[order[0 ..< count]]`) adds
+    /// to the winding number across it, when that is the same at every
+    /// height of the row (the pieces' windings sum to the same at every
+    /// height: as many start as end at each height inside the row); nil
+    /// when it is not.
+    func constantStep(_ segs: UnsafeMutablePointer<OverlapSegment>, _ order: UnsafeMutablePointer<Int32>, count: Int, rowTop: Int32,
+                      sorted: UnsafeMutablePointer<Edge>) -> Int32? {
+        overlaps.heightSteps.reserve(257, fill: 0)
+        let steps = overlaps.heightSteps.base
+        var atTop: Int32 = 0
+        var k = 0
+        while k < count {
+            let g = segs[Int(order[k])]
+            let w = sorted[Int(g.edge)].winding
+            steps[Int(g.top &- rowTop)] &+= w
+            steps[Int(g.bottom &- rowTop)] &-= w
+            if g.top == rowTop { atTop &+= w }
+            k &+= 1
+        }
+        var constant = true
+        k = 0
+        while k < count {
+            let g = segs[Int(order[k])]
+            let top = Int(g.top &- rowTop), bottom = Int(g.bottom &- rowTop)
+            if (top > 0 && steps[top] != 0) || (bottom < 256 && steps[bottom] != 0) { constant = false }
+            k &+= 1
+        }
+        k = 0
+        while k < count {
+            let g = segs[Int(order[k])]
+            steps[Int(g.top &- rowTop)] = 0; steps[Int(g.bottom &- rowTop)] = 0
+            k &+= 1
+        }
+        return constant ? atTop : nil
+    }
+
+    /// True when the group of `count` pieces (`segs[order[0 ..< count]]`)
+    /// is one outline crossing the row: pieces turning the same way that
+    /// tile the row's height, each starting where another ends (or at the
+    /// row's top).
+    func groupIsPlain(_ segs: UnsafeMutablePointer<OverlapSegment>, _ order: UnsafeMutablePointer<Int32>, count: Int, rowTop: Int32,
+                      sorted: UnsafeMutablePointer<Edge>) -> Bool {
+        if count == 1 {
+            let g = segs[Int(order[0])]
+            return g.top == rowTop && g.bottom == rowTop &+ 256
+        }
+        let winding = sorted[Int(segs[Int(order[0])].edge)].winding
+        var covered: Int32 = 0
+        var k = 0
+        while k < count {
+            let g = segs[Int(order[k])]
+            if sorted[Int(g.edge)].winding != winding { return false }
+            covered &+= g.bottom &- g.top
+            k &+= 1
+        }
+        if covered != 256 { return false }
+        k = 0
+        while k < count {
+            let top = segs[Int(order[k])].top
+            if top != rowTop {
+                var l = 0
+                while l < count && segs[Int(order[l])].bottom != top { l &+= 1 }
+                if l == count { return false }
+            }
+            k &+= 1
         }
         return true
     }
@@ -305,7 +430,8 @@ extension PathRasterizer {
         return e.x0.raw &+ Int32(truncatingIfNeeded: Int64(y &- e.y0.raw) * (Int64(e.x1.raw) - Int64(e.x0.raw)) / Int64(e.y1.raw &- e.y0.raw))
     }
 
-    /// Walks the row's `count` pieces (`segs`) slab by slab and collects in
+    /// Walks a group's `count` pieces (`segs`; the winding number left of
+    /// them is `windingLeft`) slab by slab and collects in
     /// `overlaps.pieces` the boundaries of the rule's inside: each piece,
     /// wherever the winding numbers on its two sides are one inside and
     /// one outside, as +1 where the inside begins and −1 where it ends.
@@ -319,7 +445,7 @@ extension PathRasterizer {
     /// ending beside it) or the piece ends, with the cell walk's x at both
     /// ends. Cost: O(pieces) per slab and per crossing, plus the sorts of
     /// nearly sorted orders.
-    func normalizeRow(_ segs: UnsafeMutablePointer<OverlapSegment>, rule: FillRule, rowTop: Int32, count n: Int,
+    func normalizeRow(_ segs: UnsafeMutablePointer<OverlapSegment>, rule: FillRule, rowTop: Int32, count n: Int, windingLeft: Int32,
                       sorted: UnsafeMutablePointer<Edge>) {
         PathRasterizer.sortByTop(segs, n)
         // Slab boundaries: every piece's ends.
@@ -389,7 +515,7 @@ extension PathRasterizer {
                     j &+= 1
                 }
                 // [a, cut]: the fill rule on each gap's winding number.
-                var winding: Int32 = 0
+                var winding = windingLeft
                 j = 0
                 while j < m {
                     let g = Int(order[j])

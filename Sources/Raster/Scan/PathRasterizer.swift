@@ -28,9 +28,10 @@
 ///    path overlapping: a stroke retracing itself, round caps or dashes
 ///    that meet; edges crossing inside a pixel: a star), summing areas
 ///    would count a pixel's overlapped part twice, or let +1 and −1 parts
-///    cancel. Rows that may hold such pixels (`rowIsPlain` says which
-///    surely do not) are rebuilt exactly instead (`resolveOverlaps`): the
-///    row is cut at every edge end and crossing into trapezoids, the fill
+///    cancel. The columns of a row that may hold such pixels
+///    (`groupIsPlain` says which surely do not) are rebuilt exactly
+///    instead (`resolveOverlaps`): they are cut at every edge end and
+///    crossing into trapezoids, the fill
 ///    rule is applied to each trapezoid's own winding number, and only the
 ///    boundaries between inside and outside are accumulated, so each
 ///    covered point of a pixel counts once. A path that is one convex
