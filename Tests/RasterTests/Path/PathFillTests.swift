@@ -99,6 +99,19 @@ final class PathFillTests: XCTestCase {
               clip: IntRect(x: 0, y: 0, width: 80, height: 80))
         check("star7 evenodd", PathFillTests.star(center: PathPoint(40, 40), radius: 37.5, points: 7, step: 3), rule: .evenOdd,
               clip: IntRect(x: 0, y: 0, width: 80, height: 80))
+
+        // Stars inside frames turning the same way, and with a plain edge
+        // right of them on their rows: the star's columns are rebuilt from
+        // a winding number of 1 or 2 left of them (not 0), and the
+        // columns right of them must still see the winding numbers they
+        // would have.
+        var framed = Path()
+        framed.addRect(2.2, 3.4, 86.1, 70.3)
+        framed.addRect(5.7, 6.1, 79.4, 64.2)
+        framed.append(PathFillTests.star(center: PathPoint(33.4, 38.2), radius: 27.1))
+        framed.append(PathFillTests.star(center: PathPoint(66.8, 36.9), radius: 14.3, points: 7, step: 3))
+        check("framed stars nonzero", framed, rule: .nonZero, clip: IntRect(x: 0, y: 0, width: 92, height: 78))
+        check("framed stars evenodd", framed, rule: .evenOdd, clip: IntRect(x: 0, y: 0, width: 92, height: 78))
     }
 
     func testTinyCircles() {
