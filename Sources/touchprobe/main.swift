@@ -6,8 +6,10 @@
 // libinput's events (slots, order, positions scaled to the mode size), the
 // layers the TouchRouter delivers them to (hit testing on the presentation
 // tree, capture) and the gestures recognised. Then it hot-plugs a second
-// touchscreen while the context is open, taps on it, unplugs it mid-touch,
-// and unplugs the first device.
+// touchscreen while the context is open, taps on it, unplugs it in the
+// middle of a drag (the touch and the pan must be cancelled, nothing left
+// pressed), plugs it in again (a new drag is a whole new pan), and unplugs
+// the first device.
 // With --udev it opens udev's seat0 instead (libinput's udev backend, the
 // production path) and writes no udev entries: systemd-udevd must be
 // running (scripts/vm/with-udevd), and devices come and go through its
@@ -416,8 +418,8 @@ func probe() -> Int32 {
     // 7. Hotplug: a second touchscreen appears while the context is open
     //    (udev seat: through udevd's netlink event; path backend: the
     //    caller adds the node), a tap on it is routed, and it disappears
-    //    while a finger is down: the touch is cancelled, the device
-    //    removed, nothing crashes.
+    //    in the middle of a drag: the touch and the pan are cancelled, the
+    //    device removed, nothing crashes. Then it comes back.
     do {
         let name = "FBRuntime touchprobe 2"
         let written = now()
@@ -444,9 +446,18 @@ func probe() -> Int32 {
             sleep(milliseconds: 450)
             router.advance(to: now())
 
+            // Unplugged mid-gesture: a drag under way (the pan began and
+            // changed), then the device goes. The touch is cancelled, so
+            // is the pan, and nothing is left pressed.
+            log.removeAll()
             second.frame([.down(slot: 0, trackingID: 2, x: x, y: y)], touching: true)
             _ = route()
-            let held = router.activeTouches.count
+            for i in Int32(1)...6 {
+                sleep(milliseconds: 10)
+                second.frame([.move(slot: 0, x: x - i * 64, y: y)], touching: true)
+                _ = route()
+            }
+            let held = router.activeTouches.count, panning = pan.state
             second.destroy()
             var removed = false, cancelled = false
             for _ in 0..<50 where !removed {
@@ -460,6 +471,47 @@ func probe() -> Int32 {
             }
             check(held == 1 && removed && cancelled && router.activeTouches.isEmpty, "hotplug-removed",
                   "unplugged with \(held) touch held: removed \(removed), touch cancelled \(cancelled), \(router.activeTouches.count) touches left")
+            let states = log.filter { $0.hasPrefix("pan") }
+            check(panning == .changed && states.first == "pan began" && states.last == "pan cancelled"
+                  && !states.contains("pan ended"), "hotplug-removed-mid-gesture",
+                  "pan \(panning) when unplugged; its actions \(list(states)) (want began … cancelled, never ended)")
+
+            // Re-added: the same touchscreen comes back and a new drag on
+            // it is a new pan from began to ended (the cancelled one left
+            // nothing behind).
+            let again: VirtualTouchscreen
+            do { again = try VirtualTouchscreen(name: name, slots: 10) } catch { fatal("uinput (re-added): \(error.description)") }
+            for _ in 0..<100 where !System.exists(again.node) { sleep(milliseconds: 20) }
+            if !udevSeat {
+                writeUdevEntry("/run/udev/data/c" + again.deviceNumber, "I:1\nE:ID_INPUT=1\nE:ID_INPUT_TOUCHSCREEN=1\n")
+                do { try seat.addDevice(path: again.node) } catch { check(false, "hotplug-readded", error.description) }
+            }
+            if waitForDevice(name) != nil {
+                log.removeAll(); deliveries.removeAll()
+                again.frame([.down(slot: 0, trackingID: 3, x: x, y: y)], touching: true)
+                _ = route()
+                for i in Int32(1)...6 {
+                    sleep(milliseconds: 10)
+                    again.frame([.move(slot: 0, x: x - i * 64, y: y)], touching: true)
+                    _ = route()
+                }
+                again.frame([.up(slot: 0)], touching: false)
+                _ = route()
+                let states = log.filter { $0.hasPrefix("pan") }
+                check(states.first == "pan began" && states.last == "pan ended" && router.activeTouches.isEmpty
+                      && deliveries.allSatisfy { $0.layer == "right" }, "hotplug-readded",
+                      "re-added \(name): pan \(list(states)) (want began … ended), \(deliveries.count) deliveries to \(list(distinct(deliveries.map { $0.layer }))), \(router.activeTouches.count) touches left")
+            } else {
+                check(false, "hotplug-readded", "\(backend) did not add \(name) again")
+            }
+            again.destroy()
+            for _ in 0..<20 {
+                pump(milliseconds: 50)
+                let gone = received.contains { if case let .deviceRemoved(n, _) = $0 { return n == name }; return false }
+                for e in received { if let t = mapper.touchEvent(e) { router.handle(t) } }
+                received.removeAll()
+                if gone { break }
+            }
         }
     }
 
