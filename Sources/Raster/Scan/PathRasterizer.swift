@@ -145,16 +145,42 @@ public final class PathRasterizer {
                      spans: (_ y: Int, _ x: Int, _ coverage: UnsafePointer<UInt8>, _ count: Int) -> Void) {
         let clip = PathRasterizer.effectiveClip(clip)
         guard !clip.isEmpty else { return }
-        buildEdges(path, transform: transform, clip: clip, keepsAllColumns: false)
-        if !shape.isConvex && (shape.minX < Double(clip.x - 1) || shape.maxX > Double(clip.maxX + 1)) {
-            // A path that may overlap itself, reaching past the clip's
-            // sides: its rows are resolved from all their edges (see
-            // `resolveOverlaps`), so that what a pixel gets does not depend
-            // on the clip.
+        // A path that may overlap itself, reaching past the clip's sides:
+        // its rows are resolved from all their edges (see
+        // `resolveOverlaps`), so that what a pixel gets does not depend on
+        // the clip. Several subpaths are never one convex polygon, so such
+        // a path keeps them from the start; one subpath is judged as it is
+        // flattened, and flattened again keeping them when it is not convex.
+        let keepsAll = PathRasterizer.hasSeveralSubpaths(path) && PathRasterizer.mayReachPastSides(path, transform: transform, clip: clip)
+        buildEdges(path, transform: transform, clip: clip, keepsAllColumns: keepsAll)
+        if !keepsAll && !shape.isConvex && (shape.minX < Double(clip.x - 1) || shape.maxX > Double(clip.maxX + 1)) {
             buildEdges(path, transform: transform, clip: clip, keepsAllColumns: true)
         }
         guard edges.count > 0 else { return }
         sweep(rule: rule, clip: clip, mask: mask, spans: spans)
+    }
+
+    /// True when `path` starts more than one subpath.
+    static func hasSeveralSubpaths(_ path: Path) -> Bool {
+        var moves = 0
+        for v in path.verbs where v == .move {
+            moves &+= 1
+            if moves > 1 { return true }
+        }
+        return false
+    }
+
+    /// False when `path` under `transform` surely stays within one pixel
+    /// of the clip's sides (its control points' box does); true otherwise.
+    static func mayReachPastSides(_ path: Path, transform: AffineTransform, clip: IntRect) -> Bool {
+        let b = path.bounds
+        guard !b.isEmpty else { return false }
+        let corners = (transform.apply(x: b.minX, y: b.minY), transform.apply(x: b.maxX, y: b.minY),
+                       transform.apply(x: b.minX, y: b.maxY), transform.apply(x: b.maxX, y: b.maxY))
+        let minX = Swift.min(Swift.min(corners.0.x, corners.1.x), Swift.min(corners.2.x, corners.3.x))
+        let maxX = Swift.max(Swift.max(corners.0.x, corners.1.x), Swift.max(corners.2.x, corners.3.x))
+        // NaN compares false: such a path is treated as reaching past.
+        return !(minX >= Double(clip.x - 1) && maxX <= Double(clip.maxX + 1))
     }
 
     /// Writes the coverage of `path` into `mask` over `clip ∩ mask.bounds`
