@@ -202,4 +202,22 @@ static inline long fbr_recv_nonblocking(int fd, void *buffer, size_t length) {
     return n < 0 ? -errno : n;
 }
 
+// The alphabetically first entry of a directory whose name does not start
+// with '.' (sysfs class directories list devices: /sys/class/backlight).
+// Copies it to `out` (NUL-terminated, at most `size` bytes with the NUL):
+// 0, or -ENOENT when there is none, or -errno.
+#include <dirent.h>
+static inline int fbr_first_directory_entry(const char *path, char *out, size_t size) {
+    DIR *dir = opendir(path);
+    if (!dir) return -errno;
+    int found = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (entry->d_name[0] == '.' || strlen(entry->d_name) >= size) continue;
+        if (!found || strcmp(entry->d_name, out) < 0) { strcpy(out, entry->d_name); found = 1; }
+    }
+    closedir(dir);
+    return found ? 0 : -ENOENT;
+}
+
 #endif
