@@ -221,9 +221,9 @@ extension BoardConfig {
                     idleOffLine = lineNumber
                 }
             case "idle-dim-brightness":
-                var digits = value
-                if digits.hasSuffix("%") { digits.removeLast() }
-                guard let p = Int(digits), p >= 1, p <= 100 else {
+                var digits = Array(value.utf8)
+                if digits.last == UInt8(ascii: "%") { digits.removeLast() }
+                guard let p = Int(String(decoding: digits, as: UTF8.self)), p >= 1, p <= 100 else {
                     throw error("idle-dim-brightness '\(value)': percent of the backlight's maximum, 1 to 100")
                 }
                 config.idleDimBrightnessPercent = p
