@@ -174,6 +174,10 @@ static inline unsigned long fbr_fbioput_vscreeninfo(void) { return FBIOPUT_VSCRE
 static inline unsigned long fbr_fbioget_fscreeninfo(void) { return FBIOGET_FSCREENINFO; }
 static inline unsigned long fbr_fbiopan_display(void) { return FBIOPAN_DISPLAY; }
 static inline unsigned long fbr_fbio_waitforvsync(void) { return FBIO_WAITFORVSYNC; }
+// FBIOBLANK takes the blank level as the argument's value, not a pointer.
+static inline int fbr_fb_blank(int fd, int powerdown) {
+    return ioctl(fd, FBIOBLANK, (unsigned long)(powerdown ? FB_BLANK_POWERDOWN : FB_BLANK_UNBLANK));
+}
 /// KDSETMODE and its modes (linux/kd.h): KD_GRAPHICS stops the console
 /// drawing (text, cursor blink) over a framebuffer an fbdev program shows.
 static inline unsigned long fbr_kdsetmode(void) { return KDSETMODE; }

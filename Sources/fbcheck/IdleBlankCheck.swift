@@ -16,13 +16,16 @@ import Input
 ///   CRTC still on;
 /// - off: the backlight at 0, the render loop powered the display off and
 ///   the kernel reports it so (atomic: the CRTC's ACTIVE property reads 0;
-///   legacy: the connector's DPMS property reads off); for a second, with
-///   an animation added meanwhile, no frame rendered and no flip;
+///   legacy: the connector's DPMS property reads off; fbdev, which blanks
+///   through FBIOBLANK, DRM's fbdev emulation: the CRTC's `active=0` in
+///   DRM's atomic state in debugfs); for a second, with an animation
+///   added meanwhile, no frame rendered and no flip;
 /// - a tap wakes it: the CRTC on again (read back), a frame shown (a
 ///   modeset with the whole frame), the brightness restored, and the tap
 ///   routed to nothing (the wake sequence is swallowed); a second tap is
 ///   routed (down and up);
-/// - the screen matches `vm-orbit-first.png` (screendump `orbit-first`):
+/// - the screen matches `vm-orbit-first.png` (screendump `orbit-first`;
+///   on fbdev `fbdev-orbit-first`, the same pixels):
 ///   the animation added while off ran its course in media time, so the
 ///   first frame after the wake shows the scene at rest, as before.
 ///
@@ -32,7 +35,7 @@ import Input
 /// (/tmp/fbcheck-backlight/fake: `max_brightness` 255, `brightness` 200)
 /// and says so; only the backlight is stood in for, the display power is
 /// the kernel's. Where a real backlight exists, it is used.
-func idleBlankCheck(_ loop: RenderLoop, kms: KMSPresenter, scene: any DemoScene, config: BoardConfig,
+func idleBlankCheck(_ loop: RenderLoop, kms: KMSPresenter?, scene: any DemoScene, config: BoardConfig,
                     panelWidth: Int, panelHeight: Int) -> Int32 {
     func check(_ ok: Bool, _ text: String) -> Bool {
         print("VMTEST-CHECK \(ok ? "PASS" : "FAIL") fbcheck idle blank: \(text)")
@@ -81,12 +84,15 @@ func idleBlankCheck(_ loop: RenderLoop, kms: KMSPresenter, scene: any DemoScene,
     }
     func brightness() -> Int { (try? backlight.brightness()) ?? -1 }
     /// The display's power as the kernel reports it: the CRTC's ACTIVE
-    /// where fbcheck is an atomic client, else the connector's DPMS.
+    /// where fbcheck is an atomic client, else the connector's DPMS; on
+    /// fbdev, DRM's atomic state in debugfs.
     func poweredPerKernel() -> Bool? {
+        guard let kms else { return debugfsCRTCActive() }
         let (active, dpms) = kms.output.displayPowerReadBack()
         return active ?? dpms
     }
-    let readBackName = kms.output.displayPowerReadBack().crtcActive != nil ? "CRTC ACTIVE" : "connector DPMS"
+    let readBackName = kms.map { $0.output.displayPowerReadBack().crtcActive != nil ? "CRTC ACTIVE" : "connector DPMS" }
+        ?? "debugfs CRTC active"
     let start = System.monotonicNanoseconds()
     func at() -> String { formatMilliseconds(System.monotonicNanoseconds() - start) }
 
@@ -150,7 +156,12 @@ func idleBlankCheck(_ loop: RenderLoop, kms: KMSPresenter, scene: any DemoScene,
     let settled = loop.waitUntil(timeoutNanoseconds: 5_000_000_000) { [idle = loop.statistics.idleWaits] in $0.idleWaits > idle }
     ok = check(settled, "at rest after the wake") && ok
     ok = check(loop.error == nil, "the loop goes on") && ok
-    do throws(HandshakeError) { try ScreendumpHandshake.request("orbit-first") } catch {
+    if kms == nil {
+        // DRM's fbdev emulation flushes CPU writes to the display from a
+        // worker, 50 ms later (as fbcheck-fbdev's first-frame screendump).
+        fbr_sleep_ns(200_000_000)
+    }
+    do throws(HandshakeError) { try ScreendumpHandshake.request(kms == nil ? "fbdev-orbit-first" : "orbit-first") } catch {
         return check(false, error.description) ? 0 : 1
     }
     return ok ? 0 : 1
@@ -168,6 +179,28 @@ func idleInput(_ event: InputEvent) -> IdleInput? {
     case .wheel, .pointerMoved: return .other
     case .touchFrame, .deviceAdded, .deviceRemoved: return nil
     }
+}
+
+/// Whether the first CRTC in DRM's atomic state (debugfs
+/// `/sys/kernel/debug/dri/N/state`, mounted here if it is not) is active:
+/// the kernel's own view, for fbdev, where fbcheck has no DRM file; nil
+/// when it cannot be read.
+func debugfsCRTCActive() -> Bool? {
+    if !System.exists("/sys/kernel/debug/dri") {
+        let pid = spawn("/bin/mount", ["mount", "-t", "debugfs", "debugfs", "/sys/kernel/debug"])
+        if pid > 0 { _ = fbr_wait_child(pid, 0) }
+    }
+    for n in 0..<8 {
+        guard let bytes = try? System.readFile("/sys/kernel/debug/dri/\(n)/state", limit: 1 << 16) else { continue }
+        var inCRTC = false
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            let text = String(decoding: line, as: UTF8.self)
+            if text.hasPrefix("crtc[") { inCRTC = true; continue }
+            if inCRTC && !text.hasPrefix("\t") && !text.hasPrefix(" ") { break }
+            if inCRTC && text.hasPrefix("\tactive=") { return text == "\tactive=1" }
+        }
+    }
+    return nil
 }
 
 /// A directory shaped like /sys/class/backlight/NAME at `path`, with

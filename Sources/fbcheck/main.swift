@@ -97,7 +97,7 @@
 //   --demo-touch       the same with the scene's own script
 //                      (DemoTouchScripts.steps(for:): the touches each demo is
 //                      checked with on the emulated board).
-//   --idle-blank-check  (KMS, implies --still) idle blanking: dim, display
+//   --idle-blank-check  (implies --still) idle blanking: dim, display
 //                      off (read back from the kernel), no frames while
 //                      off, a uinput tap wakes it and is not delivered,
 //                      the screen as before (see IdleBlankCheck).
@@ -477,12 +477,7 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
             status = 1
         }
     } else if status == 0 && options.idleBlankCheck {
-        if let kms {
-            status = idleBlankCheck(loop, kms: kms, scene: scene, config: config, panelWidth: panelWidth, panelHeight: panelHeight)
-        } else {
-            print("fbcheck: error: --idle-blank-check needs KMS")
-            status = 1
-        }
+        status = idleBlankCheck(loop, kms: kms, scene: scene, config: config, panelWidth: panelWidth, panelHeight: panelHeight)
     } else if status == 0, let fault = options.testFault {
         status = faultCheck(fault, loop, presenter: presenter, kms: kms, scene: scene, config: config,
                             panelWidth: panelWidth, panelHeight: panelHeight)
