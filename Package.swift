@@ -251,7 +251,8 @@ let package = Package(
         .executableTarget(name: "apptrapprobe", dependencies: ["AppShell", "FBRuntime"], path: "Tests/AppTrapProbe"),
         // Writes a settings file until killed, for AppShellTests' power-loss test.
         .executableTarget(name: "settingsprobe", dependencies: ["AppShell", "FBRuntime", "CPosix"], path: "Tests/SettingsProbe"),
-        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "KeyboardInput", "apptrapprobe", "settingsprobe"],
+        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "FBRuntimeTestSupport", "Input", "TouchInput", "KeyboardInput",
+                                                         "apptrapprobe", "settingsprobe"],
                     path: "Tests/AppShellTests"),
         .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "DemoTouchScripts", "Controls"], path: "Tests/InputTests"),
         .testTarget(name: "KeyboardInputTests", dependencies: ["KeyboardInput", "FBRuntime"], path: "Tests/KeyboardInputTests"),

@@ -43,6 +43,12 @@ import TouchInput
 /// end the screen is given back: KMS restores the CRTC's previous
 /// framebuffer, fbdev its pan offset.
 ///
+/// **Idle blanking**, where the board file asks for it (`idle-dim-after`,
+/// `idle-off-after`): after that long without input the backlight dims,
+/// then goes dark and the display turns off (nothing rendered); a touch
+/// or key wakes it, and that first touch (down to up) or key press is not
+/// delivered (`IdleBlanker`, docs/display-and-kms.md#idle-blanking).
+///
 /// **Bad input**: an unknown option or a board file that is missing or
 /// wrong prints one line and exits with status 2; a handler that throws
 /// is logged with its name and the app goes on, the last frame on screen;
@@ -205,19 +211,28 @@ public final class App: Sendable {
         loop.commit()
         let input: AppEventSource = display.window.map { SimWindowInput($0) }
             ?? AppInput(board: config, panelWidth: display.panelWidth, panelHeight: display.panelHeight, appName: name)
+        let blanker = display.window == nil ? makeIdleBlanker(config, loop: loop) : nil
         while loop.isRunning && !TerminationSignal.isRequested && !input.quitRequested {
             let now = MonotonicClock().now
             var timeout: MediaTime = 0.25   // notice SIGINT, the loop's end
             for t in [screen.nextDeadline, AppRunLoop.current.nextEventTime] {
                 if let t { timeout = min(timeout, max(0, t - now + 0.001)) }
             }
-            let batch = input.wait(milliseconds: Int32(timeout * 1000))
+            if let due = blanker?.nextDeadlineNanoseconds {
+                timeout = min(timeout, max(0, MediaTime(due - loop.time.nanoseconds()) / 1e9 + 0.001))
+            }
+            var batch = input.wait(milliseconds: Int32(timeout * 1000))
+            if let blanker {
+                batch.admit(through: blanker)
+                blanker.tick()
+            }
             AppRunLoop.current.runTurn {
                 screen.handle(batch)
                 screen.advance(to: MonotonicClock().now)
             }
         }
         loop.stop()
+        blanker?.restoreBacklight()
         var status: Int32 = 0
         if let error = loop.error {
             print("\(name): error: \(error.description)")
@@ -234,6 +249,18 @@ public final class App: Sendable {
 
     // MARK: Pieces
 
+    /// The board's idle blanking on `loop`'s display, nil when the board
+    /// asks for none; says what it found.
+    private func makeIdleBlanker(_ config: BoardConfig, loop: RenderLoop) -> IdleBlanker? {
+        guard let timeouts = config.idleTimeouts else { return nil }
+        let (backlight, reason) = Backlight.open(config.backlight)
+        func seconds(_ ns: Int64?) -> String { ns.map { formatMilliseconds($0) } ?? "never" }
+        print("\(name): idle blanking: dim after \(seconds(timeouts.dimAfterNanoseconds)) to \(timeouts.dimPercent) %, "
+              + "off after \(seconds(timeouts.offAfterNanoseconds)); "
+              + (backlight.map { "backlight \($0.directory) (max \($0.maxBrightness))" } ?? "no backlight (\(reason ?? "none chosen"))"))
+        return IdleBlanker(timeouts: timeouts, backlight: backlight, loop: loop)
+    }
+
     /// The fonts tried, in order, for `TextLayer.defaultFont` (Debian's
     /// DejaVu Sans, from fonts-dejavu-core).
     nonisolated(unsafe) public static var defaultFontPaths = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"]
@@ -247,6 +274,16 @@ public final class App: Sendable {
         var s = String(n)
         while s.count < width { s = "0" + s }
         return s
+    }
+}
+
+extension AppInputBatch {
+    /// Drops what `blanker` swallows (the sequence that wakes a dark
+    /// screen), letting it see every event.
+    mutating func admit(through blanker: IdleBlanker) {
+        touches.removeAll { !blanker.admit(.touch(id: $0.id, phase: $0.phase)) }
+        keys.removeAll { !blanker.admit(.key(code: $0.code, pressed: $0.pressed)) }
+        wheels.removeAll { _ in !blanker.admit(.other) }
     }
 }
 

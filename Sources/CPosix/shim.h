@@ -174,6 +174,10 @@ static inline unsigned long fbr_fbioput_vscreeninfo(void) { return FBIOPUT_VSCRE
 static inline unsigned long fbr_fbioget_fscreeninfo(void) { return FBIOGET_FSCREENINFO; }
 static inline unsigned long fbr_fbiopan_display(void) { return FBIOPAN_DISPLAY; }
 static inline unsigned long fbr_fbio_waitforvsync(void) { return FBIO_WAITFORVSYNC; }
+// FBIOBLANK takes the blank level as the argument's value, not a pointer.
+static inline int fbr_fb_blank(int fd, int powerdown) {
+    return ioctl(fd, FBIOBLANK, (unsigned long)(powerdown ? FB_BLANK_POWERDOWN : FB_BLANK_UNBLANK));
+}
 /// KDSETMODE and its modes (linux/kd.h): KD_GRAPHICS stops the console
 /// drawing (text, cursor blink) over a framebuffer an fbdev program shows.
 static inline unsigned long fbr_kdsetmode(void) { return KDSETMODE; }
@@ -200,6 +204,24 @@ static inline int fbr_uevent_socket(void) {
 static inline long fbr_recv_nonblocking(int fd, void *buffer, size_t length) {
     long n = recv(fd, buffer, length, MSG_DONTWAIT);
     return n < 0 ? -errno : n;
+}
+
+// The alphabetically first entry of a directory whose name does not start
+// with '.' (sysfs class directories list devices: /sys/class/backlight).
+// Copies it to `out` (NUL-terminated, at most `size` bytes with the NUL):
+// 0, or -ENOENT when there is none, or -errno.
+#include <dirent.h>
+static inline int fbr_first_directory_entry(const char *path, char *out, size_t size) {
+    DIR *dir = opendir(path);
+    if (!dir) return -errno;
+    int found = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (entry->d_name[0] == '.' || strlen(entry->d_name) >= size) continue;
+        if (!found || strcmp(entry->d_name, out) < 0) { strcpy(out, entry->d_name); found = 1; }
+    }
+    closedir(dir);
+    return found ? 0 : -ENOENT;
 }
 
 #endif

@@ -24,6 +24,14 @@ import Raster
 /// Rotation is applied while copying (`ScanoutRotation`), so the frame
 /// size is the mode's turned by `rotation`.
 ///
+/// Display power (`setDisplayPower`, idle blanking): FBIOBLANK powerdown
+/// and unblank (`FramebufferDevice.setBlanked`). A driver may lose the
+/// framebuffer's pixels meanwhile (QEMU's bochs clears its video memory
+/// when the mode is enabled again: seen in the VM as a black screen after
+/// the unblank), so after an unblank every buffer takes the whole frame,
+/// as `KMSPresenter` does. `close()` unblanks before giving the screen
+/// back.
+///
 /// Threading: one thread at a time (the render thread).
 public final class FBDevPresenter: FramePresenter {
     public enum Strategy: Equatable, Sendable {
@@ -48,6 +56,8 @@ public final class FBDevPresenter: FramePresenter {
     private let time: FrameTimeSource
     private var isShown = false
     private var isClosed = false
+    /// True between `setDisplayPower(false)` and `setDisplayPower(true)`.
+    public private(set) var isBlanked = false
 
     public var width: Int { rotation.frameWidth }
     public var height: Int { rotation.frameHeight }
@@ -116,12 +126,24 @@ public final class FBDevPresenter: FramePresenter {
         return timestamp
     }
 
-    /// Waits for a pending flip (up to 1 s), then restores the var screen
-    /// info found at open (pan offset, console mode). Idempotent.
+    /// Blanks (off) or unblanks (on) the display; never with a flip pending.
+    public func setDisplayPower(_ on: Bool) throws(PresentError) {
+        precondition(!isClosed, "FBDevPresenter: display power after close")
+        precondition(pageFlipState != .waitingForFlip, "FBDevPresenter: display power changed with a flip pending")
+        guard on == isBlanked else { return }
+        try device.setBlanked(!on)
+        isBlanked = !on
+        if on { ring.invalidateAll() }
+    }
+
+    /// Waits for a pending flip (up to 1 s), unblanks a blanked display,
+    /// then restores the var screen info found at open (pan offset,
+    /// console mode). Idempotent.
     public func close() {
         guard !isClosed else { return }
         isClosed = true
         if pageFlipState == .waitingForFlip { _ = try? waitForFlip(timeoutNanoseconds: 1_000_000_000) }
+        if isBlanked { try? device.setBlanked(false); isBlanked = false }
         device.restore()
     }
 }

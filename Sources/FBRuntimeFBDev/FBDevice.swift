@@ -92,6 +92,9 @@ public protocol FramebufferDevice: AnyObject {
     /// Waits for the next vblank and returns its time (monotonic ns); nil
     /// when the device cannot wait for one.
     func waitForVSync(timeoutNanoseconds: Int64) throws(PresentError) -> Int64?
+    /// Powers the display down (`true`: FB_BLANK_POWERDOWN, dark, nothing
+    /// scanned out; the memory keeps its pixels) or up again (`false`).
+    func setBlanked(_ blanked: Bool) throws(PresentError)
     /// Gives the screen back as it was found. Idempotent.
     func restore()
 }
@@ -215,6 +218,15 @@ public final class FBDevice: FramebufferDevice {
 
     /// Shows the rows from `y` on (FBIOPAN_DISPLAY): most drivers latch
     /// the new offset at the next vblank.
+    /// FBIOBLANK: FB_BLANK_POWERDOWN or FB_BLANK_UNBLANK (DRM's fbdev
+    /// emulation turns it into DPMS on the CRTCs it drives, while no DRM
+    /// master is active).
+    public func setBlanked(_ blanked: Bool) throws(PresentError) {
+        var r: Int32
+        repeat { r = fbr_fb_blank(fd, blanked ? 1 : 0) } while r < 0 && fbr_errno() == EINTR
+        if r < 0 { throw PresentError.call("FBIOBLANK \(blanked ? "powerdown" : "unblank") on \(path)", errno: fbr_errno()) }
+    }
+
     public func pan(toY y: Int) throws(PresentError) {
         precondition(y >= 0 && y + mode.height <= mode.virtualHeight, "FBDevice: pan outside the virtual screen")
         panOffset = y

@@ -149,6 +149,18 @@ public final class AtomicKMSCommitter: KMSCommitter {
         return blob != 0
     }
 
+    /// Off: one blocking ALLOW_MODESET commit of the CRTC's ACTIVE = 0
+    /// (the mode, the plane and its framebuffer stay in the state, as
+    /// DPMS off does). On: nothing here; the presenter's next `modeset`
+    /// sets ACTIVE = 1 with the frame.
+    public func setDisplayActive(_ output: KMSOutput, _ active: Bool) throws(KMSError) {
+        guard !active else { return }
+        request.reset()
+        request.add(output.crtcID, props.crtcActive, 0)
+        try request.commit(fd: device.fd, flags: fbr_drm_mode_atomic_allow_modeset(), userData: nil,
+                           what: "atomic ACTIVE = 0 of CRTC \(output.crtcID)")
+    }
+
     // MARK: Discovery (once, at init)
 
     /// The properties of a KMS object: name, ID and current value.

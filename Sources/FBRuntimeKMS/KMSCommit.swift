@@ -32,6 +32,14 @@ public protocol KMSCommitter: AnyObject {
     /// carried the clips. The default ignores `damage`.
     func pageFlip(_ output: KMSOutput, framebufferID: UInt32, damage: DamageClips,
                   userData: UnsafeMutableRawPointer?) throws(KMSError) -> Bool
+    /// Turns the output's display off (`false`: the CRTC inactive, the
+    /// panel dark, nothing scanned out; the mode and framebuffers stay) or
+    /// prepares it to come on (`true`); the caller's next commit is a
+    /// `modeset`, which shows the frame. Blocking; no event. Atomic: the
+    /// CRTC's ACTIVE property; legacy: the connector's DPMS property.
+    /// No requirement default: a committer that wraps another must pass
+    /// it on.
+    func setDisplayActive(_ output: KMSOutput, _ active: Bool) throws(KMSError)
 }
 
 extension KMSCommitter {
@@ -72,6 +80,20 @@ public final class LegacyKMSCommitter: KMSCommitter {
         let r = drmModeSetCrtc(output.device.fd, output.crtcID, framebufferID, 0, 0, &connector, 1, &mode)
         if drmErrno(r) != 0 {
             throw KMSError.call("drmModeSetCrtc \(output.crtcID) (\(output.connectorName), \(output.modeDescription))", errno: drmErrno(r))
+        }
+    }
+
+    /// DPMS off / on through the connector's DPMS property (DRM_MODE_DPMS_OFF,
+    /// DRM_MODE_DPMS_ON); the modeset that follows a power-on (SetCrtc)
+    /// turns the CRTC on in any case.
+    public func setDisplayActive(_ output: KMSOutput, _ active: Bool) throws(KMSError) {
+        guard let dpms = output.connectorProperty("DPMS") else {
+            throw KMSError(.unsupported, "connector \(output.connectorName) has no DPMS property")
+        }
+        let value = UInt64(active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
+        let r = drmModeConnectorSetProperty(output.device.fd, output.connectorID, dpms.id, value)
+        if drmErrno(r) != 0 {
+            throw KMSError.call("DPMS \(active ? "on" : "off") for \(output.connectorName)", errno: drmErrno(r))
         }
     }
 

@@ -48,6 +48,13 @@ import Raster
 /// one, `FBRuntimeTesting.FaultInjectingCommitter`; the presenter has no
 /// test hook.)
 ///
+/// Display power (`setDisplayPower`, idle blanking): off is one blocking
+/// commit through the committer (atomic: the CRTC's ACTIVE = 0; legacy:
+/// the connector's DPMS off); nothing is committed while off. On again
+/// is handled like a reconnection: the next frame is a modeset with the
+/// whole frame. VT switches and hotplug are still followed while off
+/// (`ensureAccess()`); `close()` powers the display on for the console.
+///
 /// Threading: one thread at a time (the render thread).
 public final class KMSPresenter: FramePresenter {
     public let output: KMSOutput
@@ -100,7 +107,8 @@ public final class KMSPresenter: FramePresenter {
         nextConnectorPoll = now + connectorPollNanoseconds
         return output.isDisconnectedNow() != (access == .disconnected)
     }
-    /// Test-only failure injection for commits (off unless armed).
+    /// True between `setDisplayPower(false)` and `setDisplayPower(true)`.
+    public private(set) var isDisplayOff = false
 
     private var buffers: [DumbBuffer]
     /// Per buffer, the area that changed since it last received a frame
@@ -160,6 +168,7 @@ public final class KMSPresenter: FramePresenter {
         }
         precondition(access.allowsCommit(at: System.monotonicNanoseconds()),
                      "KMSPresenter: commit without the display (ensureAccess() is false)")
+        precondition(!isDisplayOff, "KMSPresenter: commit while the display is powered off")
         if !isModeSet {
             do {
                 try committer.modeset(output, framebufferID: buffers[index].framebufferID)
@@ -229,6 +238,31 @@ public final class KMSPresenter: FramePresenter {
         // is on screen.
         ring.flipCompleted()
         return timestamp
+    }
+
+    // MARK: Display power
+
+    /// Off: the committer turns the CRTC off (only when the display is
+    /// ours and showing a frame: otherwise nothing scans out to turn off).
+    /// On: the committer prepares it (legacy: DPMS on; atomic: nothing)
+    /// and the next frame is a modeset with the whole frame. Never with a
+    /// flip pending.
+    public func setDisplayPower(_ on: Bool) throws(PresentError) {
+        precondition(!isClosed, "KMSPresenter: display power after close")
+        precondition(pageFlipState != .waitingForFlip, "KMSPresenter: display power changed with a flip pending")
+        guard on == isDisplayOff else { return }
+        isDisplayOff = !on
+        if on {
+            statistics.displayPowerOns += 1
+            needModeset()
+            if access == .active {
+                do { try committer.setDisplayActive(output, true) } catch { throw PresentError(error) }
+            }
+        } else {
+            statistics.displayPowerOffs += 1
+            guard access == .active && isModeSet else { return }
+            do { try committer.setDisplayActive(output, false) } catch { throw PresentError(error) }
+        }
     }
 
     // MARK: DRM master and VT switches
@@ -389,6 +423,11 @@ public final class KMSPresenter: FramePresenter {
                 fbr_write_stderr("KMSPresenter: not restoring the CRTC: \(error.description)\n")
                 return
             }
+        }
+        if isDisplayOff {
+            // Legacy DPMS stays off through a SetCrtc; atomic needs nothing.
+            try? committer.setDisplayActive(output, true)
+            isDisplayOff = false
         }
         if statistics.modesets > 0 {
             do { try output.restore() } catch {

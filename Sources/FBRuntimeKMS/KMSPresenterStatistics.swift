@@ -42,6 +42,9 @@ public struct KMSPresenterStatistics: Equatable, Sendable {
     /// Connector changes found by reading its state between frames
     /// (`KMSPresenter.connectorPollNanoseconds`) with no hotplug event.
     public var connectorPollChanges = 0
+    /// Times the display was powered off and on (`setDisplayPower`).
+    public var displayPowerOffs = 0
+    public var displayPowerOns = 0
 
     public init() {}
 }

@@ -81,6 +81,13 @@ public final class SimulatedPresenter: FramePresenter {
     /// check every frame shown.
     public var onScreenChanged: ((Surface<XRGB8888>) -> Void)?
 
+    /// False while the render loop has the display powered off
+    /// (`setDisplayPower`); a commit then traps. Power-offs and -ons seen;
+    /// modesets after a power-on (the first frame after a wake).
+    public private(set) var isDisplayOn = true
+    public private(set) var powerOffs = 0
+    public private(set) var powerOns = 0
+
     private var pendingCompletion: Int64?
     /// The frame `prepare` was given, copied at commit.
     private var held = HeldFrame()
@@ -125,6 +132,7 @@ public final class SimulatedPresenter: FramePresenter {
 
     public func commit() throws(PresentError) -> PresentOutcome {
         guard let frame = held.take() else { preconditionFailure("SimulatedPresenter: commit without a prepared frame") }
+        precondition(isDisplayOn, "SimulatedPresenter: commit while the display is powered off")
         if let until = masterTakenUntil, time.nanoseconds() < until {
             masterLost = true
             masterLosses += 1
@@ -167,6 +175,21 @@ public final class SimulatedPresenter: FramePresenter {
         pendingCompletion = completesFlipsAtVBlank ? nextVBlank(atOrAfter: now) : now
         ring.queued()
         return .flipQueued
+    }
+
+    /// Off: nothing may be committed; on: the next frame is a modeset that
+    /// copies the whole frame (as `KMSPresenter`).
+    public func setDisplayPower(_ on: Bool) throws(PresentError) {
+        precondition(pageFlipState == .idle, "SimulatedPresenter: display power changed with a flip pending")
+        guard on != isDisplayOn else { return }
+        isDisplayOn = on
+        if on {
+            powerOns += 1
+            isModeSet = false
+            ring.invalidateAll()
+        } else {
+            powerOffs += 1
+        }
     }
 
     /// False while master is lost and `masterTakenUntil` has not passed;

@@ -81,4 +81,8 @@ public final class FaultInjectingCommitter: KMSCommitter {
         try faults.check("page flip")
         return try wrapped.pageFlip(output, framebufferID: framebufferID, damage: damage, userData: userData)
     }
+
+    public func setDisplayActive(_ output: KMSOutput, _ active: Bool) throws(KMSError) {
+        try wrapped.setDisplayActive(output, active)
+    }
 }

@@ -22,6 +22,9 @@ final class TouchControl {
     var addedDevices: [String] { touch.addedDevices }
     /// Names of the devices libinput removed so far.
     private(set) var removedDevices: [String] = []
+    /// Sees each input event before it is routed; false drops it (idle
+    /// blanking's swallowed wake, `IdleBlankCheck`).
+    var admit: ((InputEvent) -> Bool)?
     /// The name of the touchscreen `uinputDragCheck` makes.
     static let uinputTouchscreenName = "fbcheck uinput touchscreen"
 
@@ -70,6 +73,7 @@ final class TouchControl {
             AppRunLoop.current.runTurn {
                 seat.dispatch(width: width, height: height) { event in
                     if case .deviceRemoved(let name, _) = event { removedDevices.append(name) }
+                    if let admit, !admit(event) { return }
                     if let routed = touch.handle(event, log: { print("fbcheck: \($0)") }), routed.phase == .moved {
                         lastMove = routed.timestamp
                     }
@@ -78,6 +82,16 @@ final class TouchControl {
             }
         }
         return lastMove
+    }
+
+    /// Routes what libinput has if it becomes readable within
+    /// `timeoutMilliseconds`, committing only then (`waitAndDispatch`
+    /// commits, and so asks for a frame, on every call).
+    func dispatchIfReadable(_ loop: RenderLoop, timeoutMilliseconds: Int32) {
+        var revents: Int16 = 0
+        if fbr_poll1(seat.fd, Int16(POLLIN), timeoutMilliseconds, &revents) > 0 {
+            waitAndDispatch(loop, timeoutMilliseconds: 0)
+        }
     }
 
     /// The drag check of scripts/vm-test (`--drag-check`, on a still

@@ -97,6 +97,10 @@
 //   --demo-touch       the same with the scene's own script
 //                      (DemoTouchScripts.steps(for:): the touches each demo is
 //                      checked with on the emulated board).
+//   --idle-blank-check  (implies --still) idle blanking: dim, display
+//                      off (read back from the kernel), no frames while
+//                      off, a uinput tap wakes it and is not delivered,
+//                      the screen as before (see IdleBlankCheck).
 //   --test-fault NAME  a fault while the scene runs, for tests only:
 //                      connector, flip-error[:ERRNO[:N]], tree-replace,
 //                      touch-replug (see FaultChecks).
@@ -154,6 +158,8 @@ struct Options {
     var demoTouch = false
     /// --test-fault (FaultChecks).
     var testFault: String?
+    /// --idle-blank-check (IdleBlankCheck).
+    var idleBlankCheck = false
     /// --hud / --no-hud; nil: the rule of `showsHUD`.
     var hud: Bool?
 
@@ -164,7 +170,7 @@ struct Options {
     /// idle; --hud or --no-hud decide instead.
     func showsHUD(scripted: Bool) -> Bool {
         hud ?? !(framesGiven || screendump != nil || expectIdle || checkPacing || maxMissedVBlanks != nil || dragCheck
-                 || blockAppMilliseconds != nil || damageClipsCheck || masterHandoff || interruptAfter != nil || testFault != nil || scripted)
+                 || blockAppMilliseconds != nil || damageClipsCheck || masterHandoff || interruptAfter != nil || testFault != nil || idleBlankCheck || scripted)
     }
 }
 
@@ -172,7 +178,7 @@ func usage(_ message: String) -> Never {
     fbr_write_stderr("fbcheck: \(message)\nusage: fbcheck [--headless] [--backend auto|kms|fbdev] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
                      + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--max-missed-vblanks N] [--touch] [--block-app-ms N] [--demo-touch] [--hud|--no-hud] [--scene NAME]\n"
                      + "              [--kms-api atomic|legacy|auto] [--master-handoff] [--vt-handoff] [--no-vt-switch]\n"
-                     + "              [--expect-damage-clips] [--damage-clips-check]\n")
+                     + "              [--expect-damage-clips] [--damage-clips-check] [--idle-blank-check]\n")
     exit(2)
 }
 
@@ -224,6 +230,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             options.touchScript.steps.append(step)
         case "--demo-touch": options.demoTouch = true
         case "--test-fault": options.testFault = r.value()
+        case "--idle-blank-check": options.idleBlankCheck = true; options.still = true
         case "--hud", "--no-hud": options.hud = DemoOptionReader.hudChoice(a)
         case "--interrupt-after":
             guard let n = Int(r.value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
@@ -469,6 +476,8 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
             print("fbcheck: error: --master-handoff and --vt-handoff need KMS")
             status = 1
         }
+    } else if status == 0 && options.idleBlankCheck {
+        status = idleBlankCheck(loop, kms: kms, scene: scene, config: config, panelWidth: panelWidth, panelHeight: panelHeight)
     } else if status == 0, let fault = options.testFault {
         status = faultCheck(fault, loop, presenter: presenter, kms: kms, scene: scene, config: config,
                             panelWidth: panelWidth, panelHeight: panelHeight)

@@ -158,6 +158,57 @@ final class FBDevPresenterTests: XCTestCase {
         }
     }
 
+    /// Idle blanking on fbdev: the render loop powered off blanks the
+    /// device (FBIOBLANK powerdown) and pans nothing; on again it unblanks
+    /// and the next frame shows the whole current state; `close()`
+    /// unblanks a display left blanked.
+    func testDisplayPowerBlanksAndUnblanks() throws {
+        let m = mode(40, 30)
+        let device = SimulatedFramebuffer(m, vsync: false)
+        let time = SimulatedFrameTime(startNanoseconds: 1_000_000)
+        let presenter = FBDevPresenter(device: device, time: time)
+        let root = Layer(name: "root")
+        root.bounds = Rect(x: 0, y: 0, width: 40, height: 30)
+        root.position = Point(x: 20, y: 15)
+        root.backgroundColor = Color(rgb: 0x102030)
+        let square = Layer(name: "square")
+        square.bounds = Rect(x: 0, y: 0, width: 6, height: 6)
+        square.position = Point(x: 5, y: 5)
+        square.backgroundColor = Color(rgb: 0xFFC040)
+        try root.addSublayer(square)
+        let loop = RenderLoop(root: root, presenter: presenter, time: time)
+        loop.idleTimeoutNanoseconds = 100_000
+        // Both buffers hold frames, so only the damage would be copied to
+        // them next: the device's cleared memory must be repainted whole.
+        for x in [8.0, 11, 14] {
+            loop.update { _ in square.position = Point(x: x, y: 5) }
+            XCTAssertTrue(loop.runOnce())
+            time.advance(byNanoseconds: 16_000_000)
+        }
+        XCTAssertEqual(loop.statistics.framesRendered, 3)
+        loop.setDisplayPowered(false)
+        let pans = device.panCount
+        XCTAssertTrue(loop.runOnce())
+        XCTAssertTrue(device.isBlanked)
+        XCTAssertTrue(presenter.isBlanked)
+        loop.update { _ in square.position = Point(x: 30, y: 20) }
+        for _ in 0..<5 { XCTAssertTrue(loop.runOnce()); time.advance(byNanoseconds: 16_000_000) }
+        XCTAssertEqual(device.panCount, pans, "nothing shown while blanked")
+        loop.setDisplayPowered(true)
+        XCTAssertTrue(loop.runOnce())
+        XCTAssertFalse(device.isBlanked)
+        XCTAssertGreaterThan(device.panCount, pans)
+        let upright = Surface<ARGB8888>(width: 40, height: 30)!
+        Compositor().render(root, at: Double(time.nanoseconds()) / 1e9, into: upright.view)
+        XCTAssertEqual(shown(device, buffer: device.panOffset / m.height), expected(upright.view, m, .none))
+        XCTAssertEqual(device.blankChanges, 2)
+
+        loop.setDisplayPowered(false)
+        while presenter.isFlipPending || !presenter.isBlanked { XCTAssertTrue(loop.runOnce()) }
+        presenter.close()
+        XCTAssertFalse(device.isBlanked, "the console gets a lit screen back")
+    }
+
     /// Presenting a frame (rotated copy into RGB565 with dithering, pan,
     /// flip) allocates nothing on the heap once running (issue 4's rule
     /// for the render path; the MallocCounter hook is the oracle, see

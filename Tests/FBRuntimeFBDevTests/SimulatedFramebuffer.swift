@@ -56,6 +56,19 @@ final class SimulatedFramebuffer: FramebufferDevice {
         vsync ? System.monotonicNanoseconds() : nil
     }
 
+    /// Whether the display is blanked (FBIOBLANK powerdown), and how
+    /// often that changed. An unblank clears the memory, as QEMU's bochs
+    /// does when its mode is enabled again: the presenter must not count
+    /// on the pixels surviving.
+    private(set) var isBlanked = false
+    private(set) var blankChanges = 0
+
+    func setBlanked(_ blanked: Bool) throws(PresentError) {
+        if isBlanked && !blanked { memory.initializeMemory(as: UInt8.self, repeating: 0, count: memoryLength) }
+        isBlanked = blanked
+        blankChanges += 1
+    }
+
     func restore() {
         guard !isRestored else { return }
         isRestored = true

@@ -60,13 +60,33 @@ public struct BoardConfig: Equatable, Sendable {
     /// The locale whose compose table serves dead keys and the Compose key
     /// ("" for none).
     public var keyboardLocale = "en_US.UTF-8"
+    /// Idle blanking (`IdleBlanker`): seconds without input before the
+    /// backlight dims, and before the display turns off (counted from the
+    /// last input, so later than the dim when both are set); nil: never.
+    public var idleDimAfterSeconds: Double?
+    public var idleOffAfterSeconds: Double?
+    /// The backlight while dimmed, percent of its maximum (1…100).
+    public var idleDimBrightnessPercent = 30
+    /// The backlight idle blanking dims (`auto`: the first device under
+    /// /sys/class/backlight, if there is one).
+    public var backlight: BacklightChoice = .auto
 
     public init(name: String) { self.name = name }
+
+    /// The board's idle blanking, nil when neither `idle-dim-after` nor
+    /// `idle-off-after` is set (the screen never blanks).
+    public var idleTimeouts: IdleTimeouts? {
+        guard idleDimAfterSeconds != nil || idleOffAfterSeconds != nil else { return nil }
+        func ns(_ seconds: Double?) -> Int64? { seconds.map { Int64(($0 * 1e9).rounded()) } }
+        return IdleTimeouts(dimAfterNanoseconds: ns(idleDimAfterSeconds), offAfterNanoseconds: ns(idleOffAfterSeconds),
+                            dimPercent: idleDimBrightnessPercent)
+    }
 
     /// The keys the format knows, in the order the files list them.
     public static let keys = ["name", "backend", "drm-device", "fb-device", "connector", "mode", "pixel-format", "rotation",
                               "buffers", "touch-device", "calibration", "kms-api", "scale",
-                              "keyboard-layout", "keyboard-variant", "keyboard-options", "keyboard-locale"]
+                              "keyboard-layout", "keyboard-variant", "keyboard-options", "keyboard-locale",
+                              "idle-dim-after", "idle-off-after", "idle-dim-brightness", "backlight"]
 }
 
 /// A board file that does not parse: `file:line: message`, like a compiler.
@@ -94,6 +114,7 @@ extension BoardConfig {
         var config = BoardConfig(name: "")
         var seen: [String] = []
         var lineNumber = 0
+        var idleOffLine = 0
         for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             func error(_ message: String) -> BoardConfigError {
@@ -187,12 +208,41 @@ extension BoardConfig {
                 case "keyboard-options": config.keyboardOptions = value
                 default: config.keyboardLocale = value == "none" ? "" : value
                 }
+            case "idle-dim-after", "idle-off-after":
+                var seconds: Double?
+                if value != "never" {
+                    guard let t = parseDecimal(value), t > 0, t <= 86_400 else {
+                        throw error("\(key) '\(value)': seconds without input, more than 0 and at most 86400 (0.5, 60), or 'never'")
+                    }
+                    seconds = t
+                }
+                if key == "idle-dim-after" { config.idleDimAfterSeconds = seconds } else {
+                    config.idleOffAfterSeconds = seconds
+                    idleOffLine = lineNumber
+                }
+            case "idle-dim-brightness":
+                var digits = Array(value.utf8)
+                if digits.last == UInt8(ascii: "%") { digits.removeLast() }
+                guard let p = Int(String(decoding: digits, as: UTF8.self)), p >= 1, p <= 100 else {
+                    throw error("idle-dim-brightness '\(value)': percent of the backlight's maximum, 1 to 100")
+                }
+                config.idleDimBrightnessPercent = p
+            case "backlight":
+                if value == "auto" { config.backlight = .auto }
+                else if value == "none" { config.backlight = .none }
+                else if value.hasPrefix("/") { config.backlight = .directory(value) }
+                else if value.utf8.allSatisfy({ isKeyboardNameByte($0) }) { config.backlight = .named(value) }
+                else { throw error("backlight '\(value)': auto, none, a device name under /sys/class/backlight or an absolute path") }
             default:
                 preconditionFailure("key list and switch disagree")
             }
         }
         guard seen.contains("name") else {
             throw BoardConfigError(file: file, line: 0, message: "no 'name' line")
+        }
+        if let dim = config.idleDimAfterSeconds, let off = config.idleOffAfterSeconds, off <= dim {
+            throw BoardConfigError(file: file, line: idleOffLine,
+                                   message: "idle-off-after (\(Int(off * 1000)) ms) must be later than idle-dim-after (\(Int(dim * 1000)) ms): both count from the last input")
         }
         return config
     }

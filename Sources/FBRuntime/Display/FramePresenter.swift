@@ -58,10 +58,22 @@ public protocol FramePresenter: AnyObject {
     /// (a presenter that does starts again with a modeset and the whole
     /// frame). The default: always true.
     func ensureAccess() -> Bool
+    /// Turns the display's output off (`false`: KMS CRTC ACTIVE = 0 or
+    /// DPMS off; the panel goes dark and scans out nothing) or on again
+    /// (`true`). Called by the render loop between frames, never with a
+    /// flip pending; while off the loop presents nothing. After turning
+    /// on, the next `commit` shows the whole frame (KMS: a modeset), as
+    /// after a reconnection. A presenter that cannot power its display
+    /// treats it as a no-op (the default: headless, the simulator window).
+    /// - Throws: `PresentError` when the driver refuses; the loop stays
+    ///   off regardless (nothing is drawn for a screen meant to be dark).
+    func setDisplayPower(_ on: Bool) throws(PresentError)
 }
 
 extension FramePresenter {
     public func ensureAccess() -> Bool { true }
+
+    public func setDisplayPower(_ on: Bool) throws(PresentError) {}
 
     /// `damage` of `frame` to a free scan-out buffer (see the requirement).
     public func prepare(_ frame: PixelView<ARGB8888>, damage: IntRect) {

@@ -38,6 +38,11 @@ import Raster
 ///    (plus one last frame after animations end, to show their final
 ///    state), nothing is rendered and nothing flipped: the thread blocks on
 ///    a condition (with a timeout, to notice SIGINT) until there is work.
+/// 5. While the display is powered off (`setDisplayPowered(false)`, idle
+///    blanking) nothing is rendered or flipped either, animations or not;
+///    commits wait in the queue. Powered on, the next frame is planned
+///    from "now" and shown whole (the presenter modesets): animations
+///    keep their media time, so it shows their state at that moment.
 ///
 /// Threading: the loop's own thread renders and presents; the presenter is
 /// used only there. The model tree (`root`) belongs to the app thread; the
@@ -83,6 +88,8 @@ public final class RenderLoop {
     private var failure: PresentError?
     /// Overlays `setDebugOverlays` handed over, for the next frame.
     private var pendingDebugOverlays: DebugOverlays?
+    /// What `setDisplayPowered` asked for.
+    private var displayPowerRequested = true
 
     // Render-thread state.
     private var thread: Thread?
@@ -107,6 +114,8 @@ public final class RenderLoop {
     private var lateMargin: Int64
     /// True while the presenter reports the display is not ours.
     private var displaySuspended = false
+    /// True while the display is powered off (render thread's view).
+    private var displayOff = false
     /// Longest wait between two looks at a suspended display.
     public var suspendedPollNanoseconds: Int64 = 20_000_000
 
@@ -177,6 +186,23 @@ public final class RenderLoop {
             state.broadcast()
         }
     }
+
+    /// Turns the display off (`false`) or on (any thread; the render
+    /// thread does it between frames, through
+    /// `FramePresenter.setDisplayPower`). While off, nothing is rendered
+    /// or flipped (`RenderLoopStatistics.displayOffWaits` counts the
+    /// turns spent waiting); on again, the next frame is the whole screen
+    /// at the time it is shown. Idempotent.
+    public func setDisplayPowered(_ on: Bool) {
+        state.lock.withLock {
+            displayPowerRequested = on
+            if on { needsRender = true }
+            state.broadcast()
+        }
+    }
+
+    /// What the last `setDisplayPowered` asked for (true until then).
+    public var isDisplayPowerRequested: Bool { state.lock.withLock { displayPowerRequested } }
 
     /// Asks for one frame even if nothing animates.
     public func setNeedsRender() {
@@ -262,6 +288,25 @@ public final class RenderLoop {
             }
         }
         if let limit = frameLimit, statistics.framesRendered >= limit { return false }
+
+        // 1¼. Powered off (idle blanking): no frame, no flip, until on.
+        if !state.lock.withLock({ displayPowerRequested }) {
+            if !displayOff {
+                displayOff = true
+                var refused = false
+                do { try presenter.setDisplayPower(false) } catch { refused = true }
+                bump { $0.displayPowerOffs += 1; if refused { $0.displayPowerErrors += 1 } }
+            }
+            offWait()
+            return true
+        }
+        if displayOff {
+            displayOff = false
+            var refused = false
+            do { try presenter.setDisplayPower(true) } catch { refused = true }
+            bump { $0.displayPowerOns += 1; if refused { $0.displayPowerErrors += 1 } }
+            state.lock.withLock { needsRender = true }
+        }
 
         // 1½. The display may be someone else's (DRM master taken, VT
         //     switched away): render nothing, look again shortly. When it
@@ -376,6 +421,23 @@ public final class RenderLoop {
         queuedTarget = target
         if case .shown(let timestamp) = outcome { flipped(at: timestamp, byModeset: true) }
         return true
+    }
+
+    /// Waits while the display is powered off. The presenter still gets
+    /// its `ensureAccess()` (a VT switch is answered, a hotplug noticed);
+    /// no timing survives (as `suspendWait`).
+    private func offWait() {
+        lastPresentation = nil
+        lastFlipTimestamp = nil
+        queuedTarget = nil
+        _ = presenter.ensureAccess()
+        state.lock.withLock {
+            stats.displayOffWaits += 1
+            state.broadcast()   // for `waitUntil` callers
+            _ = state.wait(untilNanoseconds: System.monotonicNanoseconds() + idleTimeoutNanoseconds) {
+                displayPowerRequested || stopRequested
+            }
+        }
     }
 
     /// Waits while the display is not ours (no timing survives it: the

@@ -36,6 +36,13 @@ public struct RenderLoopStatistics: Equatable, Sendable {
     public var displaySuspensions = 0
     public var displayResumptions = 0
     public var suspendedWaits = 0
+    /// Times the display was powered off and on (`RenderLoop.setDisplayPowered`,
+    /// idle blanking), refusals of either by the driver, and turns of the
+    /// loop spent waiting while off (no frame rendered or flipped in them).
+    public var displayPowerOffs = 0
+    public var displayPowerOns = 0
+    public var displayPowerErrors = 0
+    public var displayOffWaits = 0
 
     /// Time between consecutive flips of frames rendered back to back (an
     /// idle stretch or a blocking hook starts a new run), in 1 ms buckets:

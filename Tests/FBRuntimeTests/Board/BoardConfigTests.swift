@@ -93,7 +93,7 @@ final class BoardConfigTests: XCTestCase {
     }
 
     func testEachErrorNamesTheFileAndLine() {
-        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, backend, drm-device, fb-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration, kms-api, scale, keyboard-layout, keyboard-variant, keyboard-options, keyboard-locale)")
+        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, backend, drm-device, fb-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration, kms-api, scale, keyboard-layout, keyboard-variant, keyboard-options, keyboard-locale, idle-dim-after, idle-off-after, idle-dim-brightness, backlight)")
         assertError("name = a\nkms-api = fast", "test.conf:2: kms-api 'fast': atomic, legacy or auto")
         assertError("name = a\nname = b", "test.conf:2: 'name' is set twice")
         assertError("name = a\n\nmode", "test.conf:3: expected 'key = value', got 'mode'")
@@ -112,6 +112,27 @@ final class BoardConfigTests: XCTestCase {
         assertError("name = a\ncalibration = 1 0 0 0 1 x", "test.conf:2: calibration: 'x' is not a number")
         assertError("name = a\ncalibration = 1 0 0 0 1 1e3", "test.conf:2: calibration: '1e3' is not a number")
         assertError("# nothing but a comment\nmode = preferred", "test.conf: no 'name' line")
+    }
+
+    func testIdleBlankingKeys() throws {
+        let none = try parse("name = a\n")
+        XCTAssertNil(none.idleTimeouts, "no blanking unless asked for")
+        XCTAssertEqual(none.backlight, .auto)
+        let c = try parse("name = a\nidle-dim-after = 60\nidle-off-after = 120.5\nidle-dim-brightness = 15%\nbacklight = 10-0045\n")
+        XCTAssertEqual(c.idleTimeouts, IdleTimeouts(dimAfterNanoseconds: 60_000_000_000, offAfterNanoseconds: 120_500_000_000, dimPercent: 15))
+        XCTAssertEqual(c.backlight, .named("10-0045"))
+        let offOnly = try parse("name = a\nidle-dim-after = never\nidle-off-after = 0.5\nbacklight = none\n")
+        XCTAssertEqual(offOnly.idleTimeouts, IdleTimeouts(dimAfterNanoseconds: nil, offAfterNanoseconds: 500_000_000))
+        XCTAssertEqual(offOnly.backlight, .none)
+        XCTAssertEqual(try parse("name = a\nbacklight = /tmp/bl/fake\n").backlight, .directory("/tmp/bl/fake"))
+        assertError("name = a\nidle-dim-after = 0\n",
+                    "test.conf:2: idle-dim-after '0': seconds without input, more than 0 and at most 86400 (0.5, 60), or 'never'")
+        assertError("name = a\nidle-dim-brightness = 0\n",
+                    "test.conf:2: idle-dim-brightness '0': percent of the backlight's maximum, 1 to 100")
+        assertError("name = a\nidle-off-after = 30\nidle-dim-after = 60\n",
+                    "test.conf:2: idle-off-after (30000 ms) must be later than idle-dim-after (60000 ms): both count from the last input")
+        assertError("name = a\nbacklight = a b\n",
+                    "test.conf:2: backlight 'a b': auto, none, a device name under /sys/class/backlight or an absolute path")
     }
 
     func testBackendAndFramebufferDevice() throws {
