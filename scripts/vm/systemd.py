@@ -129,7 +129,6 @@ def main():
     parser.add_argument("--deb-unit", help="the .deb's unit")
     parser.add_argument("--deb-golden", help="the .deb's app's first screen")
     parser.add_argument("--boot-timeout", type=float, default=300)
-    parser.add_argument("--update-golden", action="store_true")
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -143,9 +142,7 @@ def main():
     def figure(name, text):
         print(f"figure {name}: {text}", flush=True)
 
-    golden = None
-    if os.path.exists(args.golden) and not args.update_golden:
-        golden = images.read_png(args.golden)
+    golden = images.read_png(args.golden) if os.path.exists(args.golden) else None
 
     # Boot 1: deploy over ssh.
     guest = Guest(args, 1)
@@ -232,11 +229,7 @@ def main():
         if golden is None:
             time.sleep(10)   # the scene at rest
             first = guest.screendump("app")
-            if args.update_golden:
-                images.write_png(args.golden, *first)
-                check("screen", True, f"wrote the golden {args.golden}")
-            else:
-                check("screen", False, f"no golden {args.golden} (FBR_UPDATE_GOLDENS=1 writes it); got {args.out}/app.png")
+            check("screen", False, f"no golden {args.golden}; got {args.out}/app.png")
             golden = first   # for the checks below
         else:
             seconds, _, last = wait_for_screen(golden, 60)
