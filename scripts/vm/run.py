@@ -96,6 +96,39 @@ class QMP:
             # Anything else is an asynchronous event; skip it.
 
 
+def qemu_command(arch, accel, cpu, display, kernel, initrd, qmp_path, append="",
+                 nic=("-nic", "none"), extra=()):
+    """The QEMU command line of a guest (and its serial console's name):
+    ARCH amd64 or arm64 (QEMU's "virt" board), the DISPLAY device (empty:
+    none), a virtio tablet, the serial console on standard input and output,
+    QMP on QMP_PATH, no monitor, no reboot (a reboot ends QEMU). NIC and
+    EXTRA (more arguments: disks, devices) for scripts/vm/systemd.py."""
+    # -cpu max gives the guest a hardware random number generator (RDRAND,
+    # RNDR), so the kernel's random pool is ready at once: with the default
+    # CPU models the first getrandom() (the Swift runtime makes one at
+    # start) blocks for about a second under TCG waiting for jitter entropy.
+    if arch == "amd64":
+        machine = ["qemu-system-x86_64", "-accel", accel, "-cpu", "max", "-vga", "none",
+                   "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+        console = "ttyS0"
+    else:
+        # The boards' architecture, on QEMU's generic "virt" board. No
+        # isa-debug-exit there: /init powers off (PSCI), QEMU exits with 0.
+        # pauth-impdef: a cheaper pointer-authentication hash under TCG.
+        machine = ["qemu-system-aarch64", "-M", "virt", "-accel", "tcg", "-cpu", cpu or "max,pauth-impdef=on"]
+        console = "ttyAMA0"
+    command = machine + [
+        "-m", "512", "-smp", "1", "-display", "none", *(["-device", display] if display else []),
+        # An absolute pointer for touchprobe's pointer-as-touch check.
+        "-device", "virtio-tablet-pci",
+        *nic, *extra, "-no-reboot", "-monitor", "none", "-serial", "stdio",
+        "-qmp", f"unix:{qmp_path},server=on,wait=off",
+        "-kernel", kernel, "-initrd", initrd,
+        "-append", f"console={console} panic=-1 quiet loglevel=3 " + append,
+    ]
+    return command, console
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--name", required=True, help="run name: prefixes check lines and output files")
@@ -130,29 +163,8 @@ def main():
         results.append(passed)
         print(f"{'PASS' if passed else 'FAIL'} {args.name}: {text}", flush=True)
 
-    # -cpu max gives the guest a hardware random number generator (RDRAND,
-    # RNDR), so the kernel's random pool is ready at once: with the default
-    # CPU models the first getrandom() (the Swift runtime makes one at
-    # start) blocks for about a second under TCG waiting for jitter entropy.
-    if args.arch == "amd64":
-        machine = ["qemu-system-x86_64", "-accel", args.accel, "-cpu", "max", "-vga", "none",
-                   "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
-        console = "ttyS0"
-    else:
-        # The boards' architecture, on QEMU's generic "virt" board. No
-        # isa-debug-exit there: /init powers off (PSCI), QEMU exits with 0.
-        # pauth-impdef: a cheaper pointer-authentication hash under TCG.
-        machine = ["qemu-system-aarch64", "-M", "virt", "-accel", "tcg", "-cpu", args.cpu or "max,pauth-impdef=on"]
-        console = "ttyAMA0"
-    command = machine + [
-        "-m", "512", "-smp", "1", "-display", "none", *(["-device", args.display] if args.display else []),
-        # An absolute pointer for touchprobe's pointer-as-touch check.
-        "-device", "virtio-tablet-pci",
-        "-nic", "none", "-no-reboot", "-monitor", "none", "-serial", "stdio",
-        "-qmp", f"unix:{qmp_path},server=on,wait=off",
-        "-kernel", args.kernel, "-initrd", args.initrd,
-        "-append", f"console={console} panic=-1 quiet loglevel=3 " + args.append,
-    ]
+    command, console = qemu_command(args.arch, args.accel, args.cpu, args.display, args.kernel, args.initrd,
+                                    qmp_path, args.append)
     start = time.monotonic()
     deadline = start + args.timeout
     qemu_log = open(os.path.join(args.out, "qemu.log"), "wb")
