@@ -155,7 +155,7 @@ let package = Package(
                 swiftSettings: boardSize),
         // The demo app, on the host and on the board: the scenes over the app
         // shell, a chooser or one scene (scripts/demo, the deploy unit).
-        .executableTarget(name: "fbdemo", dependencies: ["AppShell", "DemoScenes", "FBRuntime"],
+        .executableTarget(name: "fbdemo", dependencies: ["AppShell", "Controls", "DemoScenes", "FBRuntime"],
                           path: "Sources/fbdemo", swiftSettings: boardSize),
         // What the VM and board checks need and no app does: the screendump
         // handshake with the host, a committer that injects commit failures.

@@ -1,3 +1,4 @@
+import Controls
 import FBRuntime
 
 /// What fbdemo, fbcheck and fbsim run: a tree, its animations, the app's
@@ -22,11 +23,16 @@ public protocol DemoScene: AnyObject {
     /// its layers) and returns true; the default returns false, and
     /// `SceneTouch` then drags any top-level layer and pinches it to zoom.
     func installGestures(in router: TouchRouter) -> Bool
+    /// Key navigation over the scene's controls (Tab, arrows, Enter, a
+    /// rotary encoder's turns: fbdemo routes the board's keys and wheel
+    /// here), or nil for a scene without controls (the default).
+    var focus: FocusEngine? { get }
 }
 
 extension DemoScene {
     public func turn(at time: MediaTime) {}
     public func installGestures(in router: TouchRouter) -> Bool { false }
+    public var focus: FocusEngine? { nil }
 }
 
 /// The scenes fbdemo, fbcheck and fbsim know by name.

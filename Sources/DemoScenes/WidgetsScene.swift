@@ -33,6 +33,9 @@ import Raster
 public final class WidgetsScene: DemoScene {
     public var root: Layer { background }
     private let background: WidgetsPanel
+    /// Key navigation over the controls (made on first use: its ring joins
+    /// the tree only once a control has the focus).
+    public private(set) lazy var focus: FocusEngine? = FocusEngine(root: background, theme: theme)
     /// Panel points per point of the built-in theme (0.3…2.5).
     public let scale: Double
     /// The theme the controls have now (light at rest).

@@ -1,4 +1,5 @@
 import AppShell
+import Controls
 import DemoScenes
 import FBRuntime
 
@@ -25,6 +26,10 @@ final class DemoApp {
     private var demos: [String: OpenDemo] = [:]
     private var current: OpenDemo?
     private var turnTimerInstalled = false
+    /// The board's keys as controls' keys (keeps the Shift state).
+    private var keys = EvdevKeyMapper()
+    /// A high-resolution wheel's fraction of a detent, kept for the next turn.
+    private var wheelRest = 0.0
 
     /// Builds the first screen on `screen`: the demo `scene`, or the chooser
     /// when nil; with `hud`, on a display, the frame-time HUD above it.
@@ -37,6 +42,28 @@ final class DemoApp {
             try? screen.root.addSublayer(chooser.layer)
         }
         if hud && screen.isOnDisplay { demoApp.showHUD() }
+        screen.onKey(name: "focus keys") { [unowned(unsafe) demoApp] event in demoApp.key(event) }
+        screen.onWheel(name: "focus wheel") { [unowned(unsafe) demoApp] event in demoApp.wheel(event) }
+    }
+
+    /// A key for the open demo's controls (`DemoScene.focus`: Tab and
+    /// arrows move the focus, Enter activates); Escape, when the focused
+    /// control leaves it, goes back to the chooser.
+    private func key(_ event: KeyEvent) {
+        guard let key = keys.key(code: event.code, pressed: event.pressed, text: event.text),
+              let demo = current else { return }
+        if let focus = demo.scene.focus, focus.handle(key) { return }
+        if key == .escape { close() }
+    }
+
+    /// A wheel turn (a rotary encoder) moves the open demo's focus a
+    /// control per detent, down or right forward.
+    private func wheel(_ event: WheelEvent) {
+        guard let focus = current?.scene.focus else { return }
+        wheelRest += event.vertical + event.horizontal
+        let detents = Int(wheelRest.rounded(.towardZero))
+        wheelRest -= Double(detents)
+        if detents != 0 { focus.rotate(by: detents) }
     }
 
     private init(screen: Screen, choosing: Bool) {

@@ -30,6 +30,11 @@ serial console, one marker per line:
                               release it 50 ms later and answer
                               `TAP-DONE NAME` (scripts/vm/run-app: a tap
                               on an app that has no test hooks).
+  READY-FOR-KEY NAME QCODE    a press and release of a key on the virtio
+                              keyboard (--keyboard), QEMU's key name
+                              ("tab", "ret", "up"); answers `KEY-DONE NAME`.
+  READY-FOR-WHEEL NAME N      N clicks of the tablet's wheel (positive:
+                              down); answers `WHEEL-DONE NAME`.
   VMTEST-DONE                 every test ran; the guest then leaves QEMU
                               (isa-debug-exit on amd64, power-off on arm64).
 QEMU is killed by its PID if the guest has not finished by --timeout.
@@ -149,6 +154,7 @@ def main():
     # prefix (GOLDENS/PREFIXNAME.png).
     parser.add_argument("--cpu", default=None, help="QEMU CPU model (default: max, with pauth-impdef=on on arm64)")
     parser.add_argument("--golden-prefix", default="vm-")
+    parser.add_argument("--keyboard", action="store_true", help="give the guest a virtio keyboard (READY-FOR-KEY)")
     args = parser.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
@@ -163,8 +169,10 @@ def main():
         results.append(passed)
         print(f"{'PASS' if passed else 'FAIL'} {args.name}: {text}", flush=True)
 
+    # A keyboard for apps driven by keys (scripts/vm/run-app --key).
+    keyboard = ("-device", "virtio-keyboard-pci") if args.keyboard else ()
     command, console = qemu_command(args.arch, args.accel, args.cpu, args.display, args.kernel, args.initrd,
-                                    qmp_path, args.append)
+                                    qmp_path, args.append, extra=keyboard)
     start = time.monotonic()
     deadline = start + args.timeout
     qemu_log = open(os.path.join(args.out, "qemu.log"), "wb")
@@ -254,6 +262,28 @@ def main():
             qmp.execute("input-send-event", events=[e for item in step for e in event(item)])
             time.sleep(0.05)
 
+    def key_press(qcode):
+        """A press and release of the key QEMU calls `qcode` ("tab", "ret",
+        "up"…), on the virtio keyboard (run.py --keyboard)."""
+        nonlocal qmp
+        if qmp is None:
+            qmp = QMP(qmp_path, deadline)
+        for down in (True, False):
+            qmp.execute("input-send-event", events=[{"type": "key", "data": {"down": down, "key": {"type": "qcode", "data": qcode}}}])
+            time.sleep(0.05)
+
+    def wheel_turn(detents):
+        """`detents` clicks of the virtio tablet's wheel: positive down
+        (libinput's positive vertical axis), negative up; 100 ms apart."""
+        nonlocal qmp
+        if qmp is None:
+            qmp = QMP(qmp_path, deadline)
+        button = "wheel-down" if detents > 0 else "wheel-up"
+        for _ in range(abs(detents)):
+            for down in (True, False):
+                qmp.execute("input-send-event", events=[{"type": "btn", "data": {"down": down, "button": button}}])
+            time.sleep(0.1)
+
     def pointer_drag(x0=16384, y0=8192, x1=24576, y1=8192):
         """A left-button drag on the virtio tablet."""
         pointer_steps([[("move", x0, y0)], [("button", True)], [("move", x1, y1)], [("button", False)]])
@@ -308,6 +338,22 @@ def main():
             except Exception as e:   # report; the guest goes on
                 check(False, f"tap {m.group(1)}: {e}")
             qemu.stdin.write(f"TAP-DONE {m.group(1)}\n".encode())
+            qemu.stdin.flush()
+        m = re.search(r"READY-FOR-KEY ([A-Za-z0-9_-]+) ([a-z0-9_]+)", text)
+        if m:
+            try:
+                key_press(m.group(2))
+            except Exception as e:   # report; the guest goes on
+                check(False, f"key {m.group(1)}: {e}")
+            qemu.stdin.write(f"KEY-DONE {m.group(1)}\n".encode())
+            qemu.stdin.flush()
+        m = re.search(r"READY-FOR-WHEEL ([A-Za-z0-9_-]+) (-?\d+)", text)
+        if m:
+            try:
+                wheel_turn(int(m.group(2)))
+            except Exception as e:   # report; the guest goes on
+                check(False, f"wheel {m.group(1)}: {e}")
+            qemu.stdin.write(f"WHEEL-DONE {m.group(1)}\n".encode())
             qemu.stdin.flush()
         m = re.search(r"VMTEST-RESULT (\S+) (PASS|FAIL) ?(.*)", text)
         if m:
