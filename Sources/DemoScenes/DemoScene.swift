@@ -44,6 +44,8 @@ public enum DemoCatalog {
         ("shapes", "Morphing paths, marching ants: pinch"),
         ("dashboard", "A heat pump's panel: gauges, a chart"),
         ("widgets", "Controls: tabs, switches, sliders, charts"),
+        ("settings", "A settings screen: rows, a pushed picker"),
+        ("list", "10,000 rows: fling, swipe a row, tap one"),
     ]
 
     /// Every scene's name, in the order demos are listed.
@@ -63,6 +65,8 @@ public enum DemoCatalog {
         case "shapes": return ShapesScene(width: width, height: height)
         case "dashboard": return DashboardScene(width: width, height: height)
         case "widgets": return WidgetsScene(width: width, height: height)
+        case "settings": return SettingsScene(width: width, height: height)
+        case "list": return ListScene(width: width, height: height)
         default: return nil
         }
     }
