@@ -32,6 +32,7 @@ extension ListView {
                 button.backgroundColor = action.color
                 let label = TextLayer()
                 label.string = action.title
+                if let font = swipeActionFont { label.font = font }
                 label.fontSize = swipeActionFontSize
                 label.alignmentMode = .center
                 label.foregroundColor = swipeActionTitleColor

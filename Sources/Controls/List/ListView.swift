@@ -77,8 +77,10 @@ public final class ListView: ScrollView {
     /// First item of each section (its header or first row).
     var sectionStarts: [Int] = []
 
-    /// The swipe action buttons' title colour and size (points).
+    /// The swipe action buttons' title colour, font (nil:
+    /// `TextLayer.defaultFont`) and size (points).
     public var swipeActionTitleColor = Color(red: 1, green: 1, blue: 1)
+    public var swipeActionFont: Font?
     public var swipeActionFontSize = 15.0
 
     /// The row swiped open, its cell, and how far it is open (points).
