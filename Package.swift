@@ -243,7 +243,7 @@ let package = Package(
         .executableTarget(name: "settingsprobe", dependencies: ["AppShell", "FBRuntime", "CPosix"], path: "Tests/SettingsProbe"),
         .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "Input", "TouchInput", "KeyboardInput", "apptrapprobe", "settingsprobe"],
                     path: "Tests/AppShellTests"),
-        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "DemoTouchScripts", "Controls"], path: "Tests/InputTests"),
+        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "DemoTouchScripts", "Controls", "TestSupport"], path: "Tests/InputTests"),
         .testTarget(name: "KeyboardInputTests", dependencies: ["KeyboardInput", "FBRuntime"], path: "Tests/KeyboardInputTests"),
         .testTarget(name: "ControlsTests", dependencies: ["Controls", "FBRuntime", "Raster", "ImageIO", "TestSupport", "KeyboardInput"], path: "Tests/ControlsTests"),
     ]

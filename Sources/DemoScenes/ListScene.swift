@@ -97,7 +97,8 @@ public final class ListScene: DemoScene {
         list.headerHeight = (m.controlHeight * 0.6).rounded()
         list.reuseMargin = m.controlHeight
         list.indicatorColor = t.colors.secondaryText
-        list.swipeActionFontSize = t.fonts.captionSize
+        list.swipeActionFont = t.fonts.regular
+        list.swipeActionFontSize = t.fonts.bodySize
         for l in [header, line, list] as [Layer] { try? background.addSublayer(l) }
 
         list.numberOfSections = { [unowned(unsafe) self] _ in self.sections.count }
@@ -147,6 +148,13 @@ public final class ListScene: DemoScene {
         } else {
             countLabel.string = EventLog.countText(entryCount) + " entries"
         }
+    }
+
+    /// The centre of the row at `indexPath` in the root's space (the
+    /// display's, points) at the list's model offset; nil for no row.
+    public func rowCentre(_ indexPath: ListIndexPath) -> Point? {
+        guard let r = list.rectForRow(at: indexPath) else { return nil }
+        return list.convert(Point(x: r.minX + r.width / 2, y: r.minY + r.height / 2), to: root)
     }
 
     // MARK: Interaction

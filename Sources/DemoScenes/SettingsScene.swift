@@ -149,8 +149,16 @@ public final class SettingsScene: DemoScene {
         stack.position = Point(x: width / 2, y: height / 2)
 
         // Laid out now, so the first frame shows the screen in place and
-        // nothing moves when it is first displayed.
-        Transaction.withoutActions { stack.layoutIfNeeded() }
+        // nothing moves when it is first displayed; the language screen
+        // too, in the bounds the stack will give it (so where its rows
+        // will be is known before it is pushed).
+        Transaction.withoutActions {
+            stack.layoutIfNeeded()
+            let pushed = languageScreen.layer
+            pushed.anchorPoint = .zero
+            pushed.bounds = Rect(x: 0, y: 0, width: width, height: Swift.max(0, height - stack.barHeight))
+            pushed.layoutIfNeeded()
+        }
 
         wifiSwitch.onValueChanged = { [unowned(unsafe) self] s in self.wifiName.string = s.isOn ? SettingsScene.networkName : "Off" }
         brightnessSlider.onValueChanged = { [unowned(unsafe) self] s in
@@ -174,6 +182,38 @@ public final class SettingsScene: DemoScene {
                                         crossAlignment: .center)
         for l in items { try? row.addSublayer(l) }
         return row
+    }
+
+    // MARK: Where things are
+
+    /// The centre of `layer`'s bounds in the root's space (the display's,
+    /// points) as laid out now.
+    public func centre(of layer: Layer) -> Point {
+        let b = layer.bounds
+        return layer.convert(Point(x: b.minX + b.width / 2, y: b.minY + b.height / 2), to: root)
+    }
+
+    /// The centre of the appearance control's segment `index`, root space.
+    public func appearanceSegment(_ index: Int) -> Point {
+        let b = appearance.bounds, n = Double(Swift.max(1, appearance.titles.count))
+        return appearance.convert(Point(x: b.minX + b.width * (Double(index) + 0.5) / n, y: b.minY + b.height / 2), to: root)
+    }
+
+    /// The centre of the bar's back button while a screen is pushed, root
+    /// space (the stack sizes it to its title, at most a third of the
+    /// width, as high as the bar).
+    public var backButtonCentre: Point {
+        let w = Swift.min(stack.backButton.preferredSize.width, stack.bounds.width / 3)
+        return Point(x: (w / 2).rounded(), y: (stack.barHeight / 2).rounded())
+    }
+
+    /// Where the language wheel's row `rows` below the selection band is
+    /// once the language screen is pushed and at rest, root space.
+    public func languageWheelPoint(rowsBelowBand rows: Int) -> Point {
+        let wheel = languageScreen.wheel, b = wheel.bounds
+        let inScreen = wheel.convert(Point(x: b.minX + b.width / 2, y: b.minY + b.height / 2 + Double(rows) * wheel.rowHeight),
+                                     to: languageScreen.layer)
+        return Point(x: inScreen.x, y: inScreen.y + stack.barHeight)
     }
 
     // MARK: Interaction
