@@ -22,11 +22,19 @@ public protocol DemoScene: AnyObject {
     /// its layers) and returns true; the default returns false, and
     /// `SceneTouch` then drags any top-level layer and pinches it to zoom.
     func installGestures(in router: TouchRouter) -> Bool
+    /// The top corner where an app showing the scene may put a button of
+    /// its own over it (fbdemo's "‹ Demos") without hiding one of the
+    /// scene's controls. Default: `.topLeft`.
+    var hostButtonCorner: DemoCorner { get }
 }
+
+/// A top corner of the screen.
+public enum DemoCorner: Equatable, Sendable { case topLeft, topRight }
 
 extension DemoScene {
     public func turn(at time: MediaTime) {}
     public func installGestures(in router: TouchRouter) -> Bool { false }
+    public var hostButtonCorner: DemoCorner { .topLeft }
 }
 
 /// The scenes fbdemo, fbcheck and fbsim know by name.

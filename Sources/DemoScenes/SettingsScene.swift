@@ -240,4 +240,8 @@ public final class SettingsScene: DemoScene {
     }
 
     public func startAnimations(at time: MediaTime) {}
+
+    /// The navigation bar's back button is at the top left; its right end
+    /// is empty (no trailing button).
+    public var hostButtonCorner: DemoCorner { .topRight }
 }

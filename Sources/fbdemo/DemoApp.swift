@@ -68,7 +68,10 @@ final class DemoApp {
         Transaction.withoutActions {
             chooser?.layer.removeFromSuperlayer()
             try? screen.root.insertSublayer(demo.scene.root, at: 0)
-            if let back { try? screen.root.addSublayer(back) }
+            if let back {
+                BackButton.place(back, in: demo.scene.hostButtonCorner, width: screen.width, height: screen.height)
+                try? screen.root.addSublayer(back)
+            }
         }
         current = demo
         if !demo.started {

@@ -75,6 +75,7 @@ final class SettingsSceneTests: XCTestCase {
         XCTAssertEqual(moving, [], "nothing moves or waits for layout at rest")
         XCTAssertTrue(scene.stack.topScreen === scene.settingsScreen)
         XCTAssertFalse(scene.isDark)
+        XCTAssertEqual(scene.hostButtonCorner, .topRight, "fbdemo's button stays off the bar's back button")
     }
 
     // MARK: Goldens
