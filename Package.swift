@@ -163,7 +163,7 @@ let package = Package(
         .executableTarget(
             name: "fbcheck",
             dependencies: ["AppShell", "FBRuntime", "FBRuntimeKMS", "FBRuntimeFBDev", "FBRuntimeTesting", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput",
-                           "DemoScenes", "DemoTouchScripts"],
+                           "DemoScenes", "DemoTouchScripts", "KeyboardInput"],
             path: "Sources/fbcheck", swiftSettings: boardSize
         ),
         // Renders a fixed scene with every Raster kernel and prints a checksum;
