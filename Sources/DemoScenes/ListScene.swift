@@ -97,6 +97,7 @@ public final class ListScene: DemoScene {
         list.headerHeight = (m.controlHeight * 0.6).rounded()
         list.reuseMargin = m.controlHeight
         list.indicatorColor = t.colors.secondaryText
+        list.swipeActionWidth = (80 * scale).rounded()
         list.swipeActionFont = t.fonts.regular
         list.swipeActionFontSize = t.fonts.bodySize
         for l in [header, line, list] as [Layer] { try? background.addSublayer(l) }

@@ -128,10 +128,10 @@ final class ListSceneTests: XCTestCase {
         d.drag(from: Point(x: 500, y: y), to: Point(x: 200, y: y), moves: 8, dt: 0.04)
         d.run(0.5)
         XCTAssertEqual(scene.list.swipedOpenRow, ip)
-        XCTAssertEqual(scene.list.swipeRevealDistance, 2 * ListView.swipeActionWidth)
+        XCTAssertEqual(scene.list.swipeRevealDistance, 2 * scene.list.swipeActionWidth)
         // Flag: the left button.
         let w = scene.list.bounds.width
-        d.tap(Point(x: w - 1.5 * ListView.swipeActionWidth, y: y))
+        d.tap(Point(x: w - 1.5 * scene.list.swipeActionWidth, y: y))
         d.run(0.5)
         XCTAssertTrue(scene.isFlagged(3))
         XCTAssertNil(scene.list.swipedOpenRow, "the row closed")
@@ -140,7 +140,7 @@ final class ListSceneTests: XCTestCase {
         // Delete: the right button; entry #4 (number 3) leaves the log.
         d.drag(from: Point(x: 500, y: y), to: Point(x: 200, y: y), moves: 8, dt: 0.04)
         d.run(0.5)
-        d.tap(Point(x: w - 0.5 * ListView.swipeActionWidth, y: y))
+        d.tap(Point(x: w - 0.5 * scene.list.swipeActionWidth, y: y))
         d.run(0.5)
         XCTAssertEqual(scene.entryCount, 9_999)
         XCTAssertEqual(scene.countLabel.string, "9,999 entries")
@@ -199,7 +199,7 @@ final class ListSceneTests: XCTestCase {
             XCTAssertFalse(scene.list.isDecelerating, what)
             XCTAssertEqual(scene.selected, 1, what)
             XCTAssertEqual(scene.list.swipedOpenRow, ListIndexPath(section: 0, row: 3), what)
-            XCTAssertEqual(scene.list.swipeRevealDistance, 2 * ListView.swipeActionWidth, what)
+            XCTAssertEqual(scene.list.swipeRevealDistance, 2 * scene.list.swipeActionWidth, what)
         }
     }
 }
