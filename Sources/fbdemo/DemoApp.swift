@@ -11,7 +11,7 @@ import FBRuntime
 /// Each demo is made the first time it is opened and kept: opened again it
 /// is as it was left. The scenes' gesture actions and completion blocks
 /// refer to their scene unretained (the board build has no `weak`), so a
-/// scene must outlive them; keeping all nine bounds the memory too.
+/// scene must outlive them; keeping every demo made bounds the memory too.
 ///
 /// Threading: the app thread (the shell calls the build closure, handlers
 /// and timers there).
