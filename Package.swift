@@ -173,7 +173,7 @@ let package = Package(
         .executableTarget(
             name: "fbcheck",
             dependencies: ["AppShell", "FBRuntime", "FBRuntimeKMS", "FBRuntimeFBDev", "FBRuntimeTesting", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput",
-                           "DemoScenes", "DemoTouchScripts"],
+                           "DemoScenes", "DemoTouchScripts", "KeyboardInput"],
             path: "Sources/fbcheck", swiftSettings: boardSize
         ),
         // Renders a fixed scene with every Raster kernel and prints a checksum;
@@ -254,7 +254,7 @@ let package = Package(
         .testTarget(name: "AppShellTests", dependencies: ["AppShell", "FBRuntime", "FBRuntimeTestSupport", "Input", "TouchInput", "KeyboardInput",
                                                          "apptrapprobe", "settingsprobe"],
                     path: "Tests/AppShellTests"),
-        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "DemoTouchScripts", "Controls"], path: "Tests/InputTests"),
+        .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "DemoTouchScripts", "Controls", "TestSupport"], path: "Tests/InputTests"),
         .testTarget(name: "KeyboardInputTests", dependencies: ["KeyboardInput", "FBRuntime"], path: "Tests/KeyboardInputTests"),
         .testTarget(name: "ControlsTests", dependencies: ["Controls", "FBRuntime", "Raster", "ImageIO", "TestSupport", "KeyboardInput"], path: "Tests/ControlsTests"),
     ]

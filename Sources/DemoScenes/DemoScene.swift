@@ -27,12 +27,20 @@ public protocol DemoScene: AnyObject {
     /// rotary encoder's turns: fbdemo routes the board's keys and wheel
     /// here), or nil for a scene without controls (the default).
     var focus: FocusEngine? { get }
+    /// The top corner where an app showing the scene may put a button of
+    /// its own over it (fbdemo's "‹ Demos") without hiding one of the
+    /// scene's controls. Default: `.topLeft`.
+    var hostButtonCorner: DemoCorner { get }
 }
+
+/// A top corner of the screen.
+public enum DemoCorner: Equatable, Sendable { case topLeft, topRight }
 
 extension DemoScene {
     public func turn(at time: MediaTime) {}
     public func installGestures(in router: TouchRouter) -> Bool { false }
     public var focus: FocusEngine? { nil }
+    public var hostButtonCorner: DemoCorner { .topLeft }
 }
 
 /// The scenes fbdemo, fbcheck and fbsim know by name.
@@ -50,6 +58,8 @@ public enum DemoCatalog {
         ("shapes", "Morphing paths, marching ants: pinch"),
         ("dashboard", "A heat pump's panel: gauges, a chart"),
         ("widgets", "Controls: tabs, switches, sliders, charts"),
+        ("settings", "A settings screen: rows, a pushed picker"),
+        ("list", "10,000 rows: fling, swipe a row, tap one"),
     ]
 
     /// Every scene's name, in the order demos are listed.
@@ -69,6 +79,8 @@ public enum DemoCatalog {
         case "shapes": return ShapesScene(width: width, height: height)
         case "dashboard": return DashboardScene(width: width, height: height)
         case "widgets": return WidgetsScene(width: width, height: height)
+        case "settings": return SettingsScene(width: width, height: height)
+        case "list": return ListScene(width: width, height: height)
         default: return nil
         }
     }

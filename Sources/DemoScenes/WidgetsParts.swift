@@ -1,17 +1,18 @@
 import Controls
 import FBRuntime
 
-// The widgets scene's building blocks besides the Controls themselves: a
-// themed panel and a themed label (Control subclasses, so that
+// The building blocks of the widgets, settings and list scenes besides the
+// Controls themselves: a themed panel and a themed label (Control subclasses, so that
 // `Theme.apply(to:duration:)` recolours them with the controls, animated),
 // the layout of stacked pages, and the theme scaled to the panel.
 
 /// A background or card behind controls, coloured from its theme: the
-/// screen's `background`, or a raised `surface` card with the theme's
-/// corner radius. Not interactive. Lay its sublayers out with a
+/// screen's `background`, a `surface` header, a raised `surface` card with
+/// the theme's corner radius, or a `separator` hairline between a card's
+/// rows. Not interactive. Lay its sublayers out with a
 /// `layoutManager` (its `preferredSize` is the manager's).
 final class WidgetsPanel: Control {
-    enum Role: Equatable { case background, header, card }
+    enum Role: Equatable { case background, header, card, separator }
     let role: Role
 
     init(_ name: String, role: Role, theme: Theme) {
@@ -25,7 +26,12 @@ final class WidgetsPanel: Control {
 
     override func updateAppearance() {
         let c = theme.colors
-        let fill = role == .background ? c.background : c.surface
+        let fill: Color
+        switch role {
+        case .background: fill = c.background
+        case .header, .card: fill = c.surface
+        case .separator: fill = c.separator
+        }
         if backgroundColor != fill { backgroundColor = fill }
         let radius = role == .card ? theme.metrics.cornerRadius : 0
         if cornerRadius != radius { cornerRadius = radius }
@@ -39,7 +45,14 @@ final class WidgetsPanel: Control {
 /// bounds it is given. Not interactive.
 final class WidgetsLabel: Control {
     enum Style: Equatable { case title, body, caption, value }
-    let style: Style
+    var style: Style {
+        didSet {
+            guard style != oldValue else { return }
+            applyFont()
+            updateAppearance()
+            invalidatePreferredSize()
+        }
+    }
     let textLayer = TextLayer(name: "text")
 
     init(_ string: String, style: Style, alignment: TextAlignment = .left, theme: Theme) {

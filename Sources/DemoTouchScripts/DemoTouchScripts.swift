@@ -108,6 +108,40 @@ public enum DemoTouchScripts {
             }
             return steps
         }
+        if let settings = scene as? SettingsScene {
+            // Wi-Fi off, the Dark segment (the theme fades), the language
+            // row (pushes the wheel's screen), the row under the wheel's
+            // band (it turns to Deutsch), the back button (pops): at rest
+            // the settings screen shows, dark, Wi-Fi off, Deutsch chosen.
+            // The waits let the push (0.35 s) and the wheel's turn end
+            // under TCG; the end state does not depend on them.
+            func f(_ p: Point) -> DemoTouchStep { .tap(x: p.x / size.width, y: p.y / size.height) }
+            return [f(settings.centre(of: settings.wifiSwitch)),
+                    f(settings.appearanceSegment(1)),
+                    f(settings.centre(of: settings.languageControl)),
+                    .wait(seconds: 1.0),
+                    f(settings.languageWheelPoint(rowsBelowBand: 1)),
+                    .wait(seconds: 1.0),
+                    f(settings.backButtonCentre)]
+        }
+        if let list = scene as? ListScene,
+           let second = list.rowCentre(ListIndexPath(section: 0, row: 1)),
+           let fourth = list.rowCentre(ListIndexPath(section: 0, row: 3)) {
+            // Two upward flings of 60 % of the height (the list goes on
+            // with momentum), then "Top" while it may still move (back to
+            // the first row, by a spring from wherever it is), then a tap
+            // on the second row (selected) and a swipe left on the fourth
+            // (open, Flag and Delete showing): none of the end state
+            // depends on the flings' speed.
+            let top = list.topButton.convert(Point(x: list.topButton.bounds.width / 2, y: list.topButton.bounds.height / 2), to: scene.root)
+            return [.drag(x0: 0.5, y0: 0.85, x1: 0.5, y1: 0.25, checkFollows: false),
+                    .drag(x0: 0.5, y0: 0.85, x1: 0.5, y1: 0.25, checkFollows: false),
+                    .wait(seconds: 0.3),
+                    .tap(x: top.x / size.width, y: top.y / size.height),
+                    .wait(seconds: 2.0),
+                    .tap(x: second.x / size.width, y: second.y / size.height),
+                    .drag(x0: 0.8, y0: fourth.y / size.height, x1: 0.3, y1: fourth.y / size.height, checkFollows: false)]
+        }
         if scene is CubeScene {
             // A drag a quarter of the width to the right across the middle:
             // the yaw grows by `degreesPerPoint` × width / 4.
@@ -133,6 +167,10 @@ public enum DemoTouchScripts {
         // The colours' change (0.3 s) and the page's fade (0.2 s), with
         // slack for the emulated board.
         if scene is WidgetsScene { return 1.0 }
+        // The pop (0.35 s), or the swiped row's opening and the scroll
+        // indicator's fade (0.5 s, then 0.3 s), with slack for the
+        // emulated board.
+        if scene is SettingsScene || scene is ListScene { return 1.5 }
         return 0.6
     }
 }

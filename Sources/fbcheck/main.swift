@@ -104,6 +104,9 @@
 //   --test-fault NAME  a fault while the scene runs, for tests only:
 //                      connector, flip-error[:ERRNO[:N]], tree-replace,
 //                      touch-replug (see FaultChecks).
+//   --keymap-check     no display: compile the board file's keymap and type
+//                      a few keys through it (KeymapCheck); exit 1 without
+//                      the xkb data its layout needs.
 //   --hud, --no-hud    the frame-time HUD with its debug-overlay toggle (a
 //                      tap on it cycles off/blended/offscreen/misaligned/
 //                      redrawn; DemoChrome): on by default on KMS and fbdev
@@ -160,6 +163,8 @@ struct Options {
     var testFault: String?
     /// --idle-blank-check (IdleBlankCheck).
     var idleBlankCheck = false
+    /// --keymap-check (KeymapCheck).
+    var keymapCheck = false
     /// --hud / --no-hud; nil: the rule of `showsHUD`.
     var hud: Bool?
 
@@ -176,7 +181,7 @@ struct Options {
 
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbcheck: \(message)\nusage: fbcheck [--headless] [--backend auto|kms|fbdev] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
-                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--max-missed-vblanks N] [--touch] [--block-app-ms N] [--demo-touch] [--hud|--no-hud] [--scene NAME]\n"
+                     + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--max-missed-vblanks N] [--touch] [--block-app-ms N] [--demo-touch] [--keymap-check] [--hud|--no-hud] [--scene NAME]\n"
                      + "              [--kms-api atomic|legacy|auto] [--master-handoff] [--vt-handoff] [--no-vt-switch]\n"
                      + "              [--expect-damage-clips] [--damage-clips-check] [--idle-blank-check]\n")
     exit(2)
@@ -231,6 +236,7 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--demo-touch": options.demoTouch = true
         case "--test-fault": options.testFault = r.value()
         case "--idle-blank-check": options.idleBlankCheck = true; options.still = true
+        case "--keymap-check": options.keymapCheck = true
         case "--hud", "--no-hud": options.hud = DemoOptionReader.hudChoice(a)
         case "--interrupt-after":
             guard let n = Int(r.value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
@@ -272,6 +278,7 @@ func run() {
         fbr_write_stderr("fbcheck: \(error.description)\n")
         exit(2)
     }
+    if options.keymapCheck { exit(KeymapCheck.run(board: board ?? BoardConfig(name: "auto"))) }
     if !options.headless {
         var config = board ?? BoardConfig(name: "auto")
         var requested = options.backend ?? config.backend

@@ -61,8 +61,8 @@ final class Chooser {
     }
 }
 
-/// The "‹ Demos" button an open demo shows in its top left corner, above
-/// the scene (but under the HUD).
+/// The "‹ Demos" button an open demo shows in a top corner (the scene's
+/// `hostButtonCorner`), above the scene (but under the HUD).
 enum BackButton {
     static func make(width: Double, height: Double) -> Layer {
         let u = unit(width, height)
@@ -75,5 +75,14 @@ enum BackButton {
         try? button.addSublayer(label("‹ Demos", size: 15 * u, rgb: 0xE8EEF7,
                                       frame: Rect(x: 0, y: (h - 16.5 * u) / 2, width: w, height: 21 * u), alignment: .center))
         return button
+    }
+
+    /// Puts `button` in `corner` of a `width` × `height` screen, 8 units
+    /// from its edges (screen points).
+    static func place(_ button: Layer, in corner: DemoCorner, width: Double, height: Double) {
+        let u = unit(width, height), inset = (8 * u).rounded()
+        let x = corner == .topLeft ? inset : width - inset - button.bounds.width
+        let frame = Rect(x: x, y: inset, width: button.bounds.width, height: button.bounds.height)
+        if button.frame != frame { button.frame = frame }
     }
 }

@@ -12,7 +12,7 @@ import FBRuntime
 /// Each demo is made the first time it is opened and kept: opened again it
 /// is as it was left. The scenes' gesture actions and completion blocks
 /// refer to their scene unretained (the board build has no `weak`), so a
-/// scene must outlive them; keeping all nine bounds the memory too.
+/// scene must outlive them; keeping every demo made bounds the memory too.
 ///
 /// Threading: the app thread (the shell calls the build closure, handlers
 /// and timers there).
@@ -95,7 +95,10 @@ final class DemoApp {
         Transaction.withoutActions {
             chooser?.layer.removeFromSuperlayer()
             try? screen.root.insertSublayer(demo.scene.root, at: 0)
-            if let back { try? screen.root.addSublayer(back) }
+            if let back {
+                BackButton.place(back, in: demo.scene.hostButtonCorner, width: screen.width, height: screen.height)
+                try? screen.root.addSublayer(back)
+            }
         }
         current = demo
         if !demo.started {

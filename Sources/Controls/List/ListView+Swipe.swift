@@ -1,9 +1,6 @@
 import FBRuntime
 
 extension ListView {
-    /// Width of one swipe action's button, points.
-    public static let swipeActionWidth = 80.0
-
     /// The row swiped open, if any.
     public var swipedOpenRow: ListIndexPath? { openCell?.indexPath }
 
@@ -27,17 +24,18 @@ extension ListView {
             for (i, action) in actions.enumerated() {
                 let button = Layer(name: "swipe action")
                 button.anchorPoint = .zero
-                button.frame = Rect(x: w - Double(actions.count - i) * ListView.swipeActionWidth, y: 0,
-                                    width: ListView.swipeActionWidth, height: h)
+                button.frame = Rect(x: w - Double(actions.count - i) * swipeActionWidth, y: 0,
+                                    width: swipeActionWidth, height: h)
                 button.backgroundColor = action.color
                 let label = TextLayer()
                 label.string = action.title
+                if let font = swipeActionFont { label.font = font }
                 label.fontSize = swipeActionFontSize
                 label.alignmentMode = .center
                 label.foregroundColor = swipeActionTitleColor
                 label.anchorPoint = .zero
                 let lineHeight = Swift.max(20, swipeActionFontSize * 1.3)
-                label.frame = Rect(x: 0, y: (h - lineHeight) / 2, width: ListView.swipeActionWidth, height: lineHeight)
+                label.frame = Rect(x: 0, y: (h - lineHeight) / 2, width: swipeActionWidth, height: lineHeight)
                 try? button.addSublayer(label)
                 try? cell.insertSublayer(button, below: cell.contentLayer)
                 cell.actionButtons.append(button)
@@ -50,7 +48,7 @@ extension ListView {
     /// its buttons' width, rubber-banded beyond).
     func setSwipeReveal(_ reveal: Double, animated: Bool) {
         guard let cell = openCell else { return }
-        let full = Double(openActions.count) * ListView.swipeActionWidth
+        let full = Double(openActions.count) * swipeActionWidth
         let shown = rubberBandedOffset(reveal, minimum: 0, maximum: full, dimension: cell.bounds.width)
         swipeReveal = shown
         let frame = Rect(x: -shown, y: 0, width: cell.bounds.width, height: cell.bounds.height)
@@ -65,7 +63,7 @@ extension ListView {
     /// per second, negative to the left): open fully past half the
     /// buttons' width (or on a fast flick left), else close.
     func endSwipe(velocity: Double) {
-        let full = Double(openActions.count) * ListView.swipeActionWidth
+        let full = Double(openActions.count) * swipeActionWidth
         if velocity < -400 || (velocity < 400 && swipeReveal > full / 2) {
             setSwipeReveal(full, animated: true)
         } else {
@@ -98,11 +96,11 @@ extension ListView {
         if let cell = openCell {
             let indexPath = cell.indexPath
             let q = cell.convert(location, from: nil)
-            let full = Double(openActions.count) * ListView.swipeActionWidth
+            let full = Double(openActions.count) * swipeActionWidth
             let left = cell.bounds.width - swipeReveal
             if q.x >= left, q.x < cell.bounds.width, q.y >= 0, q.y < cell.bounds.height, swipeReveal >= full / 2 {
                 // Buttons sit at the cell's right edge, each swipeActionWidth wide.
-                let index = Int((q.x - (cell.bounds.width - full)) / ListView.swipeActionWidth)
+                let index = Int((q.x - (cell.bounds.width - full)) / swipeActionWidth)
                 let action = openActions[Swift.min(Swift.max(index, 0), openActions.count - 1)]
                 closeSwipedRow(animated: true)
                 action.handler(self, indexPath)

@@ -77,8 +77,13 @@ public final class ListView: ScrollView {
     /// First item of each section (its header or first row).
     var sectionStarts: [Int] = []
 
-    /// The swipe action buttons' title colour and size (points).
+    /// Width of one swipe action's button, points (80 by default: a
+    /// finger's width on a small panel; scale it with the panel's text).
+    public var swipeActionWidth = 80.0
+    /// The swipe action buttons' title colour, font (nil:
+    /// `TextLayer.defaultFont`) and size (points).
     public var swipeActionTitleColor = Color(red: 1, green: 1, blue: 1)
+    public var swipeActionFont: Font?
     public var swipeActionFontSize = 15.0
 
     /// The row swiped open, its cell, and how far it is open (points).

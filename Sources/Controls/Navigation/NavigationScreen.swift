@@ -41,7 +41,12 @@ open class NavigationScreen {
         self.trailingButton = trailingButton
     }
 
+    // `final`, as ScrollView's internal members: in Embedded Swift an
+    // internal non-final member of an open class gets a dead-method stub in
+    // every client module that subclasses it (the settings demo's language
+    // screen), a duplicate symbol at the aarch64 link.
+
     /// The stack showing this screen, found through the tree (nil while the
     /// screen is out of it).
-    var stack: NavigationStack? { layer.navigationStack }
+    final var stack: NavigationStack? { layer.navigationStack }
 }
