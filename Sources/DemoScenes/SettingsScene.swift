@@ -26,6 +26,9 @@ import Raster
 /// when touched.
 public final class SettingsScene: DemoScene {
     public var root: Layer { stack }
+    /// Key navigation over the shown screen's controls (made on first use:
+    /// its ring joins the tree only once a control has the focus).
+    public private(set) lazy var focus: FocusEngine? = FocusEngine(root: stack, theme: theme)
     /// The navigation stack, filling the screen (root space = display
     /// space, points).
     public let stack: NavigationStack

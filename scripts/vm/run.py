@@ -320,41 +320,26 @@ def main():
                 check(False, f"screendump {name}: {e}")
             qemu.stdin.write(f"SCREENDUMP-DONE {name}\n".encode())
             qemu.stdin.flush()
-        m = re.search(r"READY-FOR-POINTER ([A-Za-z0-9_-]+)(?: (\d+) (\d+) (\d+) (\d+))?", text)
-        if m:
-            try:
-                pointer_drag(*[int(v) for v in m.groups()[1:] if v is not None])
-            except Exception as e:   # report; the guest's check fails too
-                check(False, f"pointer drag {m.group(1)}: {e}")
-            qemu.stdin.write(f"POINTER-DONE {m.group(1)}\n".encode())
-            qemu.stdin.flush()
-        m = re.search(r"READY-FOR-TAP ([A-Za-z0-9_-]+) (\d+) (\d+)", text)
-        if m:
-            x, y = int(m.group(2)), int(m.group(3))
-            try:
-                if x > 32767 or y > 32767:
-                    raise ValueError(f"{x}, {y} is off the tablet's axes (0…32767)")
-                pointer_tap(x, y)
-            except Exception as e:   # report; the guest goes on
-                check(False, f"tap {m.group(1)}: {e}")
-            qemu.stdin.write(f"TAP-DONE {m.group(1)}\n".encode())
-            qemu.stdin.flush()
-        m = re.search(r"READY-FOR-KEY ([A-Za-z0-9_-]+) ([a-z0-9_]+)", text)
-        if m:
-            try:
-                key_press(m.group(2))
-            except Exception as e:   # report; the guest goes on
-                check(False, f"key {m.group(1)}: {e}")
-            qemu.stdin.write(f"KEY-DONE {m.group(1)}\n".encode())
-            qemu.stdin.flush()
-        m = re.search(r"READY-FOR-WHEEL ([A-Za-z0-9_-]+) (-?\d+)", text)
-        if m:
-            try:
-                wheel_turn(int(m.group(2)))
-            except Exception as e:   # report; the guest goes on
-                check(False, f"wheel {m.group(1)}: {e}")
-            qemu.stdin.write(f"WHEEL-DONE {m.group(1)}\n".encode())
-            qemu.stdin.flush()
+        def tap(x, y):
+            if x > 32767 or y > 32767:
+                raise ValueError(f"{x}, {y} is off the tablet's axes (0…32767)")
+            pointer_tap(x, y)
+        # The guest's input requests: READY-FOR-KIND NAME ARGS…, answered
+        # KIND-DONE NAME once sent (a failure is reported; the guest's own
+        # check of what it saw fails too).
+        for kind, args_pattern, act in (
+                ("POINTER", r"(?: (\d+) (\d+) (\d+) (\d+))?", lambda *v: pointer_drag(*[int(a) for a in v if a is not None])),
+                ("TAP", r" (\d+) (\d+)", lambda x, y: tap(int(x), int(y))),
+                ("KEY", r" ([a-z0-9_]+)", key_press),
+                ("WHEEL", r" (-?\d+)", lambda n: wheel_turn(int(n)))):
+            m = re.search(rf"READY-FOR-{kind} ([A-Za-z0-9_-]+){args_pattern}", text)
+            if m:
+                try:
+                    act(*m.groups()[1:])
+                except Exception as e:
+                    check(False, f"{kind.lower()} {m.group(1)}: {e}")
+                qemu.stdin.write(f"{kind}-DONE {m.group(1)}\n".encode())
+                qemu.stdin.flush()
         m = re.search(r"VMTEST-RESULT (\S+) (PASS|FAIL) ?(.*)", text)
         if m:
             check(m.group(2) == "PASS", f"{m.group(1)} {m.group(3)}".strip())
