@@ -164,6 +164,10 @@ extension PathRasterizer {
     /// drawn shape of an appliance UI reaches.
     public static let maximumResolvedPiecesPerRow = 256
 
+    /// Rows with at most this many edge pieces are rebuilt whole when any
+    /// of their groups needs it (`resolveRow`).
+    static let wholeRowPieces = 8
+
     /// Computes `overlaps.slopes` for the `count` sorted edges, once per draw
     /// of a path that may overlap itself.
     func computeSlopes(_ sorted: UnsafeMutablePointer<Edge>, count: Int) {
@@ -296,6 +300,17 @@ extension PathRasterizer {
                 i = j
                 continue
             }
+            if n <= PathRasterizer.wholeRowPieces {
+                // A short row (a glyph's, a small shape's): rebuilt whole,
+                // which costs less than taking a group's cells back.
+                overlaps.groups.count = 0
+                overlaps.groupSegments.count = 0
+                var k = 0
+                while k < n { overlaps.groupSegments.append(segs[k]); k &+= 1 }
+                overlaps.groups.append(OverlapGroup(start: 0, count: Int32(truncatingIfNeeded: n), firstColumn: first[0],
+                                                    lastColumn: end, windingLeft: 0, step: 0))
+                break
+            }
             let start = Int32(truncatingIfNeeded: overlaps.groupSegments.count)
             var step: Int32
             if let constant = constantStep(segs, order + i, count: j &- i, rowTop: rowTop, sorted: sorted) {
@@ -322,14 +337,25 @@ extension PathRasterizer {
             q &+= 1
             let gs = overlaps.groupSegments.base + Int(group.start)
             let m = Int(group.count)
-            // Take back the cells the edges gave.
-            var k = 0
-            while k < m {
-                let g = gs[k]
-                let e = sorted[Int(g.edge)]
-                PathRasterizer.accumulateRow(row, bits, PathRasterizer.x(of: e, at: g.top), g.top &- rowTop, PathRasterizer.x(of: e, at: g.bottom),
-                                             g.bottom &- rowTop, 0 &- e.winding, limitX, &rowMin, &rowMax)
-                k &+= 1
+            if m == n {
+                // The whole row (a shape's top or bottom, most often): its
+                // cells are cleared rather than taken back piece by piece.
+                if rowMin <= rowMax {
+                    let lo = Int(rowMin), hi = Int(rowMax)
+                    (row + lo).update(repeating: 0, count: hi &- lo &+ 1)
+                    (bits + (lo &>> 6)).update(repeating: 0, count: (hi &>> 6) &- (lo &>> 6) &+ 1)
+                }
+                rowMin = .max; rowMax = .min
+            } else {
+                // Take back the cells the edges gave.
+                var k = 0
+                while k < m {
+                    let g = gs[k]
+                    let e = sorted[Int(g.edge)]
+                    PathRasterizer.accumulateRow(row, bits, PathRasterizer.x(of: e, at: g.top), g.top &- rowTop, PathRasterizer.x(of: e, at: g.bottom),
+                                                 g.bottom &- rowTop, 0 &- e.winding, limitX, &rowMin, &rowMax)
+                    k &+= 1
+                }
             }
             let left = group.windingLeft, right = left &+ group.step
             let insideLeft: Int32 = rule.contains(left) ? 1 : 0, insideRight: Int32 = rule.contains(right) ? 1 : 0
