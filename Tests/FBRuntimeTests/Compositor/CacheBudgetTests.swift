@@ -1,5 +1,4 @@
 @testable import FBRuntime
-@testable import FBText
 import Raster
 import XCTest
 import Foundation

@@ -1,6 +1,5 @@
 import CFreeType
 @testable import FBRuntime
-@testable import FBText
 import Foundation
 import Raster
 import TestSupport

@@ -9,7 +9,7 @@
 ///
 /// - Complexity: `value(for:)` and `insert` O(1) on average, plus the
 ///   evictions they cause.
-package struct CostLRU<Key: Hashable, Value> {
+struct CostLRU<Key: Hashable, Value> {
     private struct Entry {
         var key: Key
         var value: Value?
@@ -19,11 +19,11 @@ package struct CostLRU<Key: Hashable, Value> {
     }
 
     /// The most cost the kept values may add up to (never negative).
-    package private(set) var budget: Int
+    private(set) var budget: Int
     /// The cost of the kept values.
-    package private(set) var costUsed = 0
+    private(set) var costUsed = 0
     /// Values dropped to stay within the budget.
-    package private(set) var evictions = 0
+    private(set) var evictions = 0
 
     private var index: [Key: Int] = [:]
     private var entries: [Entry] = []
@@ -31,14 +31,14 @@ package struct CostLRU<Key: Hashable, Value> {
     private var newest = -1
     private var oldest = -1
 
-    package init(budget: Int) { self.budget = Swift.max(0, budget) }
+    init(budget: Int) { self.budget = Swift.max(0, budget) }
 
-    package var count: Int { index.count }
+    var count: Int { index.count }
 
-    package func contains(_ key: Key) -> Bool { index[key] != nil }
+    func contains(_ key: Key) -> Bool { index[key] != nil }
 
     /// The value for `key`, made the most recently used; `nil` when not kept.
-    package mutating func value(for key: Key) -> Value? {
+    mutating func value(for key: Key) -> Value? {
         guard let i = index[key] else { return nil }
         touch(i)
         return entries[i].value
@@ -46,7 +46,7 @@ package struct CostLRU<Key: Hashable, Value> {
 
     /// Keeps `value` for `key` (replacing nothing: call after a failed
     /// lookup) when `cost` fits the budget, evicting the oldest as needed.
-    package mutating func insert(_ value: Value, for key: Key, cost: Int) {
+    mutating func insert(_ value: Value, for key: Key, cost: Int) {
         guard cost <= budget, index[key] == nil else { return }
         evict(toFit: cost)
         let entry = Entry(key: key, value: value, cost: cost, newer: -1, older: newest)
@@ -60,13 +60,13 @@ package struct CostLRU<Key: Hashable, Value> {
     }
 
     /// Sets the budget (negative counts as 0) and evicts down to it.
-    package mutating func setBudget(_ newBudget: Int) {
+    mutating func setBudget(_ newBudget: Int) {
         budget = Swift.max(0, newBudget)
         evict(toFit: 0)
     }
 
     /// Drops every value (`evictions` stays).
-    package mutating func removeAll() {
+    mutating func removeAll() {
         index.removeAll(); entries.removeAll(); free.removeAll()
         newest = -1; oldest = -1; costUsed = 0
     }

@@ -1,4 +1,3 @@
-import FBPlatform
 import CFontLookup
 
 /// The fonts fontconfig finds for characters a font lacks (`Font`'s

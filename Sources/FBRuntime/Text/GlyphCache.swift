@@ -1,4 +1,3 @@
-import FBPlatform
 import Raster
 
 /// Glyph outlines (font units, as `Font.outline(of:)` gives them) kept
