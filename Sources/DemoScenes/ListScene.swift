@@ -57,9 +57,7 @@ public final class ListScene: DemoScene {
 
     public init(width: Double, height: Double) {
         scale = WidgetsScene.scale(width: width, height: height)
-        let regular = try? Font(path: OrbitScene.fontPath)
-        let bold = (try? Font(path: WidgetsScene.boldFontPath)) ?? regular
-        let t = Theme.light.scaled(by: scale, regular: regular, bold: bold)
+        let t = WidgetsScene.demoThemes(scale: scale).light
         theme = t
         let m = t.metrics
 

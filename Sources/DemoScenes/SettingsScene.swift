@@ -82,10 +82,9 @@ public final class SettingsScene: DemoScene {
 
     public init(width: Double, height: Double) {
         scale = SettingsScene.scale(width: width, height: height)
-        let regular = try? Font(path: OrbitScene.fontPath)
-        let bold = (try? Font(path: WidgetsScene.boldFontPath)) ?? regular
-        lightTheme = Theme.light.scaled(by: scale, regular: regular, bold: bold)
-        darkTheme = Theme.dark.scaled(by: scale, regular: regular, bold: bold)
+        let themes = WidgetsScene.demoThemes(scale: scale)
+        lightTheme = themes.light
+        darkTheme = themes.dark
         let t = lightTheme
         theme = t
         let m = t.metrics

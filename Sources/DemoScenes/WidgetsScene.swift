@@ -99,10 +99,9 @@ public final class WidgetsScene: DemoScene {
 
     public init(width: Double, height: Double) {
         scale = WidgetsScene.scale(width: width, height: height)
-        let regular = try? Font(path: OrbitScene.fontPath)
-        let bold = (try? Font(path: WidgetsScene.boldFontPath)) ?? regular
-        lightTheme = Theme.light.scaled(by: scale, regular: regular, bold: bold)
-        darkTheme = Theme.dark.scaled(by: scale, regular: regular, bold: bold)
+        let themes = WidgetsScene.demoThemes(scale: scale)
+        lightTheme = themes.light
+        darkTheme = themes.dark
         let t = lightTheme
         theme = t
         let m = t.metrics
@@ -213,6 +212,16 @@ public final class WidgetsScene: DemoScene {
     }
 
     static let boldFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+    /// `Theme.light` and `Theme.dark` scaled to `scale` panel points per
+    /// point, sharing the demos' fonts (DejaVu Sans, its bold where
+    /// present): the themes of the scenes made of controls (widgets,
+    /// settings, list).
+    static func demoThemes(scale: Double) -> (light: Theme, dark: Theme) {
+        let regular = try? Font(path: OrbitScene.fontPath)
+        let bold = (try? Font(path: boldFontPath)) ?? regular
+        return (Theme.light.scaled(by: scale, regular: regular, bold: bold), Theme.dark.scaled(by: scale, regular: regular, bold: bold))
+    }
 
     // MARK: Building
 
