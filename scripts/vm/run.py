@@ -290,7 +290,18 @@ def main():
 
     def pointer_tap(x, y):
         """A left-button press and release at one place on the tablet."""
+        if x > 32767 or y > 32767:
+            raise ValueError(f"{x}, {y} is off the tablet's axes (0…32767)")
         pointer_steps([[("move", x, y)], [("button", True)], [("button", False)]])
+
+    # The guest's input requests: READY-FOR-KIND NAME ARGS…, answered
+    # KIND-DONE NAME once sent (a failure is reported; the guest's own check
+    # of what it saw fails too). KIND, its arguments' pattern, the action.
+    input_requests = (
+        ("POINTER", r"(?: (\d+) (\d+) (\d+) (\d+))?", lambda *v: pointer_drag(*[int(a) for a in v if a is not None])),
+        ("TAP", r" (\d+) (\d+)", lambda x, y: pointer_tap(int(x), int(y))),
+        ("KEY", r" ([a-z0-9_]+)", lambda qcode: key_press(qcode)),
+        ("WHEEL", r" (-?\d+)", lambda n: wheel_turn(int(n))))
 
     def handle(line):
         nonlocal done, booted
@@ -320,18 +331,7 @@ def main():
                 check(False, f"screendump {name}: {e}")
             qemu.stdin.write(f"SCREENDUMP-DONE {name}\n".encode())
             qemu.stdin.flush()
-        def tap(x, y):
-            if x > 32767 or y > 32767:
-                raise ValueError(f"{x}, {y} is off the tablet's axes (0…32767)")
-            pointer_tap(x, y)
-        # The guest's input requests: READY-FOR-KIND NAME ARGS…, answered
-        # KIND-DONE NAME once sent (a failure is reported; the guest's own
-        # check of what it saw fails too).
-        for kind, args_pattern, act in (
-                ("POINTER", r"(?: (\d+) (\d+) (\d+) (\d+))?", lambda *v: pointer_drag(*[int(a) for a in v if a is not None])),
-                ("TAP", r" (\d+) (\d+)", lambda x, y: tap(int(x), int(y))),
-                ("KEY", r" ([a-z0-9_]+)", key_press),
-                ("WHEEL", r" (-?\d+)", lambda n: wheel_turn(int(n)))):
+        for kind, args_pattern, act in input_requests:
             m = re.search(rf"READY-FOR-{kind} ([A-Za-z0-9_-]+){args_pattern}", text)
             if m:
                 try:

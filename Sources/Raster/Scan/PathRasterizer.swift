@@ -31,8 +31,8 @@
 ///    cancel. The columns of a row that may hold such pixels
 ///    (`groupIsPlain` says which surely do not) are rebuilt exactly
 ///    instead (`resolveOverlaps`): they are cut at every edge end and
-///    crossing into trapezoids, the fill
-///    rule is applied to each trapezoid's own winding number, and only the
+///    crossing into trapezoids, the fill rule is applied to each
+///    trapezoid's own winding number, and only the
 ///    boundaries between inside and outside are accumulated, so each
 ///    covered point of a pixel counts once. A path that is one convex
 ///    polygon (rectangles, rounded rectangles, circles) cannot overlap
