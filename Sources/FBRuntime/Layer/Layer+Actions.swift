@@ -82,6 +82,14 @@ struct LayerActionState {
     /// (the model root retains its latest presentation tree, see
     /// `presentation(at:)`, so a strong reference would be a cycle).
     unowned(unsafe) var model: Layer?
+    /// Set on render-tree twins (`RenderTreeUpdate.twin(of:)`): like a
+    /// presentation copy, a twin never runs actions or layout, whatever
+    /// its setters are called with (the render thread must not touch the
+    /// app run loop, nor walk a tree `apply` is rebuilding).
+    var isRenderTwin = false
+    /// A layer of the app's model tree: neither a presentation copy nor a
+    /// render twin. Only these run actions and layout.
+    var isModelSide: Bool { model == nil && !isRenderTwin }
     /// On a model root: the last presentation tree made of it, which keeps
     /// that tree's layers (and their superlayers) alive.
     var presentationTree: Layer?
@@ -134,10 +142,16 @@ extension Layer {
     }
 
     /// True when this layer's root is a display root (see `isDisplayRoot`).
-    /// - Complexity: O(depth).
+    /// - Complexity: O(depth); a walk longer than `Compositor.maximumDepth`
+    ///   (deeper than anything drawn) answers `false`.
     public var isInDisplayedTree: Bool {
         var l: Layer = self
-        while let parent = l.superlayer { l = parent }
+        var steps = 0
+        while let parent = l.superlayer {
+            steps += 1
+            if steps > Compositor.maximumDepth { return false }
+            l = parent
+        }
         return l.actionState.isDisplayRoot
     }
 
@@ -214,7 +228,7 @@ extension Layer {
     /// The run loop whose transaction a change of this layer joins, when
     /// the change should run actions; `nil` otherwise (see `isDisplayRoot`).
     func loopForActions() -> AppRunLoop? {
-        guard actionState.model == nil, isInDisplayedTree else { return nil }
+        guard actionState.isModelSide, isInDisplayedTree else { return nil }
         let loop = AppRunLoop.current
         loop.transactions.ensureImplicitTransaction()
         return loop.transactions.disableActions ? nil : loop

@@ -570,11 +570,19 @@ open class Layer {
     /// twin (see `RenderTreeUpdate`). App-thread state.
     final var handOff = LayerHandOffState()
 
-    /// Replaces the sublayers of a render-side twin with `list` (render
-    /// thread, `RenderTreeUpdate.apply`). A layer leaving this one keeps its
-    /// `superlayer` if another layer has taken it already.
-    final func setRenderSublayers(_ list: [Layer]) {
+    /// First half of replacing a render-side twin's sublayers (render
+    /// thread, `RenderTreeUpdate.apply`): its sublayers let go of it as
+    /// their `superlayer`, except those another twin has taken already.
+    final func detachRenderSublayers() {
         for old in sublayers where old.superlayer === self { old.superlayer = nil }
+    }
+
+    /// Second half: `list` becomes the sublayers and this twin their
+    /// `superlayer`. `apply` detaches every changed list before it
+    /// attaches any, so no twin ever has a loop of superlayers above it
+    /// (a parent and child swapping places in one commit would otherwise
+    /// make one between two entries).
+    final func attachRenderSublayers(_ list: [Layer]) {
         sublayers = list
         for new in list { new.superlayer = self }
     }

@@ -21,7 +21,7 @@ extension Layer {
     /// - Complexity: O(depth) (the ancestors are flagged so a pass finds
     ///   the layer; it stops at the first one already flagged).
     public func setNeedsLayout() {
-        guard actionState.model == nil else { return }
+        guard actionState.isModelSide else { return }
         if !layoutState.needsLayout {
             layoutState.needsLayout = true
             markAncestorsForLayout()
@@ -75,7 +75,7 @@ extension Layer {
     /// stack sizes items to their content). A text layer's text or font
     /// and a new contents image of another size call it.
     public func invalidatePreferredSize() {
-        guard actionState.model == nil, let parent = superlayer, parent.layoutState.manager != nil else { return }
+        guard actionState.isModelSide, let parent = superlayer, parent.layoutState.manager != nil else { return }
         parent.setNeedsLayout()
     }
 
@@ -97,7 +97,7 @@ extension Layer {
     /// sublayers with an `autoresizingMask` follow at once (CA resizes them
     /// in `setBounds:`).
     final func boundsSizeDidChange(from old: Size) {
-        guard actionState.model == nil else { return }
+        guard actionState.isModelSide else { return }
         setNeedsLayout()
         resizeSublayers(withOldSize: old)
     }
@@ -105,7 +105,7 @@ extension Layer {
     /// `layer` was just inserted among the sublayers: this layer needs
     /// layout, and the inserted subtree's marks now lead here.
     final func didInsertSublayerForLayout(_ layer: Layer) {
-        guard actionState.model == nil else { return }
+        guard actionState.isModelSide else { return }
         if layer.layoutState.needsLayout || layer.layoutState.subtreeNeedsLayout { layer.markAncestorsForLayout() }
         setNeedsLayout()
     }

@@ -196,6 +196,7 @@ public final class RenderTreeUpdate {
     static func twin(of layer: Layer) -> Layer {
         if let t = layer.handOff.twin { return t }
         let t = layer.makePresentationCopy()
+        t.actionState.isRenderTwin = true
         layer.handOff.twin = t
         return t
     }
@@ -288,15 +289,23 @@ public final class RenderTreeUpdate {
     /// does it at the start of a frame, and so can a loop of one's own).
     /// Allocation-free when the tree's shape is unchanged, besides what
     /// the copied properties' own setters do.
+    ///
+    /// Three passes: every changed sublayer list lets go of its layers,
+    /// then the new lists take theirs (so no twin is ever under itself,
+    /// not even between two entries: a parent and child that swapped
+    /// places), then the states and animations are copied into a tree of
+    /// the final shape.
     public func apply() {
-        var i = 0
-        while i < entries.count {
-            let e = entries[i]
-            i += 1
+        for e in entries where !RenderTreeUpdate.same(e.twin.sublayers, e.sublayers) {
+            e.twin.detachRenderSublayers()
+        }
+        for e in entries {
+            if !RenderTreeUpdate.same(e.twin.sublayers, e.sublayers) { e.twin.attachRenderSublayers(e.sublayers) }
+            if e.twin.mask !== e.mask { e.twin.setMaskInPlace(e.mask) }
+        }
+        for e in entries {
             e.twin.copyLayerState(from: e.state)
             e.twin.animations = e.animations
-            if !RenderTreeUpdate.same(e.twin.sublayers, e.sublayers) { e.twin.setRenderSublayers(e.sublayers) }
-            if e.twin.mask !== e.mask { e.twin.setMaskInPlace(e.mask) }
         }
     }
 

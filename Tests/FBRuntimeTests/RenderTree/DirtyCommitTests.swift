@@ -388,6 +388,43 @@ final class DirtyCommitTests: XCTestCase {
         let never = everSeen.subtracting(changedKeys).filter { !$0.hasPrefix("customValues") }
         XCTAssertTrue(never.isEmpty, "model properties no edit changed (add an edit to mutators): \(never.sorted())")
     }
+
+    /// A parent and child that swap places in one commit: applying the
+    /// update never leaves the twins in a loop of superlayers, not even
+    /// between two entries, and copying a twin's state runs no model-side
+    /// action lookup (a ThreadSanitizer stress run once spun for ever in
+    /// `isInDisplayedTree` on the render thread, under a text layer's
+    /// `fontSize` setter called by `apply`).
+    func testParentAndChildSwappingPlacesApplyWithoutALoop() throws {
+        let root = Layer(name: "root")
+        root.isDisplayRoot = true
+        let a = TextLayer(name: "a"), b = TextLayer(name: "b")
+        try root.addSublayer(a)
+        try a.addSublayer(b)
+        RenderTreeUpdate(capturing: root, at: 0).apply()
+        var upper: TextLayer = a, lower: TextLayer = b
+        for round in 0..<4 {
+            // `lower` changes first (its entry comes first), then goes up
+            // to the root and takes `upper` under it.
+            lower.fontSize = 30 + Double(round)
+            try root.addSublayer(lower)
+            try lower.addSublayer(upper)
+            upper.fontSize = 20 + Double(round)
+            let update = RenderTreeUpdate(capturing: root, at: 0)
+            update.apply()
+            let rootTwin = try XCTUnwrap(root.handOff.twin)
+            let lowerTwin = try XCTUnwrap(lower.handOff.twin), upperTwin = try XCTUnwrap(upper.handOff.twin)
+            XCTAssertTrue(rootTwin.sublayers.count == 1 && rootTwin.sublayers[0] === lowerTwin, "round \(round)")
+            XCTAssertTrue(lowerTwin.superlayer === rootTwin, "round \(round)")
+            XCTAssertTrue(lowerTwin.sublayers.count == 1 && lowerTwin.sublayers[0] === upperTwin, "round \(round)")
+            XCTAssertTrue(upperTwin.superlayer === lowerTwin && upperTwin.sublayers.isEmpty, "round \(round)")
+            XCTAssertEqual((upperTwin as? TextLayer)?.fontSize, 20 + Double(round))
+            XCTAssertTrue(upperTwin.actionState.tracked.isEmpty && lowerTwin.actionState.tracked.isEmpty
+                          && !upperTwin.isTrackedByRunLoop && !lowerTwin.isTrackedByRunLoop,
+                          "the twins ran no action of their own (the app run loop's, on the render thread)")
+            swap(&upper, &lower)
+        }
+    }
 }
 
 extension DamageTests.SeededRandom {
