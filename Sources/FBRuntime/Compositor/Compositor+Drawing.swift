@@ -36,7 +36,10 @@ extension Compositor {
         var written = 0
         let affine = map.isAffine
         let devicePath = affine ? path : pathProjector.project(path, map, sampleRect: sampleRect)
-        rasterizer.fill(devicePath, transform: affine ? map.affinePart : .identity, rule: rule, clip: canvas.clip) {
+        // An axis-aligned map is snapped as a mask of the shape would be
+        // (`MaskPlacement`): the same pixels whichever way it is drawn.
+        let transform = affine ? (MaskPlacement(map.affinePart)?.map ?? map.affinePart) : .identity
+        rasterizer.fill(devicePath, transform: transform, rule: rule, clip: canvas.clip) {
             y, x, coverage, count in
             let (lo, hi) = hard.isEmpty ? (x, x + count) : cutSpan(hard, y: y, x: x, count: count)
             guard lo < hi else { return }
@@ -47,7 +50,7 @@ extension Compositor {
         statistics.pixelsBlended += written
         if let tint = blendedTint(canvas, blended: true),
            let tintKernel = KernelTable.solidMask(.srcOver, color: tint.argb, alpha: 255, family: kernels) {
-            rasterizer.fill(devicePath, transform: affine ? map.affinePart : .identity, rule: rule, clip: canvas.clip) {
+            rasterizer.fill(devicePath, transform: transform, rule: rule, clip: canvas.clip) {
                 y, x, coverage, count in
                 let (lo, hi) = hard.isEmpty ? (x, x + count) : cutSpan(hard, y: y, x: x, count: count)
                 guard lo < hi else { return }

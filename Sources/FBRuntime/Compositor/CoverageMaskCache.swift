@@ -97,12 +97,16 @@ public final class CoverageMaskCache: @unchecked Sendable {   // every access ho
     /// 120 card-sized rounded rectangles.
     public static let shapes = CoverageMaskCache(budget: 4 << 20)
 
+    /// The step sub-pixel places are snapped to (`MaskPlacement`), per pixel.
+    static let fractionQuantum: Double = 1_048_576
+
     /// A sub-pixel fraction as a key: rounded to 2⁻²⁰ pixel, so a place
     /// reached by whole-pixel steps from a fractional one (3.37 + 2 is not
-    /// 5.37 to the last bit) finds the same mask. Such neighbours draw the
-    /// same pixels but where a point falls exactly on the rasterizer's
-    /// 1/256-pixel rounding tie.
-    static func fractionKey(_ f: Double) -> UInt64 { (f * 1_048_576).rounded().bitPattern }
+    /// 5.37 to the last bit) finds the same mask. `MaskPlacement` snaps the
+    /// map to the same step, so all places with one key draw the same
+    /// pixels (but for a device point within 10⁻¹³ pixel of a 1/256 rounding
+    /// tie, after the whole-pixel part is added).
+    static func fractionKey(_ f: Double) -> UInt64 { (f * fractionQuantum).rounded().bitPattern }
 
     struct Key: Hashable {
         /// A font's id, or `-1 - fill rule` for a path.

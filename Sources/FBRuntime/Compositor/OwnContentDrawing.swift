@@ -173,23 +173,37 @@ struct OwnContentDrawing {
 /// Where a shape (a glyph, a path) lands in target pixels for a masked blit:
 /// its device map, split into the whole-pixel part of its origin (where the
 /// mask is blitted) and the rest (what the mask is made for).
+///
+/// **Snapped.** The sub-pixel part is rounded to 2⁻²⁰ pixel
+/// (`CoverageMaskCache.fractionQuantum`), and `map` is the snapped map: a
+/// shape is scan-converted through it whether its coverage goes into a
+/// cached mask or straight to the target (`Compositor.fillShape`). So one
+/// cache key is one map, and a pixel does not depend on which way it was
+/// drawn, nor on the frames before. (Without it, a mask made at one place
+/// and blitted at another with the same key, 10⁻¹³ pixel away, differed
+/// from the direct fill by a level where a device point sat on a 1/256
+/// rounding tie: a right-aligned label settling after a layout animation
+/// ended one level off in some runs and not in others.) The snap moves a
+/// shape by at most 2⁻²¹ pixel.
 struct MaskPlacement {
     /// The shape's space → target pixels: an axis-aligned scale and a
-    /// translation.
+    /// translation whose sub-pixel part is snapped.
     let map: AffineTransform
     /// The whole-pixel part of the device origin.
     let x: Int, y: Int
-    /// The rest, in [0, 1).
+    /// The rest, in [0, 1], a multiple of 2⁻²⁰ (1 when the snap rounds up).
     let fractionX: Double, fractionY: Double
 
     /// `nil` when `map` turns, skews, is not finite or moves the origin
-    /// farther than 10⁷ pixels (the shape is scan-converted then).
+    /// farther than 10⁷ pixels (the shape is scan-converted then, unsnapped).
     init?(_ map: AffineTransform) {
         let ix = map.tx.rounded(.down), iy = map.ty.rounded(.down)
         guard map.b == 0, map.c == 0, map.a.isFinite, map.d.isFinite, Swift.abs(ix) < 1e7, Swift.abs(iy) < 1e7 else { return nil }
-        self.map = map
         x = Int(ix); y = Int(iy)
-        fractionX = map.tx - ix; fractionY = map.ty - iy
+        let q = CoverageMaskCache.fractionQuantum
+        fractionX = ((map.tx - ix) * q).rounded() / q
+        fractionY = ((map.ty - iy) * q).rounded() / q
+        self.map = AffineTransform(a: map.a, b: 0, c: 0, d: map.d, tx: ix + fractionX, ty: iy + fractionY)
     }
 
     /// The map with only the fractional translation (the mask's own).

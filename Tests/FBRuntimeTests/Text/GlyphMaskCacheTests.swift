@@ -334,4 +334,44 @@ final class GlyphMaskCacheTests: XCTestCase {
         cache.compose()
         XCTAssertNil(cache.composed)
     }
+
+    /// A right-aligned label whose width animates while its right edge
+    /// stays put (a layout animation): its glyphs land on the same sub-pixel
+    /// places frame after frame, give or take 10⁻¹³ pixel, so masks made in
+    /// one frame are blitted in the next. Every frame equals the text drawn
+    /// from outlines, bit for bit, whichever frame made the masks. (Before
+    /// the places were snapped, `MaskPlacement`, a pixel on a rounding tie
+    /// came out one level off: the settings demo's "Off" label after the
+    /// Wi-Fi switch, in some board runs and not others.)
+    func testMasksBlittedAtPlacesWithOneKeyEqualOutlinesBitForBit() {
+        let cache = CoverageMaskCache(budget: 1 << 20)
+        let fast = Compositor()
+        fast.glyphMasks = cache
+        let reference = Compositor()
+        reference.glyphMaskBlits = false
+        let a = Surface<ARGB8888>(width: 240, height: 90)!, b = Surface<ARGB8888>(width: 240, height: 90)!
+        var worst = 0
+        for size in [15.6, 16.0, 13.3] {
+            let s1 = scene("Off", font: font, size: size, at: .zero), s2 = scene("Off", font: font, size: size, at: .zero)
+            for t in [s1.text, s2.text] { t.alignmentMode = .right; t.isWrapped = false }
+            for step in 0..<24 {
+                // Widths from an ease-out toward 24.7, the right edge at 230.
+                let u = 1 - Double(step) / 23
+                let f = 1 - u * u * u
+                let width = 60.123456789 + (24.71323390367416 - 60.123456789) * f
+                for t in [s1.text, s2.text] {
+                    t.bounds = Rect(x: 0, y: 0, width: width, height: 18.159375)
+                    t.position = Point(x: 230 - width, y: 33.5796875)
+                }
+                for _ in 0..<2 { fast.invalidate(); fast.render(s1.root, at: 0, into: a.view) }
+                reference.invalidate()
+                reference.render(s2.root, at: 0, into: b.view)
+                let (w, _) = maximumDifference(a.view, b.view)
+                XCTAssertEqual(w, 0, "\(size) pt, step \(step)")
+                worst = max(worst, w)
+            }
+            XCTAssertGreaterThan(rememberedMasks(s1.text), 0, "\(size) pt: drawn from masks")
+        }
+        XCTAssertGreaterThan(cache.hits, 0, "masks made in one frame were blitted in another")
+    }
 }
