@@ -20,7 +20,8 @@ final class ScrollViewTests: ScrollTestCase {
     }
 
     /// A fling of 1,000 points/s: the offset follows the exponential
-    /// deceleration and rests at release + v·τ, on the app side and on
+    /// deceleration and rests at release + v·τ rounded to a whole point
+    /// (the velocity adjusted to land there), on the app side and on
     /// the render side (the keyframes), and the app ticks end with it.
     func testFlingDeceleratesExponentiallyToRest() {
         let view = makeVerticalScrollView(contentHeight: 10_000)
@@ -32,13 +33,15 @@ final class ScrollViewTests: ScrollTestCase {
         drag(router, from: Point(x: 200, y: 250), to: Point(x: 200, y: 150))
         let release = clock.now
         let tau = view.decelerationTimeConstant
-        let rest = 90 + 1000 * tau
+        let rest = (90 + 1000 * tau).rounded()   // 589.5 → 590
+        let v = (rest - 90) / tau
+        XCTAssertEqual(v, 1000, accuracy: 1.0 / tau, "within ½ pt / τ of the release's")
         XCTAssertTrue(view.isDecelerating)
         XCTAssertEqual(view.contentOffset.y, rest, accuracy: 1e-6, "the model offset is where it comes to rest")
         XCTAssertEqual(view.visibleContentOffset(at: release).y, 90, accuracy: 1e-9)
         var previous = 90.0
         for s in [0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0] {
-            let expected = 90 + 1000 * tau * (1 - Foundation.exp(-s / tau))
+            let expected = 90 + v * tau * (1 - Foundation.exp(-s / tau))
             let y = view.visibleContentOffset(at: release + s).y
             XCTAssertEqual(y, expected, accuracy: 1e-9, "app side at +\(s) s")
             XCTAssertGreaterThan(y, previous)
@@ -53,7 +56,7 @@ final class ScrollViewTests: ScrollTestCase {
         // Decelerates until the remaining distance v·τ·e^(−t/τ) is a
         // quarter point, t = τ·ln(v·τ / 0.25) ≈ 3.8 s; a short spring with
         // the velocity there (0.5 points/s) ends it on the rest.
-        XCTAssertEqual(view.motionY.decelerationDuration, tau * Foundation.log(1000 * tau / 0.25), accuracy: 1e-9)
+        XCTAssertEqual(view.motionY.decelerationDuration, tau * Foundation.log(v * tau / 0.25), accuracy: 1e-9)
         XCTAssertLessThan(end - release - view.motionY.decelerationDuration, 0.4)
         XCTAssertEqual(view.visibleContentOffset(at: end).y, rest, accuracy: 1e-9)
         // The app side follows, one tick per frame, and stops at the end.

@@ -99,7 +99,8 @@ public struct ScrollAxisMotion: Equatable, Sendable {
     }
 
     /// A free deceleration from `offset` at `velocity`, with time constant
-    /// `timeConstant`, that rests at `offset + velocity·τ` — unless that is
+    /// `timeConstant`, that rests at `offset + velocity·τ` rounded to a
+    /// whole point (a non-zero velocity adjusted by at most ½ pt / τ) — unless that is
     /// outside `minimum…maximum`: then the content decelerates until it
     /// reaches the edge and springs back to it from there, its overshoot
     /// past the edge at most `maximumOvershoot` points (the velocity at the
@@ -122,6 +123,15 @@ public struct ScrollAxisMotion: Equatable, Sendable {
         }
         let rest = offset + v * tau
         if rest >= lo && rest <= hi {
+            // The rest on a whole point (a whole pixel at integer scales),
+            // as UIKit's scroll views come to rest on pixels: the content is
+            // not left between pixels, and its text and shapes are drawn
+            // there from the masks the same rest made before (at a new
+            // fraction each time, every glyph's mask would be made anew).
+            // The release velocity changes by at most ½ pt / τ (1 pt/s).
+            // A release without velocity (a caught fling let go) stays.
+            let whole = snapped(rest, interval: 1, minimum: lo, maximum: hi)
+            if v != 0 && whole != rest { v = (whole - offset) / tau }
             return decelerating(from: offset, velocity: v, timeConstant: tau, at: time, springFrequency: w)
         }
         // Reaches the edge at tc: x0 + v·τ·(1 − e^(−tc/τ)) = edge.
