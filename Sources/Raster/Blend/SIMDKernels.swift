@@ -62,6 +62,30 @@ public enum SIMDKernels {
         }
     }
 
+    /// `srcOver` for spans with opaque and transparent runs (the rows a
+    /// paint shades: an image and its transparent surroundings): eight
+    /// opaque source pixels are stored as they are and eight zero ones
+    /// leave the destination alone, without reading it (pixman's OVER fast
+    /// paths). The bits are the formula's: `Sa = 255` gives `Sca` exactly,
+    /// a zero source gives `Dca`. Kept apart from `srcOver` because the
+    /// check costs about 10 % where alphas are mixed throughout (measured
+    /// on the project's x86 machine, the "ARGB image OVER ARGB" row);
+    /// on an opaque 1024² bilinear draw it saves about 0.25 ms of 2.1.
+    @inlinable
+    public static func srcOverRuns(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, _ count: Int) {
+        var i = 0
+        while i &+ 8 <= count {
+            let s = loadPairs8(src + i)
+            switch classifyAlpha8(s) {
+            case .full: storePairs8(s, dst + i)
+            case .none: break
+            case .partial: storePairs8(over8(s, loadPairs8(dst + i), inverseAlphaPairs8(s)), dst + i)
+            }
+            i &+= 8
+        }
+        srcOver(dst + i, src + i, count &- i)
+    }
+
     /// Source-over with global alpha `g`: `Sca'' = Sca·g`, then
     /// `Dca' = Sca'' + Dca·(1 − Sa'')`, as `srcOverSolid`.
     @inlinable

@@ -10,16 +10,22 @@ final class SpanKernelTests: XCTestCase {
 
     /// Runs `body` on two identical guarded destination spans of `n` pixels
     /// starting `offset` pixels into the buffer, and a guarded source span.
-    private func withSpans(_ n: Int, offset: Int, seed: UInt64,
+    /// `runs`: the source is runs of 1–24 pixels, each all transparent, all
+    /// opaque or mixed (a shaded image with its transparent edges);
+    /// otherwise each pixel is drawn on its own.
+    private func withSpans(_ n: Int, offset: Int, seed: UInt64, runs: Bool = false,
                            _ body: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>, UnsafePointer<UInt32>) -> Void) {
         var rng = SplitMix64(seed: seed)
         let a = GuardedBuffer<UInt32>(count: n + offset), b = GuardedBuffer<UInt32>(count: n + offset)
         let s = GuardedBuffer<UInt32>(count: n + offset)
+        var kind = 0, left = 0
         for i in 0..<(n + offset) {
             let d = rng.premultipliedColor().argb
             a.pointer[i] = d; b.pointer[i] = d
+            if left == 0 { kind = rng.below(4); left = runs ? 1 + rng.below(24) : 1 }
+            left -= 1
             // Mix in fully opaque and fully transparent source pixels.
-            switch rng.below(4) {
+            switch kind {
             case 0: s.pointer[i] = 0
             case 1: s.pointer[i] = rng.premultipliedColor().argb | 0xFF00_0000
             default: s.pointer[i] = rng.premultipliedColor().argb
@@ -76,6 +82,18 @@ final class SpanKernelTests: XCTestCase {
                     withSpans(n, offset: offset, seed: seed) { x, y, s in
                         SIMDKernels.srcOverAlpha(x, s, n, alpha: alpha); ScalarKernels.srcOverAlpha(y, s, n, alpha: alpha)
                     }
+                }
+            }
+        }
+    }
+
+    /// The run-skipping source-over against the reference's plain one, on
+    /// sources of opaque, transparent and mixed runs.
+    func testSourceOverRunsEqualsReference() {
+        for n in lengths {
+            for offset in [0, 3] {
+                withSpans(n, offset: offset, seed: UInt64(n * 17 + offset), runs: true) { x, y, s in
+                    SIMDKernels.srcOverRuns(x, s, n); ScalarKernels.srcOver(y, s, n)
                 }
             }
         }
