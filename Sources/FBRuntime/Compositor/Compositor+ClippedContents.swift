@@ -40,7 +40,7 @@ extension Compositor {
               let kernel = KernelTable.imageMask(op, alpha: UInt32(alpha), sourceIsOpaque: paint.isOpaque,
                                                  family: kernels),
               let fullKernel = KernelTable.image(op, alpha: UInt32(alpha), sourceIsOpaque: paint.isOpaque,
-                                                 family: kernels) else { return }
+                                                 sourceHasRuns: true, family: kernels) else { return }
         let target = canvas.target
         let family = kernels
         let affine = map.isAffine

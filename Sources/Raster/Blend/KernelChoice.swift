@@ -85,13 +85,19 @@ extension KernelTable {
 
     /// The kernel for an image draw with `op` and global `alpha` (see
     /// `solid(_:color:alpha:family:)` for `nil` and the lookup order).
-    /// `sourceIsOpaque` declares every source pixel opaque.
-    public static func image(_ op: BlendOperator, alpha: UInt32, sourceIsOpaque: Bool, family: KernelFamily) -> ImageSpanKernel? {
+    /// `sourceIsOpaque` declares every source pixel opaque; `sourceHasRuns`
+    /// says the source spans are mostly runs of opaque or of transparent
+    /// pixels (what a paint shades: an image and its transparent edges),
+    /// for which source-over checks each 8 pixels (`srcOverRuns`).
+    public static func image(_ op: BlendOperator, alpha: UInt32, sourceIsOpaque: Bool, sourceHasRuns: Bool = false,
+                             family: KernelFamily) -> ImageSpanKernel? {
         let alpha = Swift.min(alpha, 255)
         if alpha == 0 || op == .dst { return nil }
         if family == .simd {
             switch (op, alpha == 255) {
             case (.src, true): return { d, s, n, _ in SIMDKernels.copy(d, s, n) }
+            case (.srcOver, true) where sourceHasRuns && !sourceIsOpaque:
+                return { d, s, n, _ in SIMDKernels.srcOverRuns(d, s, n) }
             case (.srcOver, _): return image(alpha: alpha, sourceIsOpaque: sourceIsOpaque, family: family)
             default: break
             }

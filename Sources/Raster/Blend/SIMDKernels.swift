@@ -62,6 +62,30 @@ public enum SIMDKernels {
         }
     }
 
+    /// `srcOver` for spans with opaque and transparent runs (the rows a
+    /// paint shades: an image and its transparent surroundings): eight
+    /// opaque source pixels are stored as they are and eight zero ones
+    /// leave the destination alone, without reading it (pixman's OVER fast
+    /// paths). The bits are the formula's: `Sa = 255` gives `Sca` exactly,
+    /// a zero source gives `Dca`. Kept apart from `srcOver` because the
+    /// check costs about 10 % where alphas are mixed throughout (measured
+    /// on the project's x86 machine, the "ARGB image OVER ARGB" row);
+    /// on an opaque 1024² bilinear draw it saves about 0.25 ms of 2.1.
+    @inlinable
+    public static func srcOverRuns(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, _ count: Int) {
+        var i = 0
+        while i &+ 8 <= count {
+            let s = loadPairs8(src + i)
+            switch classifyAlpha8(s) {
+            case .full: storePairs8(s, dst + i)
+            case .none: break
+            case .partial: storePairs8(over8(s, loadPairs8(dst + i), inverseAlphaPairs8(s)), dst + i)
+            }
+            i &+= 8
+        }
+        srcOver(dst + i, src + i, count &- i)
+    }
+
     /// Source-over with global alpha `g`: `Sca'' = Sca·g`, then
     /// `Dca' = Sca'' + Dca·(1 − Sa'')`, as `srcOverSolid`.
     @inlinable
@@ -104,17 +128,39 @@ public enum SIMDKernels {
         while i < count { dst[i] = RGB565.fromPremultipliedARGB(src[i]); i &+= 1 }
     }
 
-    /// Eight pixels to RGB565 in 16-bit lanes. `(c·249 + 1014) >> 11` equals
-    /// `div255(c·31)` and `(g·253 + 505) >> 10` equals `div255(g·63)` for
-    /// every 8-bit `c`, `g` (checked exhaustively by the tests), with one
-    /// multiply and no 16-bit overflow (at most 64509 and 65020).
+    /// Eight pixels to RGB565: each channel rounded by one high-half
+    /// multiply, the results narrowed to bytes and merged in 16-bit lanes.
+    ///
+    /// For every 8-bit `c` (checked exhaustively by the tests):
+    /// `((c + 4)·7971) >> 16 = div255(c·31)` (the 5-bit level) and
+    /// `((c + 2)·16192) >> 16 = div255(c·63)` (the 6-bit level). The
+    /// multipliers are scaled so a level lands in place in a byte with its
+    /// fraction below it: red by 8·7971 = 63768 (`8·r5 + f`, f < 8, in the
+    /// high byte of the output lane, so clearing `f` leaves `r5 << 11`),
+    /// green by 4·16192 = 64768 (`4·g6 + f`, f < 4, cleared and shifted by
+    /// 3 to `g6 << 5`); blue, unscaled, is `b5` in the low byte. Products
+    /// stay below 2³²; every byte is at most 252, so the narrowing is a
+    /// plain truncation.
+    ///
+    /// SSE2 (baseline x86-64): four `pmulhuw`, two `packuswb`, and
+    /// `pand`/`paddd`/`psrlw`/`psllw`/`por`, 20 vector ALU instructions per
+    /// 8 pixels against 31 for the previous form (`(c·249 + 1014) >> 11` in
+    /// 32-bit words, then `pslld`/`psrad`/`packssdw` to narrow: 15 shifts,
+    /// which only two of Zen's four vector pipes run). 1920×1080 on the
+    /// project's x86 machine: 0.63 → 0.40 ms. pixman's SSE2 path takes
+    /// 0.28 with 13: it truncates (`c >> 3`), which needs no multiply for
+    /// red and blue, and rounding to nearest is what `RGB565` promises.
     @inlinable @inline(__always)
     static func rgb565(_ p: Pixels8) -> SIMD8<UInt16> {
-        let rb = words32((lanes16(p & 0x00FF_00FF) &* 249 &+ 1014) &>> 11)        // b5 | r5 << 16
-        let g = words32((lanes16((p &>> 8) & 0x0000_00FF) &* 253 &+ 505) &>> 10)
-        // r5 << 16 shifted right by 5 lands at bit 11; b5 < 32 shifts out.
-        let packed = (rb &>> 5) | (rb & 0x1F) | (g &<< 5)
-        return narrowLow16(packed)
+        // Lanes (c + 4): blue low, red high → b5 and 8·r5 + f.
+        let rb = mulHigh(lanes16((p & 0x00FF_00FF) &+ 0x0004_0004), lanes16(Pixels8(repeating: 7971 | 63768 << 16)))
+        // Lanes (g + 2, a): green low → 4·g6 + f; the alpha lane is cleared.
+        let ga = mulHigh(lanes16(((p &>> 8) & 0x00FF_00FF) &+ 0x0000_0002), Channels16(repeating: 64768))
+        // The fractions cleared before narrowing (a mask LLVM needs there
+        // anyway to narrow by `packuswb`): b5 | r5 << 11, and 4·g6.
+        let br = unsafeBitCast(SIMD16<UInt8>(truncatingIfNeeded: lanes16(words32(rb) & 0x00F8_001F)), to: SIMD8<UInt16>.self)
+        let g = unsafeBitCast(SIMD16<UInt8>(truncatingIfNeeded: lanes16(words32(ga) & 0x0000_00FC)), to: SIMD8<UInt16>.self)
+        return br | (g &<< 3)
     }
 
     /// The low 16 bits of each 32-bit lane, as a truncation (LLVM lowers it

@@ -329,6 +329,15 @@ extension ImageSampler {
     /// `x0 … x1−2`, as a byte offset, the weight the top 8 bits of the
     /// fraction; with
     /// `clamps`, weight 0 left of the region and 256 right of it.
+    ///
+    /// When every pair of `k < n` is inside the region (the inner columns
+    /// of a transparent-edge row, which the table-less rows build for
+    /// every row) nothing needs clamping: the taps are computed plainly
+    /// and entries `n ..< tapCapacity(n)`, which a chunk of 8 may read but
+    /// never stores, get the region's first pair with weight 0. The
+    /// clamping (compares and selects, about four SSE2 instructions a
+    /// lane) was a quarter of the time of a 1024² upscale without a
+    /// scratch on the project's x86 machine.
     /// - Complexity: O(n), 8 lanes at a time.
     @inline(__always)
     static func buildTaps(u: Int32, du: Int32, count n: Int, _ src: SampleSource, clamps: Bool,
@@ -336,8 +345,26 @@ extension ImageSampler {
         let ramp = Positions8(0, 1, 2, 3, 4, 5, 6, 7)
         var uu = Positions8(repeating: u) &+ ramp &* du
         let du8 = Positions8(repeating: du &* 8)
-        let low = Positions8(repeating: src.x0), high = Positions8(repeating: src.x1 &- 2)
         let total = tapCapacity(n)
+        let first = Int64(u) >> 16, last = (Int64(u) + Int64(n &- 1) * Int64(du)) >> 16
+        if n > 0, Swift.min(first, last) >= Int64(src.x0), Swift.max(first, last) <= Int64(src.x1) - 2 {
+            var k = 0
+            while k < n {
+                let w = unsafeBitCast(uu &>> 8, to: Pixels8.self) & 0xFF
+                UnsafeMutableRawPointer(offsets + k).storeBytes(of: (uu &>> 16) &<< 2, as: Positions8.self)
+                UnsafeMutableRawPointer(weights + k).storeBytes(of: w | (w &<< 16), as: Pixels8.self)
+                uu &+= du8
+                k &+= 8
+            }
+            // `total − n` is 8 … 15: two chunks of 8, overlapping.
+            let pad = Positions8(repeating: src.x0 &<< 2)
+            UnsafeMutableRawPointer(offsets + n).storeBytes(of: pad, as: Positions8.self)
+            UnsafeMutableRawPointer(offsets + (total &- 8)).storeBytes(of: pad, as: Positions8.self)
+            UnsafeMutableRawPointer(weights + n).storeBytes(of: Pixels8(), as: Pixels8.self)
+            UnsafeMutableRawPointer(weights + (total &- 8)).storeBytes(of: Pixels8(), as: Pixels8.self)
+            return
+        }
+        let low = Positions8(repeating: src.x0), high = Positions8(repeating: src.x1 &- 2)
         var k = 0
         while k < total {
             let c = uu &>> 16

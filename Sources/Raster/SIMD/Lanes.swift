@@ -97,6 +97,18 @@ func classifyMask16(_ p: UnsafePointer<UInt8>) -> ChunkCoverage {
     return .partial
 }
 
+/// Classifies eight premultiplied pixels: every alpha 255 (`.full`), every
+/// pixel 0 (`.none`), or anything else; one 64-bit AND and one OR over
+/// the four pixel pairs (no lane reduction, see `classifyMask16`).
+@inlinable @inline(__always)
+func classifyAlpha8(_ p: PixelPairs8) -> ChunkCoverage {
+    let q = unsafeBitCast(p, to: SIMD4<UInt64>.self)
+    let both = q.lowHalf & q.highHalf, either = q.lowHalf | q.highHalf
+    let alphas: UInt64 = 0xFF00_0000_FF00_0000
+    if (both[0] & both[1]) & alphas == alphas { return .full }
+    return either[0] | either[1] == 0 ? .none : .partial
+}
+
 // MARK: Eight pixels as 16-bit channel pairs
 
 /// Eight pixels viewed as sixteen 16-bit lanes, each holding two channels

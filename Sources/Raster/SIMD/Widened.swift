@@ -21,6 +21,20 @@ func lanes16(_ v: Pixels8) -> Channels16 { unsafeBitCast(v, to: Channels16.self)
 @inlinable @inline(__always)
 func words32(_ v: Channels16) -> Pixels8 { unsafeBitCast(v, to: Pixels8.self) }
 
+/// The high 16 bits of each lane's 32-bit product, `(a·b) >> 16`: one
+/// `pmulhuw` per 8 lanes on SSE2, `umull`/`umull2` and `uzp2` on NEON.
+/// (Written as widen, multiply, shift, narrow on 8-lane halves, the
+/// pattern LLVM matches; a lane of `b` that is 0 while the others are not
+/// made LLVM fall back to `pmuludq` and shuffles.)
+@inlinable @inline(__always)
+func mulHigh(_ a: Channels16, _ b: Channels16) -> Channels16 {
+    @inline(__always)
+    func half(_ a: SIMD8<UInt16>, _ b: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        SIMD8<UInt16>(truncatingIfNeeded: (SIMD8<UInt32>(truncatingIfNeeded: a) &* SIMD8<UInt32>(truncatingIfNeeded: b)) &>> 16)
+    }
+    return Channels16(lowHalf: half(a.lowHalf, b.lowHalf), highHalf: half(a.highHalf, b.highHalf))
+}
+
 /// Each channel of `p` times `f/255` (div255 rounding), where `f` holds one
 /// 8-bit factor per pixel in the low byte of its 32-bit lane.
 @inlinable @inline(__always)

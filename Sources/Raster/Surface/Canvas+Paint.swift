@@ -4,7 +4,9 @@ extension Canvas {
     /// at global `alpha` (0–255): each row of the clipped rectangle is
     /// shaded into a scratch span, then composited with the
     /// `KernelTable.image` kernel chosen once for the draw (a copy when the
-    /// paint is opaque, `alpha` is 255 and the operator allows). For
+    /// paint is opaque, `alpha` is 255 and the operator allows; otherwise,
+    /// for source-over at full alpha, `srcOverRuns`, which copies or skips
+    /// the opaque and transparent runs a paint's spans mostly are). For
     /// operators where a transparent source changes nothing (source-over
     /// and its kin), pixels outside the paint's `paintedBounds` are
     /// skipped; for the others (`src`, `clear`, …) they are composited too.
@@ -21,7 +23,8 @@ extension Canvas {
         var r = rect.intersection(clip)
         if !paint.isOpaque && op.transparentSourceIsNoOp, let bounds = paint.paintedBounds { r = r.intersection(bounds) }
         guard !r.isEmpty,
-              let kernel = KernelTable.image(op, alpha: UInt32(alpha), sourceIsOpaque: paint.isOpaque, family: family) else { return }
+              let kernel = KernelTable.image(op, alpha: UInt32(alpha), sourceIsOpaque: paint.isOpaque, sourceHasRuns: true,
+                                             family: family) else { return }
         let chunk = Swift.min(r.width, Canvas.paintChunk)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: chunk) { buffer in
             let scratch = buffer.baseAddress!

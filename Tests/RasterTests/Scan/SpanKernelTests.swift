@@ -10,16 +10,22 @@ final class SpanKernelTests: XCTestCase {
 
     /// Runs `body` on two identical guarded destination spans of `n` pixels
     /// starting `offset` pixels into the buffer, and a guarded source span.
-    private func withSpans(_ n: Int, offset: Int, seed: UInt64,
+    /// `runs`: the source is runs of 1–24 pixels, each all transparent, all
+    /// opaque or mixed (a shaded image with its transparent edges);
+    /// otherwise each pixel is drawn on its own.
+    private func withSpans(_ n: Int, offset: Int, seed: UInt64, runs: Bool = false,
                            _ body: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>, UnsafePointer<UInt32>) -> Void) {
         var rng = SplitMix64(seed: seed)
         let a = GuardedBuffer<UInt32>(count: n + offset), b = GuardedBuffer<UInt32>(count: n + offset)
         let s = GuardedBuffer<UInt32>(count: n + offset)
+        var kind = 0, left = 0
         for i in 0..<(n + offset) {
             let d = rng.premultipliedColor().argb
             a.pointer[i] = d; b.pointer[i] = d
+            if left == 0 { kind = rng.below(4); left = runs ? 1 + rng.below(24) : 1 }
+            left -= 1
             // Mix in fully opaque and fully transparent source pixels.
-            switch rng.below(4) {
+            switch kind {
             case 0: s.pointer[i] = 0
             case 1: s.pointer[i] = rng.premultipliedColor().argb | 0xFF00_0000
             default: s.pointer[i] = rng.premultipliedColor().argb
@@ -81,6 +87,18 @@ final class SpanKernelTests: XCTestCase {
         }
     }
 
+    /// The run-skipping source-over against the reference's plain one, on
+    /// sources of opaque, transparent and mixed runs.
+    func testSourceOverRunsEqualsReference() {
+        for n in lengths {
+            for offset in [0, 3] {
+                withSpans(n, offset: offset, seed: UInt64(n * 17 + offset), runs: true) { x, y, s in
+                    SIMDKernels.srcOverRuns(x, s, n); ScalarKernels.srcOver(y, s, n)
+                }
+            }
+        }
+    }
+
     func testScanoutConversions() {
         for n in lengths {
             var rng = SplitMix64(seed: UInt64(n))
@@ -123,10 +141,34 @@ final class ReferenceOracleTests: XCTestCase {
         }
     }
 
+    /// The high-half multiplies of `SIMDKernels.rgb565`, every 8-bit value:
+    /// the level, and the scaled forms whose top bits are the level.
     func testRGB565ShortcutFormulasEqualDiv255() {
         for c in UInt32(0)...255 {
-            XCTAssertEqual((c * 249 + 1014) >> 11, div255(c * 31), "c=\(c)")
-            XCTAssertEqual((c * 253 + 505) >> 10, div255(c * 63), "g=\(c)")
+            XCTAssertEqual(((c + 4) * 7971) >> 16, div255(c * 31), "c=\(c)")
+            XCTAssertEqual(((c + 4) * 63768) >> 19, div255(c * 31), "r=\(c)")
+            XCTAssertLessThanOrEqual(((c + 4) * 63768) >> 16, 255, "r=\(c)")
+            XCTAssertEqual(((c + 2) * 16192) >> 16, div255(c * 63), "g=\(c)")
+            XCTAssertEqual(((c + 2) * 64768) >> 18, div255(c * 63), "g=\(c)")
+            XCTAssertLessThanOrEqual(((c + 2) * 64768) >> 16, 255, "g=\(c)")
+        }
+    }
+
+    /// The SIMD conversion against the scalar one with each channel taking
+    /// every value in every position, over every alpha's worth of other
+    /// channels (opaque or not: the alpha is dropped).
+    func testRGB565EveryChannelValue() {
+        let n = 256
+        let src = GuardedBuffer<UInt32>(count: n)
+        let a = GuardedBuffer<UInt16>(count: n), b = GuardedBuffer<UInt16>(count: n)
+        var rng = SplitMix64(seed: 565)
+        for shift: UInt32 in [0, 8, 16] {
+            for _ in 0..<8 {
+                let others = rng.premultipliedColor().argb | 0xFF00_0000
+                for i in 0..<n { src.pointer[i] = (others & ~(0xFF << shift)) | UInt32(i) << shift }
+                SIMDKernels.toRGB565(a.pointer, src.pointer, n); ScalarKernels.toRGB565(b.pointer, src.pointer, n)
+                for i in 0..<n { XCTAssertEqual(a.pointer[i], b.pointer[i], "shift \(shift) value \(i) pixel 0x\(String(src.pointer[i], radix: 16))") }
+            }
         }
     }
 
