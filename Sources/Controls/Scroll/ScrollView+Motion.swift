@@ -69,19 +69,23 @@ extension ScrollView {
 
     /// The finger is `translation` (display points, along the view's axes)
     /// from where it landed: the content follows it, rubber-banded past
-    /// the ends (or stopped at them without `bounces`).
+    /// the ends (or stopped at them without `bounces`), on whole points
+    /// (whole pixels at integer scales, as UIKit's scroll views keep their
+    /// offset on pixels: a drag that caught a fling at a fractional offset
+    /// would otherwise draw its text at a new fraction, every glyph's mask
+    /// made anew; the content lags the finger by at most half a point).
     func drag(translation: Point) {
         let lo = minimumContentOffset, hi = maximumContentOffset
         var offset = dragStartOffset
         if canScroll(.horizontal) {
             let raw = dragStartOffset.x - translation.x
-            offset.x = bounces ? rubberBandedOffset(raw, minimum: lo.x, maximum: hi.x, dimension: bounds.width)
-                               : Swift.min(Swift.max(raw, lo.x), hi.x)
+            offset.x = (bounces ? rubberBandedOffset(raw, minimum: lo.x, maximum: hi.x, dimension: bounds.width)
+                                : Swift.min(Swift.max(raw, lo.x), hi.x)).rounded()
         }
         if canScroll(.vertical) {
             let raw = dragStartOffset.y - translation.y
-            offset.y = bounces ? rubberBandedOffset(raw, minimum: lo.y, maximum: hi.y, dimension: bounds.height)
-                               : Swift.min(Swift.max(raw, lo.y), hi.y)
+            offset.y = (bounces ? rubberBandedOffset(raw, minimum: lo.y, maximum: hi.y, dimension: bounds.height)
+                                : Swift.min(Swift.max(raw, lo.y), hi.y)).rounded()
         }
         withoutImplicitAnimations {
             setModelOffset(offset)

@@ -370,11 +370,22 @@ final class TextLayoutCache {
     func prepareMasks(count: Int) {
         if masks.count != count {
             forgetMasks()
+            // Room for a label's worth at once: a reused list row whose
+            // text grows by a glyph ("Row 99" → "Row 100") does not grow
+            // the storage each time.
+            if masks.capacity < count {
+                let room = Swift.max(count, TextLayoutCache.minimumMaskRoom)
+                masks.reserveCapacity(room)
+                maskOrigins.reserveCapacity(room)
+            }
             masks.append(contentsOf: repeatElement(.unknown, count: count))
             maskOrigins.removeAll(keepingCapacity: true)
             maskOrigins.append(contentsOf: repeatElement((x: Int32(0), y: Int32(0)), count: count))
         }
     }
+
+    /// Glyph entries `masks` first makes room for (a short label's).
+    static let minimumMaskRoom = 32
 
     /// Notes glyph `k`'s mask origin relative to the map's whole-pixel
     /// origin (see `maskOrigins`).
