@@ -350,7 +350,6 @@ final class GlyphMaskCacheTests: XCTestCase {
         let reference = Compositor()
         reference.glyphMaskBlits = false
         let a = Surface<ARGB8888>(width: 240, height: 90)!, b = Surface<ARGB8888>(width: 240, height: 90)!
-        var worst = 0
         for size in [15.6, 16.0, 13.3] {
             let s1 = scene("Off", font: font, size: size, at: .zero), s2 = scene("Off", font: font, size: size, at: .zero)
             for t in [s1.text, s2.text] { t.alignmentMode = .right; t.isWrapped = false }
@@ -368,7 +367,6 @@ final class GlyphMaskCacheTests: XCTestCase {
                 reference.render(s2.root, at: 0, into: b.view)
                 let (w, _) = maximumDifference(a.view, b.view)
                 XCTAssertEqual(w, 0, "\(size) pt, step \(step)")
-                worst = max(worst, w)
             }
             XCTAssertGreaterThan(rememberedMasks(s1.text), 0, "\(size) pt: drawn from masks")
         }
