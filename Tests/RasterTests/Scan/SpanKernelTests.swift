@@ -58,12 +58,46 @@ final class SpanKernelTests: XCTestCase {
     /// every start within a line, lengths around the chunk size, nothing
     /// written outside the span.
     func testFillAtEveryOffsetInACacheLine() {
-        for n in [15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 100, 571] {
+        // 255 and more: the x86-64 string-instruction path (`stringFillMinimum`).
+        for n in [15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 100, 255, 256, 257, 571, 1920] {
             for offset in 0..<16 {
                 let color = UInt32(0x8000_0000) | UInt32(n * 16 + offset)
                 withSpans(n, offset: offset, seed: UInt64(n * 31 + offset)) { x, y, _ in
                     SIMDKernels.fill(x, n, color: color); ScalarKernels.fill(y, n, color: color)
                 }
+            }
+        }
+    }
+
+    /// The copy writes 64-byte chunks on the destination's cache lines as
+    /// the fill does: every start within a line (source and destination
+    /// misaligned differently), lengths around the chunk size.
+    func testCopyAtEveryOffsetInACacheLine() {
+        for n in [15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 571, 1920] {
+            for offset in 0..<16 {
+                withSpans(n, offset: offset, seed: UInt64(n * 29 + offset)) { x, y, s in
+                    SIMDKernels.copy(x, s + (offset & 3), n &- (offset & 3))
+                    ScalarKernels.copy(y, s + (offset & 3), n &- (offset & 3))
+                }
+            }
+        }
+    }
+
+    /// A span copied onto an overlapping span of the same buffer, in both
+    /// directions, ends as `memmove` leaves it: the source's pixels as they
+    /// were before the copy.
+    func testCopyBetweenOverlappingSpansMoves() {
+        for n in [16, 40, 300] {
+            for shift in [-17, -1, 1, 5, 16, 19] {
+                let buffer = GuardedBuffer<UInt32>(count: n + 40)
+                for i in 0..<(n + 40) { buffer.pointer[i] = UInt32(i) &* 2_654_435_761 }
+                let before = (0..<(n + 40)).map { buffer.pointer[$0] }
+                let from = 20, to = 20 + shift
+                SIMDKernels.copy(buffer.pointer + to, UnsafePointer(buffer.pointer + from), n)
+                var expected = before
+                for i in 0..<n { expected[to + i] = before[from + i] }
+                let after = (0..<(n + 40)).map { buffer.pointer[$0] }
+                XCTAssertEqual(after, expected, "n=\(n) shift=\(shift)")
             }
         }
     }
