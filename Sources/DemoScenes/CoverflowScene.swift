@@ -230,18 +230,24 @@ public final class CoverflowScene: DemoScene {
 
     /// Runs `m` (a motion of the scroll offset) from `time`, resting on
     /// cover `target`: the model is laid out for the rest at once, and each
-    /// cover on the way gets keyframes of its transform and depth, sampled
-    /// from the motion every 1/60 s (linear between: at 60 Hz the error is
-    /// a fraction of a point). Covers out of `visibleReach` of every
-    /// position the motion passes are hidden, the rest shown.
+    /// cover on the way gets keyframes of its transform and depth at the
+    /// times `sampleTimes(forCover:duration:position:)` picks for it
+    /// (linear between: within `keyframeTolerance` of the motion on
+    /// screen). Covers out of `visibleReach` of every position the motion
+    /// passes are hidden, the rest shown.
     private func run(_ m: ScrollAxisMotion, to target: Double, at time: MediaTime) {
         motion = m
         position = target
+        let position = { [pointsPerCover] (t: Double) in m.value(at: time + t) / pointsPerCover }
+        // The range the motion passes (every 1/60 s, as the hidden covers
+        // only need it to about a tenth of a cover).
         let steps = Swift.min(Swift.max(Int((m.duration * 60).rounded(.up)), 1), 600)
-        var positions: [Double] = []
-        positions.reserveCapacity(steps + 1)
-        for k in 0...steps { positions.append(m.value(at: time + m.duration * Double(k) / Double(steps)) / pointsPerCover) }
-        let lowest = positions.min() ?? target, highest = positions.max() ?? target
+        var lowest = target, highest = target
+        for k in 0...steps {
+            let p = position(m.duration * Double(k) / Double(steps))
+            lowest = Swift.min(lowest, p); highest = Swift.max(highest, p)
+        }
+        lastMotionKeyframes = 0
         Transaction.withoutActions {
             var moves: [AnimatableValue] = [], depths: [AnimatableValue] = []
             for (i, cover) in covers.enumerated() {
@@ -253,21 +259,90 @@ public final class CoverflowScene: DemoScene {
                 let nearest = Swift.min(Swift.max(Double(i), lowest), highest)
                 cover.isHidden = Swift.abs(Double(i) - nearest) > CoverflowScene.visibleReach
                 guard m.duration > 0, !cover.isHidden else { continue }
+                let times = sampleTimes(forCover: i, duration: m.duration, position: position)
                 moves.removeAll(keepingCapacity: true)
                 depths.removeAll(keepingCapacity: true)
-                for p in positions {
-                    let l = layout(offset: Double(i) - p)
+                for t in times {
+                    let l = layout(offset: Double(i) - position(t))
                     moves.append(.transform(l.transform))
                     depths.append(.scalar(l.z))
                 }
+                let keyTimes = times.map { $0 / m.duration }
                 var move = KeyframeAnimation(key: .transform, values: moves, duration: m.duration)
                 move.calculationMode = .linear
+                move.keyTimes = keyTimes
                 var order = KeyframeAnimation(key: .zPosition, values: depths, duration: m.duration)
                 order.calculationMode = .linear
+                order.keyTimes = keyTimes
                 cover.add(move, forKey: "scroll", at: time)
                 cover.add(order, forKey: "order", at: time)
+                lastMotionKeyframes += times.count
             }
         }
+    }
+
+    /// How far (points) a cover's corners may stray on screen from the
+    /// motion between two of its keyframes, unless the keyframes are as
+    /// close as `sampleTimes` goes (about a frame).
+    public static let keyframeTolerance = 0.1
+
+    /// Keyframes the last motion gave all covers together (transform and
+    /// depth each have this many): its memory is about 300 bytes each.
+    public private(set) var lastMotionKeyframes = 0
+
+    /// The times (seconds from the motion's start, first 0, last
+    /// `duration`) at which cover `i` gets a keyframe while the scroll
+    /// position runs along `position(t)` (covers).
+    ///
+    /// Between two keyframes the animation interpolates linearly, which is
+    /// exact for `layout(offset:)` as long as the position moves linearly
+    /// and the offset `d = i − p` stays on one piece of the layout (the
+    /// pieces meet at d = −1, 0 and 1: the turn, the slide and the depth
+    /// change there). So an interval is halved while it is longer than
+    /// 1/60 s (or 1/600 of a longer motion, so at most 600 steps: halving
+    /// from 1/4 s, the shortest interval is 1/64 s) and
+    /// either crosses a piece boundary or, checked at its quarters, its
+    /// position strays from the straight line by more than
+    /// `keyframeTolerance` points of on-screen movement (about 1.34·side
+    /// per cover within one cover of the centre: slide, depth and the turn
+    /// of a corner; 0.17·side per cover in the stacks). Intervals start at
+    /// most 1/4 s long. A cover far out in a stack through a whole fling
+    /// gets a few dozen keyframes where uniform sampling gave it one per
+    /// frame of the motion.
+    func sampleTimes(forCover i: Int, duration: Double, position: (Double) -> Double) -> [Double] {
+        let minimumStep = Swift.max(1.0 / 60, duration / 600) * 1.0001
+        let d = Double(i)
+        let near = side * 1.34, far = side * 0.17
+        func mustSplit(_ t0: Double, _ t1: Double) -> Bool {
+            guard t1 - t0 > minimumStep else { return false }
+            let p0 = position(t0), p1 = position(t1)
+            var lo = Swift.min(p0, p1), hi = Swift.max(p0, p1), stray = 0.0
+            for f in [0.25, 0.5, 0.75] {
+                let p = position(t0 + (t1 - t0) * f)
+                lo = Swift.min(lo, p); hi = Swift.max(hi, p)
+                stray = Swift.max(stray, Swift.abs(p - (p0 + (p1 - p0) * f)))
+            }
+            // Piece boundaries at p = i − 1, i, i + 1, strictly inside.
+            for k in [d - 1, d, d + 1] where lo < k && k < hi { return true }
+            let slope = hi >= d - 1 && lo <= d + 1 ? near : far
+            return stray * slope > CoverflowScene.keyframeTolerance
+        }
+        var times: [Double] = [0]
+        var pending: [(Double, Double)] = []
+        let pieces = Swift.max(1, Int((duration / 0.25).rounded(.up)))
+        for k in 0..<pieces {
+            pending.append((duration * Double(k) / Double(pieces), k == pieces - 1 ? duration : duration * Double(k + 1) / Double(pieces)))
+            while let (t0, t1) = pending.popLast() {
+                if mustSplit(t0, t1) {
+                    let mid = (t0 + t1) / 2
+                    pending.append((mid, t1))
+                    pending.append((t0, mid))
+                } else {
+                    times.append(t1)
+                }
+            }
+        }
+        return times
     }
 
     /// Stops the shelf where it is on screen at `time` (a finger caught
