@@ -89,9 +89,19 @@ let package = Package(
         // libm only for `sqrt` in unoptimised builds (optimised ones use the
         // CPU's instruction): see FloatMath.squareRoot.
         .target(name: "Raster", dependencies: ["CRasterFill"], path: "Sources/Raster", swiftSettings: releaseSpeed, linkerSettings: [.linkedLibrary("m")]),
+                // The system underneath, for hosted and Embedded Swift alike:
+        // threads, a mutex and a condition variable over pthreads, system
+        // errors and calls, the termination signals, a cost-bounded LRU.
+        .target(name: "FBPlatform", dependencies: ["CPosix"], path: "Sources/FBPlatform",
+                swiftSettings: boardSize + releaseSpeed, linkerSettings: [.linkedLibrary("pthread")]),
+        // Text: fonts (FreeType faces, HarfBuzz shaping, fontconfig lookup
+        // and fallback), glyph outlines and their cache, line layout.
+        .target(name: "FBText", dependencies: ["Raster", "FBPlatform", "CFreeType", "CFontLookup"], path: "Sources/FBText",
+                swiftSettings: boardSize + releaseSpeed),
         // Layers, animation, transactions, compositor, render loop, the
-        // presenter protocol and its error type, text.
-        .target(name: "FBRuntime", dependencies: ["Raster", "CPosix", "CFreeType", "CFontLookup"], path: "Sources/FBRuntime",
+        // presenter protocol and its error type; text layers over FBText.
+        // Re-exports FBPlatform and FBText (an app imports FBRuntime alone).
+        .target(name: "FBRuntime", dependencies: ["Raster", "FBPlatform", "FBText", "CPosix"], path: "Sources/FBRuntime",
                 swiftSettings: boardSize + releaseSpeed, linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]),
         // The KMS display backend (libdrm): devices, outputs, dumb buffers,
         // legacy and atomic commits, the presenter, DRM master, VT switches,
@@ -234,7 +244,7 @@ let package = Package(
         // checkout (as Tests/Goldens), not built.
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ImageIO", "TestSupport", "CCairo"], path: "Tests/RasterTests",
                     exclude: ["SVGCorpus"]),
-        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "Raster", "ImageIO", "ImageLoading", "TestSupport", "CCairo", "CFreeType", "MallocCounter",
+        .testTarget(name: "FBRuntimeTests", dependencies: ["FBRuntime", "FBText", "FBPlatform", "Raster", "ImageIO", "ImageLoading", "TestSupport", "CCairo", "CFreeType", "MallocCounter",
                                                           "FBRuntimeTestSupport"], path: "Tests/FBRuntimeTests"),
         .testTarget(name: "FBRuntimeKMSTests", dependencies: ["FBRuntimeKMS", "FBRuntime", "FBRuntimeTesting", "Raster", "CPosix"],
                     path: "Tests/FBRuntimeKMSTests"),

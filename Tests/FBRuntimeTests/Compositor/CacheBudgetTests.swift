@@ -1,4 +1,5 @@
 @testable import FBRuntime
+@testable import FBText
 import Raster
 import XCTest
 import Foundation

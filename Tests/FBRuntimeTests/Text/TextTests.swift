@@ -1,5 +1,6 @@
 import CFreeType
 @testable import FBRuntime
+@testable import FBText
 import Foundation
 import Raster
 import TestSupport

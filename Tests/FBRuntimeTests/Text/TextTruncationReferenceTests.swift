@@ -1,5 +1,6 @@
 import XCTest
 @testable import FBRuntime
+@testable import FBText
 
 /// `LogicalLine.truncate` (in place, no allocation) against the reference
 /// kept here, the earlier version that builds the result by concatenation,

@@ -1,3 +1,4 @@
+import FBPlatform
 import CFontLookup
 import CFreeType
 import Raster
@@ -82,7 +83,7 @@ public final class Font {
     /// Where this font's outlines are cached (may be shared with other fonts).
     public let glyphCache: GlyphCache
     /// Distinguishes this font in a shared glyph cache.
-    let id: Int
+    package let id: Int
 
     private var library: FT_Library?
     let face: FT_Face

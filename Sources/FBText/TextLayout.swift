@@ -1,3 +1,4 @@
+import FBPlatform
 import CFreeType
 import Raster
 
@@ -126,7 +127,7 @@ public struct TextLayout {
     /// (at another size, say) allocates nothing once they have grown —
     /// as long as no copy of this layout is alive, and except for lines
     /// that are truncated or hold right-to-left text.
-    mutating func layOut(_ runs: [Run], width: Double, height: Double, isWrapped: Bool,
+    package mutating func layOut(_ runs: [Run], width: Double, height: Double, isWrapped: Bool,
                          truncation: TextTruncation, alignment: TextAlignment, scratch: TextLayoutScratch) {
         glyphs.removeAll(keepingCapacity: true)
         lines.removeAll(keepingCapacity: true)
@@ -654,7 +655,8 @@ struct Builder {
 
 /// The working storage of `TextLayout.layOut`, kept between layouts by
 /// `TextLayoutCache` (one layout at a time).
-final class TextLayoutScratch {
+package final class TextLayoutScratch {
+    package init() {}
     var builder = Builder()
     var items: [TextItem] = []
     var breaks: [Range<Int>] = []

@@ -9,7 +9,7 @@
 ///
 /// - Complexity: `value(for:)` and `insert` O(1) on average, plus the
 ///   evictions they cause.
-struct CostLRU<Key: Hashable, Value> {
+package struct CostLRU<Key: Hashable, Value> {
     private struct Entry {
         var key: Key
         var value: Value?
@@ -19,11 +19,11 @@ struct CostLRU<Key: Hashable, Value> {
     }
 
     /// The most cost the kept values may add up to (never negative).
-    private(set) var budget: Int
+    package private(set) var budget: Int
     /// The cost of the kept values.
-    private(set) var costUsed = 0
+    package private(set) var costUsed = 0
     /// Values dropped to stay within the budget.
-    private(set) var evictions = 0
+    package private(set) var evictions = 0
 
     private var index: [Key: Int] = [:]
     private var entries: [Entry] = []
@@ -31,14 +31,14 @@ struct CostLRU<Key: Hashable, Value> {
     private var newest = -1
     private var oldest = -1
 
-    init(budget: Int) { self.budget = Swift.max(0, budget) }
+    package init(budget: Int) { self.budget = Swift.max(0, budget) }
 
-    var count: Int { index.count }
+    package var count: Int { index.count }
 
-    func contains(_ key: Key) -> Bool { index[key] != nil }
+    package func contains(_ key: Key) -> Bool { index[key] != nil }
 
     /// The value for `key`, made the most recently used; `nil` when not kept.
-    mutating func value(for key: Key) -> Value? {
+    package mutating func value(for key: Key) -> Value? {
         guard let i = index[key] else { return nil }
         touch(i)
         return entries[i].value
@@ -46,7 +46,7 @@ struct CostLRU<Key: Hashable, Value> {
 
     /// Keeps `value` for `key` (replacing nothing: call after a failed
     /// lookup) when `cost` fits the budget, evicting the oldest as needed.
-    mutating func insert(_ value: Value, for key: Key, cost: Int) {
+    package mutating func insert(_ value: Value, for key: Key, cost: Int) {
         guard cost <= budget, index[key] == nil else { return }
         evict(toFit: cost)
         let entry = Entry(key: key, value: value, cost: cost, newer: -1, older: newest)
@@ -60,13 +60,13 @@ struct CostLRU<Key: Hashable, Value> {
     }
 
     /// Sets the budget (negative counts as 0) and evicts down to it.
-    mutating func setBudget(_ newBudget: Int) {
+    package mutating func setBudget(_ newBudget: Int) {
         budget = Swift.max(0, newBudget)
         evict(toFit: 0)
     }
 
     /// Drops every value (`evictions` stays).
-    mutating func removeAll() {
+    package mutating func removeAll() {
         index.removeAll(); entries.removeAll(); free.removeAll()
         newest = -1; oldest = -1; costUsed = 0
     }

@@ -1,3 +1,4 @@
+import FBPlatform
 import CFontLookup
 
 /// The fonts fontconfig finds for characters a font lacks (`Font`'s

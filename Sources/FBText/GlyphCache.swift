@@ -1,3 +1,4 @@
+import FBPlatform
 import Raster
 
 /// Glyph outlines (font units, as `Font.outline(of:)` gives them) kept
