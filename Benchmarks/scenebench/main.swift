@@ -19,7 +19,8 @@ let width = Int(BenchScene.width), height = Int(BenchScene.height)
 let warmUpFrames = 120
 /// `FBR_BENCH_FRAMES=N` measures N frames per case (default 300).
 let measuredFrames = getenv("FBR_BENCH_FRAMES").flatMap { Int(String(cString: $0)) }.map { max(10, $0) } ?? 300
-/// `FBR_BENCH_ONLY=full|small|peer` runs one case (for `perf record`).
+/// `FBR_BENCH_ONLY=full|small|peer|content|text|…` runs one case (for `perf record`;
+/// `text` is the first of the content cases alone).
 let only: String? = getenv("FBR_BENCH_ONLY").map { String(cString: $0) }
 func wanted(_ name: String) -> Bool { only == nil || only == name }
 /// `FBR_ALLOC_TRACE=1` prints a backtrace of each allocation in the first
@@ -197,7 +198,7 @@ if wanted("peer") {
 }
 
 // Content layers (issue #8): text, shapes, particles — ms per frame.
-if wanted("content") {
+if wanted("content") || only == "text" {
     if let text = ContentScenes.text(at: startTime) {
         let m = measure(text.root, Compositor())
         report("text, \(text.glyphs) glyphs, size animating: ms p50", m.p50, "ms")
@@ -206,6 +207,8 @@ if wanted("content") {
     } else {
         print("text: skipped, \(ContentScenes.fontPath) is missing (fonts-dejavu-core)")
     }
+}
+if wanted("content") {
     let shapes = measure(ContentScenes.shapes(at: startTime), Compositor())
     report("20 shapes, 300-segment paths morphing: ms p50", shapes.p50, "ms")
     report("20 shapes, 300-segment paths morphing: ms p99", shapes.p99, "ms")

@@ -62,7 +62,7 @@ public final class Lock: @unchecked Sendable {
     public func unlock() { fbr_mutex_unlock(mutex) }
 
     /// Runs `body` with the lock held.
-    @inline(__always)
+    @inlinable
     public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock()
         defer { unlock() }
