@@ -162,8 +162,8 @@ def main():
     # sees its render thread wake late and misses a vblank it had time for.
     # With an instruction-counted clock the guest's time advances only by
     # what it executes (2^SHIFT ns per instruction) and by jumps to the next
-    # timer while it idles, so the host's load cannot reach it: the guest's
-    # schedule, vblanks included, is the same on every run.
+    # timer while it idles, so the host's load cannot reach it: a stall of
+    # QEMU's stretches the run, and the guest's time stands still meanwhile.
     parser.add_argument("--icount", type=int, default=None, metavar="SHIFT",
                         help="TCG with an instruction-counted guest clock: 2^SHIFT ns per instruction")
     parser.add_argument("--update-goldens", action="store_true")
