@@ -102,12 +102,14 @@ class QMP:
 
 
 def qemu_command(arch, accel, cpu, display, kernel, initrd, qmp_path, append="",
-                 nic=("-nic", "none"), extra=()):
+                 nic=("-nic", "none"), extra=(), icount_shift=None):
     """The QEMU command line of a guest (and its serial console's name):
     ARCH amd64 or arm64 (QEMU's "virt" board), the DISPLAY device (empty:
     none), a virtio tablet, the serial console on standard input and output,
     QMP on QMP_PATH, no monitor, no reboot (a reboot ends QEMU). NIC and
-    EXTRA (more arguments: disks, devices) for scripts/vm/systemd.py."""
+    EXTRA (more arguments: disks, devices) for scripts/vm/systemd.py.
+    ICOUNT_SHIFT (TCG only): the guest's clock counts instructions, 2^SHIFT
+    ns each, instead of following the host's (see --icount)."""
     # -cpu max gives the guest a hardware random number generator (RDRAND,
     # RNDR), so the kernel's random pool is ready at once: with the default
     # CPU models the first getrandom() (the Swift runtime makes one at
@@ -122,6 +124,12 @@ def qemu_command(arch, accel, cpu, display, kernel, initrd, qmp_path, append="",
         # pauth-impdef: a cheaper pointer-authentication hash under TCG.
         machine = ["qemu-system-aarch64", "-M", "virt", "-accel", "tcg", "-cpu", cpu or "max,pauth-impdef=on"]
         console = "ttyAMA0"
+    if icount_shift is not None:
+        if accel != "tcg" and arch == "amd64":
+            raise ValueError("an instruction-counted clock (-icount) needs TCG")
+        # sleep=off: while the guest idles, its clock jumps to the next timer
+        # at once rather than waiting for the host's clock to get there.
+        machine += ["-icount", f"shift={icount_shift},sleep=off"]
     command = machine + [
         "-m", "512", "-smp", "1", "-display", "none", *(["-device", display] if display else []),
         # An absolute pointer for touchprobe's pointer-as-touch check.
@@ -148,6 +156,16 @@ def main():
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--tolerance", type=int, default=0)
     parser.add_argument("--accel", default="tcg")
+    # For the timed vkms boot (scripts/vm-test): under plain TCG the guest's
+    # clock is the host's, so whenever the host keeps QEMU's threads off a
+    # CPU (4–9 ms behind other processes on a busy 2-core host) the guest
+    # sees its render thread wake late and misses a vblank it had time for.
+    # With an instruction-counted clock the guest's time advances only by
+    # what it executes (2^SHIFT ns per instruction) and by jumps to the next
+    # timer while it idles, so the host's load cannot reach it: a stall of
+    # QEMU's stretches the run, and the guest's time stands still meanwhile.
+    parser.add_argument("--icount", type=int, default=None, metavar="SHIFT",
+                        help="TCG with an instruction-counted guest clock: 2^SHIFT ns per instruction")
     parser.add_argument("--update-goldens", action="store_true")
     parser.add_argument("--append", default="")
     # For scripts/qemu-board: the board's CPU model (arm64) and its goldens'
@@ -172,7 +190,10 @@ def main():
     # A keyboard for apps driven by keys (scripts/vm/run-app --key).
     keyboard = ("-device", "virtio-keyboard-pci") if args.keyboard else ()
     command, console = qemu_command(args.arch, args.accel, args.cpu, args.display, args.kernel, args.initrd,
-                                    qmp_path, args.append, extra=keyboard)
+                                    qmp_path, args.append, extra=keyboard, icount_shift=args.icount)
+    accel = "tcg" if args.arch == "arm64" else args.accel
+    clock = f", instruction-counted clock ({2 ** args.icount} ns per instruction)" if args.icount is not None else ""
+    sys.stderr.write(f"[run.py] {args.name}: QEMU with {accel}{clock}\n")
     start = time.monotonic()
     deadline = start + args.timeout
     qemu_log = open(os.path.join(args.out, "qemu.log"), "wb")
