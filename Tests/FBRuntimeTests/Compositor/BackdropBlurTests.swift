@@ -27,8 +27,13 @@ final class BackdropBlurTests: XCTestCase {
         return root
     }
 
+    /// The surfaces `render` drew into, kept for the test's length (a
+    /// view does not own its pixels).
+    private var surfaces: [Surface<ARGB8888>] = []
+
     func render(_ root: Layer, compositor: Compositor = Compositor()) -> PixelView<ARGB8888> {
         let target = Surface<ARGB8888>(width: size, height: size)!
+        surfaces.append(target)
         compositor.render(root, at: 0, into: target.view, clearColor: .black)
         return target.view
     }

@@ -25,8 +25,13 @@ final class BadInputWarningTests: XCTestCase {
 
     /// Renders `frames` frames (the second and later with the layer moved a
     /// little, so they redraw) and returns the target.
+    /// The surfaces `render` drew into, kept for the test's length (a
+    /// view does not own its pixels).
+    private var surfaces: [Surface<ARGB8888>] = []
+
     private func render(_ root: Layer, _ compositor: Compositor, _ w: Int, _ h: Int, frames: Int = 3) -> PixelView<ARGB8888> {
         let surface = Surface<ARGB8888>(width: w, height: h)!
+        surfaces.append(surface)
         for _ in 0..<frames {
             compositor.render(root, at: 0, into: surface.view)
             compositor.invalidate()

@@ -38,8 +38,13 @@ final class EmitterDepthTests: XCTestCase {
         return (root, stage, e)
     }
 
+    /// The surfaces `render` drew into, kept for the test's length (a
+    /// view does not own its pixels).
+    private var surfaces: [Surface<ARGB8888>] = []
+
     func render(_ root: Layer, at t: MediaTime) -> PixelView<ARGB8888> {
         let target = Surface<ARGB8888>(width: size, height: size)!
+        surfaces.append(target)
         Compositor().render(root, at: t, into: target.view, clearColor: .black)
         return target.view
     }

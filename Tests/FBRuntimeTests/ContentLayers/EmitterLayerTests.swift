@@ -30,8 +30,14 @@ final class EmitterLayerTests: XCTestCase {
         return (root, e)
     }
 
+    /// The surfaces `render` drew into, kept for the test's length: a view
+    /// does not own its pixels (returning one of a surface that then went
+    /// away read freed memory, and crashed once the allocator unmapped it).
+    private var surfaces: [Surface<ARGB8888>] = []
+
     func render(_ root: Layer, at t: MediaTime) -> PixelView<ARGB8888> {
         let target = Surface<ARGB8888>(width: size, height: size)!
+        surfaces.append(target)
         Compositor().render(root, at: t, into: target.view, clearColor: .black)
         return target.view
     }

@@ -9,8 +9,13 @@ import XCTest
 final class ReplicatorLayerTests: XCTestCase {
     let size = 120
 
+    /// The surfaces `render` drew into, kept for the test's length (a
+    /// view does not own its pixels).
+    private var surfaces: [Surface<ARGB8888>] = []
+
     func render(_ root: Layer, at time: MediaTime = 0) -> PixelView<ARGB8888> {
         let target = Surface<ARGB8888>(width: size, height: size)!
+        surfaces.append(target)
         Compositor().render(root, at: time, into: target.view, clearColor: .black)
         return target.view
     }

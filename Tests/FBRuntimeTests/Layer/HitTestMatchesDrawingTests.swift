@@ -18,8 +18,13 @@ final class HitTestMatchesDrawingTests: XCTestCase {
         return l
     }
 
+    /// The surfaces `render` drew into, kept for the test's length (a
+    /// view does not own its pixels).
+    private var surfaces: [Surface<ARGB8888>] = []
+
     private func render(_ root: Layer, _ w: Int, _ h: Int) -> PixelView<ARGB8888> {
         let surface = Surface<ARGB8888>(width: w, height: h)!
+        surfaces.append(surface)
         Compositor().render(root, at: 0, into: surface.view)
         return surface.view
     }

@@ -9,8 +9,13 @@ import XCTest
 final class LayerDisplayTests: XCTestCase {
     let size = 100
 
+    /// The surfaces `render` drew into, kept for the test's length (a
+    /// view does not own its pixels).
+    private var surfaces: [Surface<ARGB8888>] = []
+
     func render(_ root: Layer, at time: MediaTime = 0, scale: Double = 1) -> PixelView<ARGB8888> {
         let target = Surface<ARGB8888>(width: size, height: size)!
+        surfaces.append(target)
         Compositor(scale: scale).render(root, at: time, into: target.view, clearColor: .black)
         return target.view
     }
