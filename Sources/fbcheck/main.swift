@@ -106,7 +106,9 @@
 //                      touch-replug (see FaultChecks).
 //   --keymap-check     no display: compile the board file's keymap and type
 //                      a few keys through it (KeymapCheck); exit 1 without
-//                      the xkb data its layout needs.
+//                      the xkb data its layout needs. --keymap-layout L,
+//                      --keymap-variant V, --keymap-options O and
+//                      --keymap-locale LOCALE|none check that keymap instead.
 //   --hud, --no-hud    the frame-time HUD with its debug-overlay toggle (a
 //                      tap on it cycles off/blended/offscreen/misaligned/
 //                      redrawn; DemoChrome): on by default on KMS and fbdev
@@ -165,6 +167,9 @@ struct Options {
     var idleBlankCheck = false
     /// --keymap-check (KeymapCheck).
     var keymapCheck = false
+    /// --keymap-layout/-variant/-options/-locale: the keymap --keymap-check
+    /// compiles instead of the board file's (each value on its own).
+    var keymapLayout: String?, keymapVariant: String?, keymapOptions: String?, keymapLocale: String?
     /// --hud / --no-hud; nil: the rule of `showsHUD`.
     var hud: Bool?
 
@@ -182,6 +187,7 @@ struct Options {
 func usage(_ message: String) -> Never {
     fbr_write_stderr("fbcheck: \(message)\nusage: fbcheck [--headless] [--backend auto|kms|fbdev] [--frames N] [--size WxH] [--out DIR] [--board NAME] [--device PATH]\n"
                      + "              [--screendump NAME] [--still] [--expect-idle] [--check-pacing] [--max-missed-vblanks N] [--touch] [--block-app-ms N] [--demo-touch] [--keymap-check] [--hud|--no-hud] [--scene NAME]\n"
+                     + "              [--keymap-layout L] [--keymap-variant V] [--keymap-options O] [--keymap-locale LOCALE|none]\n"
                      + "              [--kms-api atomic|legacy|auto] [--master-handoff] [--vt-handoff] [--no-vt-switch]\n"
                      + "              [--expect-damage-clips] [--damage-clips-check] [--idle-blank-check]\n")
     exit(2)
@@ -237,6 +243,10 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--test-fault": options.testFault = r.value()
         case "--idle-blank-check": options.idleBlankCheck = true; options.still = true
         case "--keymap-check": options.keymapCheck = true
+        case "--keymap-layout": options.keymapLayout = r.value()
+        case "--keymap-variant": options.keymapVariant = r.value()
+        case "--keymap-options": options.keymapOptions = r.value()
+        case "--keymap-locale": options.keymapLocale = r.value()
         case "--hud", "--no-hud": options.hud = DemoOptionReader.hudChoice(a)
         case "--interrupt-after":
             guard let n = Int(r.value()), n > 0 else { usage("--interrupt-after takes a positive frame count") }
@@ -278,7 +288,14 @@ func run() {
         fbr_write_stderr("fbcheck: \(error.description)\n")
         exit(2)
     }
-    if options.keymapCheck { exit(KeymapCheck.run(board: board ?? BoardConfig(name: "auto"))) }
+    if options.keymapCheck {
+        var keymap = KeymapCheck.Request(board: board ?? BoardConfig(name: "auto"))
+        if let v = options.keymapLayout { keymap.layout = v }
+        if let v = options.keymapVariant { keymap.variant = v }
+        if let v = options.keymapOptions { keymap.options = v }
+        if let v = options.keymapLocale { keymap.locale = v == "none" ? "" : v }
+        exit(KeymapCheck.run(keymap))
+    }
     if !options.headless {
         var config = board ?? BoardConfig(name: "auto")
         var requested = options.backend ?? config.backend
