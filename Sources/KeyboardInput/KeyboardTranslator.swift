@@ -46,7 +46,9 @@ public final class KeyboardTranslator {
     private let composeTableLocale: String
     /// Why the keymap or compose table asked for was not the one used (the
     /// warning that was printed); nil when everything was found.
-    public let fallbackReason: String?
+    public var fallbackReason: String? { fallbackText.isEmpty ? nil : fallbackText }
+    /// `fallbackReason`, "" for none (stored as `composeTableLocale` is).
+    private let fallbackText: String
 
     private let context: OpaquePointer
     private let keymap: OpaquePointer
@@ -125,7 +127,7 @@ public final class KeyboardTranslator {
         composeTableLocale = composeState == nil ? "" : tableLocale
 
         for reason in reasons { Diagnostics.warn("keyboard", reason) }
-        fallbackReason = reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+        fallbackText = reasons.joined(separator: "; ")
     }
 
     deinit {
