@@ -122,6 +122,7 @@ import FBRuntimeKMS
 import FBRuntimeTesting
 import ImageIO
 import Raster
+import Seat
 
 fbr_line_buffer_stdout()
 // The scenes turn and tilt their layers: smooth every edge, as an iOS app
@@ -327,19 +328,36 @@ func run() {
 }
 
 
+/// The seat the devices were opened through (runOnKMS), for the input
+/// devices too (TouchControl); nil when opened directly.
+nonisolated(unsafe) var seatSession: SeatSession?
+
 /// Runs the scene on KMS through the render loop; returns the exit status.
 func runOnKMS(_ options: Options, config: BoardConfig) -> Int32 {
     TerminationSignal.install()
+    // Through a seat manager when one runs (FBRUNTIME_SEAT: as the app shell).
+    do throws(SeatError) {
+        switch try SeatSession.open(try SeatSession.choiceFromEnvironment()) {
+        case .seat(let seat):
+            seatSession = seat
+            print("fbcheck: devices through libseat (\(seat.backend), \(seat.name))")
+        case .direct(let reason):
+            print("fbcheck: devices opened directly (\(reason))")
+        }
+    } catch {
+        print("fbcheck: error: \(error.description)")
+        return 1
+    }
     let device: DRMDevice
     let output: KMSOutput
     let presenter: KMSPresenter
     do {
         if let path = options.devicePath {
-            device = try DRMDevice(path: path)
+            device = try DRMDevice(path: path, seat: seatSession)
         } else if case .path(let path) = config.drmDevice {
-            device = try DRMDevice(path: path)
+            device = try DRMDevice(path: path, seat: seatSession)
         } else {
-            device = try DRMDevice.openFirstConnected()
+            device = try DRMDevice.openFirstConnected(seat: seatSession)
         }
         output = try KMSOutput(device: device, connectorName: config.connector, mode: config.mode)
         let (committer, fallback) = try (options.kmsAPI ?? config.kmsAPI).makeCommitter(for: output)
@@ -356,7 +374,9 @@ func runOnKMS(_ options: Options, config: BoardConfig) -> Int32 {
           + "connector \(output.connectorName), CRTC \(output.crtcID), mode \(output.modeDescription), "
           + "\(config.pixelFormat.name) ×\(config.buffers), rotation \(config.rotation), \(presenter.committer.apiName) commits"
           + (presenter.committer.apiName == "atomic" ? (presenter.committer.supportsDamageClips ? " with FB_DAMAGE_CLIPS" : " (no FB_DAMAGE_CLIPS)") : ""))
-    if options.vtSwitch {
+    if options.vtSwitch && seatSession != nil {
+        print("fbcheck: no VT_PROCESS mode: the seat manager switches VTs")
+    } else if options.vtSwitch {
         do throws(KMSError) {
             presenter.vtSwitcher = try VTSwitcher()
             print("fbcheck: \(presenter.vtSwitcher!.path) in VT_PROCESS mode (a VT switch drops and retakes DRM master)")
