@@ -287,7 +287,21 @@ func run() {
             // --device names the display: a framebuffer means fbdev.
             if path.hasPrefix("/dev/fb") { config.fbDevice = path; requested = .fbdev } else if requested == .auto { requested = .kms }
         }
-        switch DisplayBackendChoice.choose(requested, fbDevice: config.fbDevice) {
+        // Through a seat manager when one runs (FBRUNTIME_SEAT: as the app
+        // shell), for the probe, the card and the input devices.
+        do throws(SeatError) {
+            switch try SeatSession.open(try SeatSession.choiceFromEnvironment()) {
+            case .seat(let seat):
+                seatSession = seat
+                print("fbcheck: devices through libseat (\(seat.backend), \(seat.name))")
+            case .direct(let reason):
+                print("fbcheck: devices opened directly (\(reason))")
+            }
+        } catch {
+            print("fbcheck: error: \(error.description)")
+            exit(1)
+        }
+        switch DisplayBackendChoice.choose(requested, fbDevice: config.fbDevice, seat: seatSession) {
         case .kms: exit(runOnKMS(options, config: config))
         case .fbdev(let path): exit(runOnFBDev(options, config: config, path: path))
         case .headless: break
@@ -328,26 +342,13 @@ func run() {
 }
 
 
-/// The seat the devices were opened through (runOnKMS), for the input
-/// devices too (TouchControl); nil when opened directly.
+/// The seat the devices are opened through (run), the card's and the
+/// input devices' (TouchControl); nil when they are opened directly.
 nonisolated(unsafe) var seatSession: SeatSession?
 
 /// Runs the scene on KMS through the render loop; returns the exit status.
 func runOnKMS(_ options: Options, config: BoardConfig) -> Int32 {
     TerminationSignal.install()
-    // Through a seat manager when one runs (FBRUNTIME_SEAT: as the app shell).
-    do throws(SeatError) {
-        switch try SeatSession.open(try SeatSession.choiceFromEnvironment()) {
-        case .seat(let seat):
-            seatSession = seat
-            print("fbcheck: devices through libseat (\(seat.backend), \(seat.name))")
-        case .direct(let reason):
-            print("fbcheck: devices opened directly (\(reason))")
-        }
-    } catch {
-        print("fbcheck: error: \(error.description)")
-        return 1
-    }
     let device: DRMDevice
     let output: KMSOutput
     let presenter: KMSPresenter
