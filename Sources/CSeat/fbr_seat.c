@@ -28,6 +28,7 @@ static int (*p_libseat_close_device)(struct libseat *, int);
 static const char *(*p_libseat_seat_name)(struct libseat *);
 static int (*p_libseat_get_fd)(struct libseat *);
 static int (*p_libseat_dispatch)(struct libseat *, int);
+static int (*p_libseat_switch_session)(struct libseat *, int);
 static void (*p_libseat_set_log_handler)(libseat_log_func);
 static void (*p_libseat_set_log_level)(enum libseat_log_level);
 
@@ -57,7 +58,8 @@ static void load(void) {
     if (!p_##name) return;
     FBR_SEAT_SYM(libseat_open_seat) FBR_SEAT_SYM(libseat_disable_seat) FBR_SEAT_SYM(libseat_close_seat)
     FBR_SEAT_SYM(libseat_open_device) FBR_SEAT_SYM(libseat_close_device) FBR_SEAT_SYM(libseat_seat_name)
-    FBR_SEAT_SYM(libseat_get_fd) FBR_SEAT_SYM(libseat_dispatch) FBR_SEAT_SYM(libseat_set_log_handler)
+    FBR_SEAT_SYM(libseat_get_fd) FBR_SEAT_SYM(libseat_dispatch) FBR_SEAT_SYM(libseat_switch_session)
+    FBR_SEAT_SYM(libseat_set_log_handler)
     FBR_SEAT_SYM(libseat_set_log_level)
 #undef FBR_SEAT_SYM
     available = 1;
@@ -276,6 +278,17 @@ void fbr_seat_close_restricted(int fd, void *user_data) {
     pthread_mutex_unlock(&lock);
     if (id >= 0) fbr_seat_close_device(id);
     close(fd);
+}
+
+int fbr_seat_switch_session(int session) {
+    pthread_mutex_lock(&lock);
+    int r = -EBADF;
+    if (seat) {
+        r = p_libseat_switch_session(seat, session);
+        if (r < 0) r = -errno;
+    }
+    pthread_mutex_unlock(&lock);
+    return r;
 }
 
 void fbr_seat_close(void) {

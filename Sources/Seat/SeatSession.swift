@@ -159,6 +159,12 @@ public final class SeatSession {
     /// caller closes its descriptor).
     public func closeDevice(_ deviceID: Int32) { _ = fbr_seat_close_device(deviceID) }
 
+    /// Asks the seat manager to switch to `session` (under seatd, the VT
+    /// of that number; the user's own VT switch key, in effect). The
+    /// disable comes as an event. Returns false when refused.
+    @discardableResult
+    public func switchSession(_ session: Int32) -> Bool { fbr_seat_switch_session(session) == 0 }
+
     /// Closes the seat (close its devices first). Idempotent.
     public func close() {
         guard !isClosed else { return }

@@ -75,6 +75,10 @@
 //                      and require the display back (see MasterHandoffCheck).
 //   --vt-handoff       the same through a VT switch (chvt away, kmsprobe
 //                      takes master, switches back to our VT).
+//   --seat-switch-check  under a seat manager (scripts/vm/with-seatd): a
+//                      switch to VT 2 asked of it, the display released;
+//                      back to our VT (by root, outside), the display taken
+//                      back (see SeatSwitchCheck).
 //   --expect-damage-clips  exit 1 unless flips carried FB_DAMAGE_CLIPS: the
 //                      commits atomic, the primary plane with the property
 //                      (strict: a driver without it fails; without the flag
@@ -152,6 +156,8 @@ struct Options {
     var kmsAPI: KMSAPIChoice?
     var masterHandoff = false
     var vtHandoff = false
+    /// --seat-switch-check (SeatSwitchCheck).
+    var seatSwitchCheck = false
     var vtSwitch = true
     var expectDamageClips = false
     var damageClipsCheck = false
@@ -176,7 +182,7 @@ struct Options {
     /// idle; --hud or --no-hud decide instead.
     func showsHUD(scripted: Bool) -> Bool {
         hud ?? !(framesGiven || screendump != nil || expectIdle || checkPacing || maxMissedVBlanks != nil || dragCheck
-                 || blockAppMilliseconds != nil || damageClipsCheck || masterHandoff || interruptAfter != nil || testFault != nil || idleBlankCheck || scripted)
+                 || blockAppMilliseconds != nil || damageClipsCheck || masterHandoff || seatSwitchCheck || interruptAfter != nil || testFault != nil || idleBlankCheck || scripted)
     }
 }
 
@@ -225,6 +231,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             options.kmsAPI = api
         case "--master-handoff": options.masterHandoff = true
         case "--vt-handoff": options.masterHandoff = true; options.vtHandoff = true
+        case "--seat-switch-check": options.seatSwitchCheck = true
         case "--no-vt-switch": options.vtSwitch = false
         case "--expect-damage-clips": options.expectDamageClips = true
         case "--damage-clips-check": options.expectDamageClips = true; options.damageClipsCheck = true
@@ -502,6 +509,13 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
             status = masterHandoffCheck(loop, presenter: kms, scene: scene, viaVT: options.vtHandoff)
         } else {
             print("fbcheck: error: --master-handoff and --vt-handoff need KMS")
+            status = 1
+        }
+    } else if status == 0 && options.seatSwitchCheck {
+        if let seatSession {
+            status = seatSwitchCheck(loop, seat: seatSession)
+        } else {
+            print("VMTEST-CHECK FAIL fbcheck: --seat-switch-check needs a seat (no seat manager: see above)")
             status = 1
         }
     } else if status == 0 && options.idleBlankCheck {

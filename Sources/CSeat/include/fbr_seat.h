@@ -63,6 +63,9 @@ int fbr_seat_close_device(int device_id);
 /// device id kept by descriptor); O_CLOEXEC and O_NONBLOCK as libseat opens.
 int fbr_seat_open_restricted(const char *path, int flags, void *user_data);
 void fbr_seat_close_restricted(int fd, void *user_data);
+/// Asks the seat manager to switch to session `session` (a VT number under
+/// seatd). 0 or -errno.
+int fbr_seat_switch_session(int session);
 /// Closes the seat (its devices should be closed first). Idempotent.
 void fbr_seat_close(void);
 
