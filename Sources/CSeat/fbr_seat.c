@@ -86,7 +86,10 @@ static void disable_seat(struct libseat *s, void *userdata) {
     active = 0;
     push(FBR_SEAT_EVENT_DISABLE);
 }
-static const struct libseat_seat_listener listener = { enable_seat, disable_seat };
+// Filled in at run time, not by a static initialiser: the board build
+// compiles C without -fPIC, and a constant table of function addresses
+// would need relocations its link refuses.
+static struct libseat_seat_listener listener;
 
 static long long now_ms(void) {
     struct timespec t;
@@ -120,6 +123,8 @@ int fbr_seat_open(const char *backend, int timeout_ms, char *error, int error_ca
     }
     queue_count = 0;
     active = 0;
+    listener.enable_seat = enable_seat;
+    listener.disable_seat = disable_seat;
     seat = p_libseat_open_seat(&listener, NULL);
     if (backend) {
         if (saved) { setenv("LIBSEAT_BACKEND", saved, 1); free(saved); } else unsetenv("LIBSEAT_BACKEND");
