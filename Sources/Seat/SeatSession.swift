@@ -21,8 +21,13 @@ public struct SeatError: Error, CustomStringConvertible, Equatable {
 /// master is back, and the whole frame must be drawn with a modeset.
 ///
 /// Threading: any thread (CSeat serialises libseat's calls). One seat per
-/// process: a second `open` fails while one is open. Events are queued in
-/// arrival order; `takeEvent()` reads them after `dispatch()`.
+/// process: while one is open, a second `open` opens none (`.direct` with
+/// the reason, or a throw when required). Events are queued in arrival
+/// order and have one reader: `takeEvent()` after `dispatch()` (the KMS
+/// presenter, on the render thread); other users of the seat's devices
+/// watch `enableCount`. Nothing is dispatched unless someone calls
+/// `dispatch()`: a seat whose display is not KMS leaves a disable
+/// unanswered.
 public final class SeatSession {
     public enum Event: Equatable, Sendable {
         case none
