@@ -106,7 +106,7 @@ let package = Package(
         // The KMS display backend (libdrm): devices, outputs, dumb buffers,
         // legacy and atomic commits, the presenter, DRM master, VT switches,
         // hotplug.
-        .target(name: "FBRuntimeKMS", dependencies: ["FBRuntime", "Raster", "CPosix", "CDRM"], path: "Sources/FBRuntimeKMS",
+        .target(name: "FBRuntimeKMS", dependencies: ["FBRuntime", "Raster", "CPosix", "CDRM", "Seat"], path: "Sources/FBRuntimeKMS",
                 swiftSettings: boardSize + releaseSpeed),
         // The fbdev display backend (/dev/fbN): the device and its presenter.
         .target(name: "FBRuntimeFBDev", dependencies: ["FBRuntime", "Raster", "CPosix"], path: "Sources/FBRuntimeFBDev",
@@ -114,15 +114,20 @@ let package = Package(
         // Fonts by family name and by character through fontconfig, loaded
         // at run time with dlopen (a board without fontconfig still runs).
         .target(name: "CFontLookup", path: "Sources/CFontLookup"),
+        // libseat (seatd or logind), loaded at run time with dlopen (a board
+        // without libseat1 opens its devices directly), and the seat
+        // session over it: DRM and input devices through a seat manager.
+        .target(name: "CSeat", path: "Sources/CSeat"),
+        .target(name: "Seat", dependencies: ["CSeat", "CPosix"], path: "Sources/Seat", swiftSettings: boardSize + releaseSpeed),
         // libinput + libudev.
-        .target(name: "Input", dependencies: ["CInput", "CPosix"], path: "Sources/Input", swiftSettings: boardSize + releaseSpeed),
+        .target(name: "Input", dependencies: ["CInput", "CPosix", "Seat", "CSeat"], path: "Sources/Input", swiftSettings: boardSize + releaseSpeed),
         // Hardware keyboards' evdev codes as keysyms and text through an
         // xkbcommon keymap (the board's layout), dead keys and Compose.
         .target(name: "KeyboardInput", dependencies: ["FBRuntime", "CXKBCommon"], path: "Sources/KeyboardInput",
                 swiftSettings: boardSize + releaseSpeed),
         // libinput's events as the runtime's touches (DisplayOrientation):
         // the one module that knows both Input and FBRuntime.
-        .target(name: "TouchInput", dependencies: ["FBRuntime", "Input"], path: "Sources/TouchInput", swiftSettings: boardSize + releaseSpeed),
+        .target(name: "TouchInput", dependencies: ["FBRuntime", "Input", "Seat"], path: "Sources/TouchInput", swiftSettings: boardSize + releaseSpeed),
         // Image files through libpng (reading and writing) and libjpeg-turbo
         // (reading, downsampled at decode time); used by the demo and the
         // tests, never by the core modules.
@@ -143,7 +148,7 @@ let package = Package(
         // as in the board's sysroot, it builds as "unavailable") and the
         // crash line naming the handler that trapped.
         .target(name: "CAppShell", path: "Sources/CAppShell"),
-        .target(name: "AppShell", dependencies: ["FBRuntime", "FBRuntimeKMS", "FBRuntimeFBDev", "Raster", "Input", "TouchInput", "KeyboardInput", "ImageIO", "CPosix",
+        .target(name: "AppShell", dependencies: ["FBRuntime", "FBRuntimeKMS", "FBRuntimeFBDev", "Raster", "Input", "TouchInput", "KeyboardInput", "ImageIO", "CPosix", "Seat",
                                                "CAppShell"],
                 path: "Sources/AppShell", swiftSettings: boardSize),
 
@@ -175,7 +180,7 @@ let package = Package(
         // master and fault checks.
         .executableTarget(
             name: "fbcheck",
-            dependencies: ["AppShell", "FBRuntime", "FBRuntimeKMS", "FBRuntimeFBDev", "FBRuntimeTesting", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput",
+            dependencies: ["AppShell", "FBRuntime", "FBRuntimeKMS", "FBRuntimeFBDev", "FBRuntimeTesting", "Input", "TouchInput", "Raster", "ImageIO", "CPosix", "CInput", "Seat",
                            "DemoScenes", "DemoTouchScripts", "KeyboardInput"],
             path: "Sources/fbcheck", swiftSettings: boardSize
         ),
@@ -258,6 +263,7 @@ let package = Package(
                                                          "apptrapprobe", "settingsprobe"],
                     path: "Tests/AppShellTests"),
         .testTarget(name: "InputTests", dependencies: ["Input", "TouchInput", "FBRuntime", "FBRuntimeTestSupport", "DemoScenes", "DemoTouchScripts", "Controls", "TestSupport"], path: "Tests/InputTests"),
+        .testTarget(name: "SeatTests", dependencies: ["Seat"], path: "Tests/SeatTests"),
         .testTarget(name: "KeyboardInputTests", dependencies: ["KeyboardInput", "FBRuntime"], path: "Tests/KeyboardInputTests"),
         .testTarget(name: "ControlsTests", dependencies: ["Controls", "FBRuntime", "Raster", "ImageIO", "TestSupport", "KeyboardInput"], path: "Tests/ControlsTests"),
     ]

@@ -46,6 +46,11 @@ ensure_packages() {
 HOST_PACKAGES=(pkg-config libdrm-dev libinput-dev libudev-dev libpng-dev zlib1g-dev libjpeg62-turbo-dev libcairo2-dev libpixman-1-dev file
                libfreetype-dev libharfbuzz-dev fonts-dejavu-core fonts-lohit-deva libfontconfig1
                libxkbcommon-dev xkb-data libx11-data)
+# libseat (loaded at run time, Sources/CSeat): SeatTests run the real one
+# (a seatd backend that cannot connect). Not seatd itself: the package would
+# start a seat manager on a host that runs systemd (the VM's comes from
+# vm_seatd, never installed).
+HOST_PACKAGES+=(libseat1)
 # The desktop simulator (fbsim, host only) links SDL2.
 HOST_PACKAGES+=(libsdl2-dev)
 # Its test: an X server without a screen, mouse input through XTEST, and

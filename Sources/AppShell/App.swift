@@ -5,6 +5,7 @@ import FBRuntimeKMS
 import ImageIO
 import Input
 import Raster
+import Seat
 import TouchInput
 
 /// Runs an app: one call picks the display, builds the app's layer tree,
@@ -124,7 +125,8 @@ public final class App: Sendable {
         if TextLayer.defaultFont == nil { TextLayer.defaultFont = App.loadDefaultFont() }
         let config = board ?? BoardConfig(name: "auto")
         let requested = options.backend ?? config.backend
-        let choice = options.headless ? .headless : DisplayBackendChoice.choose(requested, fbDevice: config.fbDevice)
+        let seat = options.headless ? nil : openSeat()
+        let choice = options.headless ? .headless : DisplayBackendChoice.choose(requested, fbDevice: config.fbDevice, seat: seat)
         if requested == .auto && !options.headless && choice != .kms {
             // Say why KMS was passed by when a card is there but closed to us.
             for card in DRMDevice.unopenableCards() {
@@ -132,7 +134,7 @@ public final class App: Sendable {
             }
         }
         var display: AppDisplay?
-        do { display = try AppDisplay.open(choice, board: config) } catch {
+        do { display = try AppDisplay.open(choice, board: config, seat: seat) } catch {
             print("\(name): error: \(error.description)")
             exit(1)
         }
@@ -145,7 +147,26 @@ public final class App: Sendable {
             }
         }
         guard let display else { exit(runHeadless(config: config, build)) }
-        exit(runOnDisplay(display, config: config, build))
+        exit(runOnDisplay(display, config: config, seat: seat, build))
+    }
+
+    /// The seat the display and input devices are opened through
+    /// (`FBRUNTIME_SEAT`, seatd or logind when one runs), or nil for direct
+    /// opening; one line says which.
+    private func openSeat() -> SeatSession? {
+        do {
+            switch try SeatSession.open(try SeatSession.choiceFromEnvironment()) {
+            case .seat(let seat):
+                print("\(name): devices through libseat (\(seat.backend), \(seat.name))")
+                return seat
+            case .direct(let reason):
+                print("\(name): devices opened directly (\(reason))")
+                return nil
+            }
+        } catch {
+            print("\(name): error: \(error.description)")
+            exit(1)
+        }
     }
 
     // MARK: Headless
@@ -188,7 +209,8 @@ public final class App: Sendable {
 
     // MARK: On a display
 
-    private func runOnDisplay(_ display: AppDisplay, config: BoardConfig, _ build: (Screen) throws(AppError) -> Void) -> Int32 {
+    private func runOnDisplay(_ display: AppDisplay, config: BoardConfig, seat: SeatSession?,
+                              _ build: (Screen) throws(AppError) -> Void) -> Int32 {
         TerminationSignal.install()
         print("\(name): \(display.description)")
         let presenter = display.presenter
@@ -210,7 +232,7 @@ public final class App: Sendable {
         }
         loop.commit()
         let input: AppEventSource = display.window.map { SimWindowInput($0) }
-            ?? AppInput(board: config, panelWidth: display.panelWidth, panelHeight: display.panelHeight, appName: name)
+            ?? AppInput(board: config, panelWidth: display.panelWidth, panelHeight: display.panelHeight, appName: name, seat: seat)
         let blanker = display.window == nil ? makeIdleBlanker(config, loop: loop) : nil
         while loop.isRunning && !TerminationSignal.isRequested && !input.quitRequested {
             let now = MonotonicClock().now
@@ -305,9 +327,15 @@ final class AppInput: AppEventSource {
     private let seat: InputSeat?
     private let mapper: TouchEventMapper
     private let width: UInt32, height: UInt32
+    /// The seat manager the devices come through, and its enable count
+    /// when the devices were last opened.
+    private let session: SeatSession?
+    private var enables: Int
 
-    init(board: BoardConfig, panelWidth: Int, panelHeight: Int, appName: String) {
-        do { seat = try InputSeat.open(touchDevice: board.touchDevice) } catch {
+    init(board: BoardConfig, panelWidth: Int, panelHeight: Int, appName: String, seat session: SeatSession?) {
+        self.session = session
+        enables = session?.enableCount ?? 0
+        do { seat = try InputSeat.open(touchDevice: board.touchDevice, session: session) } catch {
             print("\(appName): no touch input: \(error.description)")
             seat = nil
         }
@@ -322,6 +350,13 @@ final class AppInput: AppEventSource {
         guard let seat else {
             if milliseconds > 0 { MonotonicFrameTime().sleep(untilNanoseconds: System.monotonicNanoseconds() + Int64(milliseconds) * 1_000_000) }
             return AppInputBatch()
+        }
+        if let session, session.enableCount != enables {
+            // The seat was away and is back: its manager revoked the input
+            // devices meanwhile; open them again.
+            enables = session.enableCount
+            seat.suspend()
+            seat.resume()
         }
         var revents: Int16 = 0
         _ = fbr_poll1(seat.fd, Int16(POLLIN), milliseconds, &revents)

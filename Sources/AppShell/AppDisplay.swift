@@ -2,6 +2,7 @@ import CAppShell
 import FBRuntime
 import FBRuntimeFBDev
 import FBRuntimeKMS
+import Seat
 
 /// An open display for the render loop: the presenter, the panel's size in
 /// pixels (touch maps from it through the board's rotation) and how to
@@ -33,10 +34,12 @@ final class AppDisplay {
     /// Opens the display `choice` names, configured by `board`. A KMS
     /// failure is reported as `PresentError.init(_:)` sorts it (the
     /// message and errno kept).
-    static func open(_ choice: DisplayBackendChoice, board: BoardConfig) throws(PresentError) -> AppDisplay? {
+    /// With `seat`, a DRM device is opened through its seat manager, which
+    /// also switches VTs (no `VTSwitcher` then).
+    static func open(_ choice: DisplayBackendChoice, board: BoardConfig, seat: SeatSession?) throws(PresentError) -> AppDisplay? {
         switch choice {
         case .kms:
-            do { return try openKMS(board) } catch { throw PresentError(error) }
+            do { return try openKMS(board, seat: seat) } catch { throw PresentError(error) }
         case .fbdev(let path): return try openFBDev(path, board: board)
         case .headless: return nil
         }
@@ -64,17 +67,18 @@ final class AppDisplay {
         return (display, "")
     }
 
-    private static func openKMS(_ config: BoardConfig) throws(KMSError) -> AppDisplay {
+    private static func openKMS(_ config: BoardConfig, seat: SeatSession?) throws(KMSError) -> AppDisplay {
         let device: DRMDevice
-        if case .path(let path) = config.drmDevice { device = try DRMDevice(path: path) } else {
-            device = try DRMDevice.openFirstConnected()
+        if case .path(let path) = config.drmDevice { device = try DRMDevice(path: path, seat: seat) } else {
+            device = try DRMDevice.openFirstConnected(seat: seat)
         }
         let output = try KMSOutput(device: device, connectorName: config.connector, mode: config.mode)
         let (committer, _) = try config.kmsAPI.makeCommitter(for: output)
         let presenter = try KMSPresenter(output: output, format: config.pixelFormat, bufferCount: config.buffers,
                                          committer: committer, rotation: DisplayRotation(degrees: config.rotation))
-        // Where there is a VT: a switch away drops DRM master, back retakes it.
-        presenter.vtSwitcher = try? VTSwitcher()
+        // Where there is a VT: a switch away drops DRM master, back retakes
+        // it. Under a seat manager, VT switches are its own.
+        if seat == nil { presenter.vtSwitcher = try? VTSwitcher() }
         let description = "\(device.path) (\(device.driverName)), connector \(output.connectorName), "
             + "mode \(output.modeDescription), \(config.pixelFormat.name) ×\(config.buffers), rotation \(config.rotation)"
         return AppDisplay(presenter: presenter, panelWidth: output.width, panelHeight: output.height,

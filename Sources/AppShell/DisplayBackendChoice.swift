@@ -1,6 +1,7 @@
 import CPosix
 import FBRuntime
 import FBRuntimeKMS
+import Seat
 
 /// Which display a program runs on, in the fallback order every board
 /// follows: KMS when a DRM card has a connected connector, else fbdev when
@@ -13,12 +14,14 @@ public enum DisplayBackendChoice: Equatable, Sendable {
     /// The backend for `requested` (a board's `backend` or a program's
     /// flag): `.kms` and `.fbdev` are taken as asked (their own open
     /// reports what is missing); `.auto` probes in the fallback order.
-    public static func choose(_ requested: BoardConfig.Backend, fbDevice: String = "/dev/fb0") -> DisplayBackendChoice {
+    /// With `seat`, cards are probed through its seat manager.
+    public static func choose(_ requested: BoardConfig.Backend, fbDevice: String = "/dev/fb0",
+                              seat: SeatSession? = nil) -> DisplayBackendChoice {
         switch requested {
         case .kms: return .kms
         case .fbdev: return .fbdev(path: fbDevice)
         case .auto:
-            if DRMDevice.hasConnectedCard() { return .kms }
+            if DRMDevice.hasConnectedCard(seat: seat) { return .kms }
             if System.exists(fbDevice) { return .fbdev(path: fbDevice) }
             return .headless
         }

@@ -1,6 +1,7 @@
 import CDRM
 import CPosix
 import FBRuntime
+import Seat
 
 /// A failed step of the KMS backend: what was attempted, why, and the
 /// errno where a call failed. The render loop never sees one:
@@ -85,9 +86,16 @@ func stringFromCArray<T>(_ tuple: T) -> String {
 /// outputs hold a strong reference to their device for that reason.
 /// Not thread-safe: use a device from one thread at a time (the render
 /// thread, once the loop runs).
+///
+/// Opened through a `SeatSession`, the seat manager opens the node (no
+/// `video` group needed) and gives and takes DRM master itself on the
+/// seat's enable and disable; `KMSPresenter` follows the seat's events.
 public final class DRMDevice {
     public let fd: Int32
     public let path: String
+    /// The seat manager that opened the device, or nil (opened directly).
+    public let seat: SeatSession?
+    private let seatDeviceID: Int32
     /// The kernel driver's name ("virtio_gpu", "bochs-drm", "vc4", "tilcdc").
     public let driverName: String
     /// DRM_CAP_DUMB_BUFFER: CPU-mapped scan-out buffers are available.
@@ -102,12 +110,29 @@ public final class DRMDevice {
     /// Opens `path` read-write and checks it is a KMS device with dumb
     /// buffers on which we are (or can become) DRM master. With
     /// `requireMaster` false, a device another process is master of opens
-    /// too (`acquireMaster()` later; kmsprobe --take-master).
-    public init(path: String, requireMaster: Bool = true) throws(KMSError) {
-        let fd = path.withCString { fbr_open($0, O_RDWR) }
-        guard fd >= 0 else { throw KMSError(.notFound, "open \(path)", errno: fbr_errno()) }
+    /// too (`acquireMaster()` later; kmsprobe --take-master). With `seat`,
+    /// the seat manager opens it (and makes us master while the seat is
+    /// enabled).
+    public init(path: String, requireMaster: Bool = true, seat: SeatSession? = nil) throws(KMSError) {
+        let fd: Int32
+        var seatDeviceID: Int32 = -1
+        if let seat {
+            do throws(SeatDeviceError) {
+                (fd, seatDeviceID) = try seat.openDevice(path)
+            } catch {
+                throw KMSError(.notFound, "open \(path) through the seat (\(seat.backend))", errno: error.errno)
+            }
+        } else {
+            fd = path.withCString { fbr_open($0, O_RDWR) }
+            guard fd >= 0 else { throw KMSError(.notFound, "open \(path)", errno: fbr_errno()) }
+        }
         var ok = false
-        defer { if !ok { _ = close(fd) } }
+        defer {
+            if !ok {
+                if seatDeviceID >= 0 { seat?.closeDevice(seatDeviceID) }
+                _ = close(fd)
+            }
+        }
 
         var name = "?"
         if let version = drmGetVersion(fd) {
@@ -128,13 +153,18 @@ public final class DRMDevice {
 
         self.fd = fd
         self.path = path
+        self.seat = seat
+        self.seatDeviceID = seatDeviceID
         self.driverName = name
         self.supportsDumbBuffers = true
         self.supportsAtomic = atomic
         ok = true
     }
 
-    deinit { _ = close(fd) }
+    deinit {
+        if seatDeviceID >= 0 { seat?.closeDevice(seatDeviceID) }
+        _ = close(fd)
+    }
 
     /// Turns on DRM_CLIENT_CAP_UNIVERSAL_PLANES and DRM_CLIENT_CAP_ATOMIC
     /// (so primary planes are listed and atomic commits accepted). Returns
@@ -192,12 +222,22 @@ public final class DRMDevice {
 
     /// True when some /dev/dri/card* has a connected connector with a
     /// mode. Opens each card only to read its resources (no DRM master
-    /// needed), and closes it.
-    public static func hasConnectedCard() -> Bool {
+    /// needed), and closes it; with `seat`, through its seat manager.
+    public static func hasConnectedCard(seat: SeatSession? = nil) -> Bool {
         for path in cardPaths() {
-            let fd = path.withCString { fbr_open($0, O_RDWR) }
+            var deviceID: Int32 = -1
+            let fd: Int32
+            if let seat {
+                guard let opened = try? seat.openDevice(path) else { continue }
+                (fd, deviceID) = opened
+            } else {
+                fd = path.withCString { fbr_open($0, O_RDWR) }
+            }
             guard fd >= 0 else { continue }
-            defer { _ = close(fd) }
+            defer {
+                if deviceID >= 0 { seat?.closeDevice(deviceID) }
+                _ = close(fd)
+            }
             guard let resources = drmModeGetResources(fd) else { continue }
             defer { drmModeFreeResources(resources) }
             for i in 0..<Int(resources.pointee.count_connectors) {
@@ -211,12 +251,13 @@ public final class DRMDevice {
 
     /// Opens the first card that has a connected connector with a mode
     /// (a board with a GPU render node and a separate display controller
-    /// lists both as cards; only the display one has connectors).
-    public static func openFirstConnected() throws(KMSError) -> DRMDevice {
+    /// lists both as cards; only the display one has connectors). With
+    /// `seat`, through its seat manager.
+    public static func openFirstConnected(seat: SeatSession? = nil) throws(KMSError) -> DRMDevice {
         var lastError = KMSError(.notFound, "no DRM device (/dev/dri/card*)")
         for path in cardPaths() {
             do {
-                let device = try DRMDevice(path: path)
+                let device = try DRMDevice(path: path, seat: seat)
                 if device.hasConnectedConnector() { return device }
                 lastError = KMSError(.notFound, "\(path) (\(device.driverName)) has no connected connector")
             } catch {

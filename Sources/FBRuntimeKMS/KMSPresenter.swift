@@ -1,6 +1,7 @@
 import CDRM
 import CPosix
 import FBRuntime
+import Seat
 import Raster
 
 /// Shows frames on one KMS output through double- or triple-buffered dumb
@@ -24,7 +25,10 @@ import Raster
 /// drmSetMaster with a bounded back-off (`retryBackoff`), and on success
 /// the next frame is a modeset with the whole frame copied. With a
 /// `vtSwitcher`, a VT release drops master and acknowledges the switch
-/// (`.vtReleased`), an acquire takes it back the same way.
+/// (`.vtReleased`), an acquire takes it back the same way. A device opened
+/// through a seat manager (`DRMDevice.seat`) follows the seat's disable and
+/// enable events instead, the same way; the seat's messages are read (never
+/// waited for) by `ensureAccess()`, on the render thread.
 ///
 /// Connector hotplug (`hotplugMonitor`, kernel uevents): on a DRM hotplug
 /// event `ensureAccess()` probes the connector; disconnected, it moves to
@@ -81,6 +85,8 @@ public final class KMSPresenter: FramePresenter {
     /// VT switching (VT_PROCESS mode), if the program set it up; polled
     /// by `ensureAccess()`. Closed by `close()`.
     public var vtSwitcher: VTSwitcher?
+    /// The seat manager's connection failed once (said once, not per frame).
+    private var seatLostReported = false
     /// DRM hotplug events (made by init; nil where netlink is refused, and
     /// then an unplugged connector is noticed only by a failing commit).
     public var hotplugMonitor: HotplugMonitor?
@@ -282,6 +288,9 @@ public final class KMSPresenter: FramePresenter {
                 connectorMayHaveChanged()
             }
         }
+        if let seat = output.device.seat {
+            handleSeatEvents(seat)
+        }
         if let vt = vtSwitcher {
             switch vt.takeRequest() {
             case .none: break
@@ -322,6 +331,33 @@ public final class KMSPresenter: FramePresenter {
             }
             regain()
             return true
+        }
+    }
+
+    /// The seat manager's news (the device was opened through it), read
+    /// without waiting: the seat's counterpart of the VT switcher's
+    /// requests. On disable, between frames, the pending flip is waited
+    /// for and the disable acknowledged (the seat manager drops our master
+    /// itself); on enable, master is ours again: modeset, whole frame.
+    private func handleSeatEvents(_ seat: SeatSession) {
+        if !seat.dispatch() && !seatLostReported {
+            seatLostReported = true
+            fbr_write_stderr("KMSPresenter: the seat manager's connection failed\n")
+        }
+        while true {
+            switch seat.takeEvent() {
+            case .none:
+                return
+            case .disable:
+                if pageFlipState == .waitingForFlip { _ = try? waitForFlip(timeoutNanoseconds: 1_000_000_000) }
+                seat.acknowledgeDisable()
+                transition(.vtReleased)
+                statistics.vtReleases += 1
+            case .enable:
+                statistics.vtAcquires += 1
+                transition(.vtAcquired)
+                connectorMayHaveChanged()
+            }
         }
     }
 

@@ -1,5 +1,18 @@
 import CInput
 import CPosix
+import CSeat
+import Seat
+
+/// libinput's device opening through the seat manager (CSeat keeps each
+/// descriptor's libseat device id for the close). Made once, never freed:
+/// libinput keeps the pointer for the context's lifetime; nothing writes it
+/// after it is made.
+nonisolated(unsafe) private let seatInterface: UnsafeMutablePointer<libinput_interface> = {
+    let interface = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
+    interface.initialize(to: libinput_interface(open_restricted: fbr_seat_open_restricted,
+                                                close_restricted: fbr_seat_close_restricted))
+    return interface
+}()
 
 /// Why input could not be opened.
 public struct InputError: Error, CustomStringConvertible {
@@ -24,16 +37,22 @@ public struct InputError: Error, CustomStringConvertible {
 public final class InputSeat {
     private let udev: OpaquePointer?
     private let context: OpaquePointer
+    /// The seat manager the devices were opened through (kept open while
+    /// the context lives).
+    private let session: SeatSession?
     private var pointer = PointerAsTouch()
     /// Readable when events are pending.
     public var fd: Int32 { libinput_get_fd(context) }
 
-    /// Opens `seat` (usually "seat0") through udev.
+    /// Opens `seat` (usually "seat0") through udev. With `session`, the
+    /// device nodes are opened by its seat manager (no `input` group
+    /// needed); without, directly.
     /// - Throws: `InputError` when udev or libinput cannot be set up or the
     ///   seat cannot be assigned (no udev data, no permission).
-    public init(seat: String = "seat0") throws(InputError) {
+    public init(seat: String = "seat0", session: SeatSession? = nil) throws(InputError) {
         guard let u = udev_new() else { throw InputError("udev_new failed") }
-        guard let c = libinput_udev_create_context(fbr_input_default_interface(), nil, u) else {
+        let interface = session == nil ? fbr_input_default_interface() : UnsafePointer(seatInterface)
+        guard let c = libinput_udev_create_context(interface, nil, u) else {
             udev_unref(u)
             throw InputError("libinput_udev_create_context failed")
         }
@@ -44,6 +63,7 @@ public final class InputSeat {
         }
         udev = u
         context = c
+        self.session = session
     }
 
     /// Opens the device nodes `devicePaths` (e.g. "/dev/input/event0")
@@ -51,12 +71,15 @@ public final class InputSeat {
     /// devices later with `addDevice(path:)`.
     /// - Throws: `InputError` when the context cannot be made or a node
     ///   cannot be opened (missing, no permission, not an input device).
-    public init(devicePaths: [String]) throws(InputError) {
-        guard let c = libinput_path_create_context(fbr_input_default_interface(), nil) else {
+    /// With `session`, the nodes are opened by its seat manager.
+    public init(devicePaths: [String], session: SeatSession? = nil) throws(InputError) {
+        let interface = session == nil ? fbr_input_default_interface() : UnsafePointer(seatInterface)
+        guard let c = libinput_path_create_context(interface, nil) else {
             throw InputError("libinput_path_create_context failed")
         }
         udev = nil
         context = c
+        self.session = session
         for path in devicePaths { try addDevice(path: path) }
     }
 
@@ -64,6 +87,15 @@ public final class InputSeat {
         libinput_unref(context)
         if let udev { udev_unref(udev) }
     }
+
+    /// Closes every device (the seat was disabled: its seat manager revokes
+    /// them). Touches in progress end as the devices go.
+    public func suspend() { libinput_suspend(context) }
+
+    /// Opens the devices again after `suspend()` (the seat is back).
+    /// Returns false when libinput could not.
+    @discardableResult
+    public func resume() -> Bool { libinput_resume(context) == 0 }
 
     /// True for a context made by `init(devicePaths:)`.
     public var isPathBackend: Bool { udev == nil }

@@ -1,3 +1,4 @@
+import Seat
 import FBRuntime
 import Input
 
@@ -52,8 +53,9 @@ extension InputSeat {
     /// (starts with "/") opens just that node through libinput's path
     /// backend, for systems without udevd; anything else (a name
     /// substring, or none) opens udev's "seat0" with every input device.
-    public static func open(touchDevice: String?) throws(InputError) -> InputSeat {
-        if let touchDevice, touchDevice.hasPrefix("/") { return try InputSeat(devicePaths: [touchDevice]) }
-        return try InputSeat(seat: "seat0")
+    /// With `session`, the nodes are opened by its seat manager.
+    public static func open(touchDevice: String?, session: SeatSession? = nil) throws(InputError) -> InputSeat {
+        if let touchDevice, touchDevice.hasPrefix("/") { return try InputSeat(devicePaths: [touchDevice], session: session) }
+        return try InputSeat(seat: session?.name ?? "seat0", session: session)
     }
 }

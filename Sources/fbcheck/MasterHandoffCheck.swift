@@ -126,7 +126,7 @@ func waitChild(_ pid: Int32, seconds: Int64) -> Int32 {
     return fbr_wait_child(pid, 0)
 }
 
-private func removeAnimations(_ layer: Layer) {
+func removeAnimations(_ layer: Layer) {
     layer.removeAllAnimations()
     for sublayer in layer.sublayers { removeAnimations(sublayer) }
 }

@@ -40,7 +40,7 @@ final class TouchControl {
     /// nil (with a message) when no input can be opened.
     /// `chrome`: the HUD, whose overlay toggle joins the scene's gestures.
     init?(board: BoardConfig, scene: any DemoScene, width: Int, height: Int, chrome: DemoChrome? = nil) {
-        do { seat = try InputSeat.open(touchDevice: board.touchDevice) } catch {
+        do { seat = try InputSeat.open(touchDevice: board.touchDevice, session: seatSession) } catch {
             print("fbcheck: no touch input: \(error.description)")
             return nil
         }

@@ -75,6 +75,10 @@
 //                      and require the display back (see MasterHandoffCheck).
 //   --vt-handoff       the same through a VT switch (chvt away, kmsprobe
 //                      takes master, switches back to our VT).
+//   --seat-switch-check  under a seat manager (scripts/vm/with-seatd): a
+//                      switch to VT 2 asked of it, the display released;
+//                      back to our VT (by root, outside), the display taken
+//                      back (see SeatSwitchCheck).
 //   --expect-damage-clips  exit 1 unless flips carried FB_DAMAGE_CLIPS: the
 //                      commits atomic, the primary plane with the property
 //                      (strict: a driver without it fails; without the flag
@@ -124,6 +128,7 @@ import FBRuntimeKMS
 import FBRuntimeTesting
 import ImageIO
 import Raster
+import Seat
 
 fbr_line_buffer_stdout()
 // The scenes turn and tilt their layers: smooth every edge, as an iOS app
@@ -153,6 +158,8 @@ struct Options {
     var kmsAPI: KMSAPIChoice?
     var masterHandoff = false
     var vtHandoff = false
+    /// --seat-switch-check (SeatSwitchCheck).
+    var seatSwitchCheck = false
     var vtSwitch = true
     var expectDamageClips = false
     var damageClipsCheck = false
@@ -180,7 +187,7 @@ struct Options {
     /// idle; --hud or --no-hud decide instead.
     func showsHUD(scripted: Bool) -> Bool {
         hud ?? !(framesGiven || screendump != nil || expectIdle || checkPacing || maxMissedVBlanks != nil || dragCheck
-                 || blockAppMilliseconds != nil || damageClipsCheck || masterHandoff || interruptAfter != nil || testFault != nil || idleBlankCheck || scripted)
+                 || blockAppMilliseconds != nil || damageClipsCheck || masterHandoff || seatSwitchCheck || interruptAfter != nil || testFault != nil || idleBlankCheck || scripted)
     }
 }
 
@@ -230,6 +237,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             options.kmsAPI = api
         case "--master-handoff": options.masterHandoff = true
         case "--vt-handoff": options.masterHandoff = true; options.vtHandoff = true
+        case "--seat-switch-check": options.seatSwitchCheck = true
         case "--no-vt-switch": options.vtSwitch = false
         case "--expect-damage-clips": options.expectDamageClips = true
         case "--damage-clips-check": options.expectDamageClips = true; options.damageClipsCheck = true
@@ -303,7 +311,21 @@ func run() {
             // --device names the display: a framebuffer means fbdev.
             if path.hasPrefix("/dev/fb") { config.fbDevice = path; requested = .fbdev } else if requested == .auto { requested = .kms }
         }
-        switch DisplayBackendChoice.choose(requested, fbDevice: config.fbDevice) {
+        // Through a seat manager when one runs (FBRUNTIME_SEAT: as the app
+        // shell), for the probe, the card and the input devices.
+        do throws(SeatError) {
+            switch try SeatSession.open(try SeatSession.choiceFromEnvironment()) {
+            case .seat(let seat):
+                seatSession = seat
+                print("fbcheck: devices through libseat (\(seat.backend), \(seat.name))")
+            case .direct(let reason):
+                print("fbcheck: devices opened directly (\(reason))")
+            }
+        } catch {
+            print("fbcheck: error: \(error.description)")
+            exit(1)
+        }
+        switch DisplayBackendChoice.choose(requested, fbDevice: config.fbDevice, seat: seatSession) {
         case .kms: exit(runOnKMS(options, config: config))
         case .fbdev(let path): exit(runOnFBDev(options, config: config, path: path))
         case .headless: break
@@ -344,6 +366,10 @@ func run() {
 }
 
 
+/// The seat the devices are opened through (run), the card's and the
+/// input devices' (TouchControl); nil when they are opened directly.
+nonisolated(unsafe) var seatSession: SeatSession?
+
 /// Runs the scene on KMS through the render loop; returns the exit status.
 func runOnKMS(_ options: Options, config: BoardConfig) -> Int32 {
     TerminationSignal.install()
@@ -352,11 +378,11 @@ func runOnKMS(_ options: Options, config: BoardConfig) -> Int32 {
     let presenter: KMSPresenter
     do {
         if let path = options.devicePath {
-            device = try DRMDevice(path: path)
+            device = try DRMDevice(path: path, seat: seatSession)
         } else if case .path(let path) = config.drmDevice {
-            device = try DRMDevice(path: path)
+            device = try DRMDevice(path: path, seat: seatSession)
         } else {
-            device = try DRMDevice.openFirstConnected()
+            device = try DRMDevice.openFirstConnected(seat: seatSession)
         }
         output = try KMSOutput(device: device, connectorName: config.connector, mode: config.mode)
         let (committer, fallback) = try (options.kmsAPI ?? config.kmsAPI).makeCommitter(for: output)
@@ -373,7 +399,9 @@ func runOnKMS(_ options: Options, config: BoardConfig) -> Int32 {
           + "connector \(output.connectorName), CRTC \(output.crtcID), mode \(output.modeDescription), "
           + "\(config.pixelFormat.name) ×\(config.buffers), rotation \(config.rotation), \(presenter.committer.apiName) commits"
           + (presenter.committer.apiName == "atomic" ? (presenter.committer.supportsDamageClips ? " with FB_DAMAGE_CLIPS" : " (no FB_DAMAGE_CLIPS)") : ""))
-    if options.vtSwitch {
+    if options.vtSwitch && seatSession != nil {
+        print("fbcheck: no VT_PROCESS mode: the seat manager switches VTs")
+    } else if options.vtSwitch {
         do throws(KMSError) {
             presenter.vtSwitcher = try VTSwitcher()
             print("fbcheck: \(presenter.vtSwitcher!.path) in VT_PROCESS mode (a VT switch drops and retakes DRM master)")
@@ -498,6 +526,13 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
             status = masterHandoffCheck(loop, presenter: kms, scene: scene, viaVT: options.vtHandoff)
         } else {
             print("fbcheck: error: --master-handoff and --vt-handoff need KMS")
+            status = 1
+        }
+    } else if status == 0 && options.seatSwitchCheck {
+        if let seatSession {
+            status = seatSwitchCheck(loop, seat: seatSession)
+        } else {
+            print("VMTEST-CHECK FAIL fbcheck: --seat-switch-check needs a seat (no seat manager: see above)")
             status = 1
         }
     } else if status == 0 && options.idleBlankCheck {

@@ -79,7 +79,10 @@ func probe() -> Int32 {
         if System.exists(path) { return }
         do throws(SystemError) {
             try System.makeDirectories("/run/udev/data")
-            let fd = try System.open(path, O_WRONLY | O_CREAT | O_TRUNC)
+            // World-readable, as udevd writes its database: a program run
+            // as another user (fbcheck-seatd, as nobody) reads it too.
+            let fd = path.withCString { fbr_open_mode($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+            guard fd >= 0 else { throw SystemError("open " + path, errno: fbr_errno()) }
             var bytes = Array(text.utf8)
             let count = bytes.count
             try bytes.withUnsafeMutableBufferPointer { (b: inout UnsafeMutableBufferPointer<UInt8>) throws(SystemError) in

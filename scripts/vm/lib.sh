@@ -233,6 +233,56 @@ file ${shared#"$dir"} $shared 755"
         | awk '/=> \// && !/libsystemd-shared/ { print "file " $3 " " $3 " 755" } /^\t\// { print "file " $1 " " $1 " 755" }')
 }
 
+# vm_seatd ARCH: seatd and libseat for the guest's seat tests
+# (scripts/vm/with-seatd), Debian's seatd and libseat1 at the archive's
+# candidate version, fetched with apt-get download into
+# $FBR_CACHE/vm/seatd_VERSION_ARCH/ and never installed (the seatd package
+# would start a seat manager on a host that runs systemd). Sets
+# VM_SEATD_LIST: mkcpio.py lines for seatd, libseat.so.1 (the programs load
+# it with dlopen, so ldd does not name it) and libseat's libraries (the
+# host's: libsystemd0 and what it needs), as-user and with-seatd.
+vm_seatd() {
+    local arch=$1
+    [ "$arch" = "$(dpkg --print-architecture)" ] || die "vm_seatd: only the host's architecture ($arch asked)"
+    local version
+    version=$(apt-cache policy seatd 2>/dev/null | sed -n 's/^ *Candidate: //p')
+    if [ -z "$version" ] || [ "$version" = "(none)" ]; then apt_update_once
+        version=$(apt-cache policy seatd 2>/dev/null | sed -n 's/^ *Candidate: //p')
+    fi
+    [ -n "$version" ] && [ "$version" != "(none)" ] || die "no seatd package in the apt archive"
+    local dir="$FBR_CACHE/vm/seatd_${version//:/%3a}_$arch"
+    if [ ! -x "$dir/usr/sbin/seatd" ]; then
+        log "downloading seatd=$version and libseat1=$version"
+        rm -rf "$dir.tmp"
+        mkdir -p "$dir.tmp"
+        (cd "$dir.tmp" && apt-get download -q "seatd:$arch=$version" "libseat1:$arch=$version" 2>&1 | grep -v "unsandboxed" >&2) || true
+        local deb count=0
+        for deb in "$dir.tmp"/*.deb; do
+            [ -f "$deb" ] || continue
+            dpkg-deb -x "$deb" "$dir.tmp"
+            rm -f "$deb"
+            count=$((count + 1))
+        done
+        [ "$count" = 2 ] || die "apt-get download seatd libseat1 ($version) failed"
+        rm -rf "$dir"
+        mv "$dir.tmp" "$dir"
+    fi
+    local libseat
+    libseat=$(find "$dir/usr/lib" -name 'libseat.so.1*' -type f | head -1)
+    [ -n "$libseat" ] || die "$dir has no libseat.so.1"
+    local found
+    found=$(ldd "$libseat")
+    if grep -q "not found" <<<"$found"; then
+        die "libseat needs libraries this host lacks: $(grep "not found" <<<"$found" | tr -s ' \t\n' ' ')"
+    fi
+    VM_SEATD_LIST="dir /run
+file /usr/sbin/seatd $dir/usr/sbin/seatd 755
+file /usr/lib/x86_64-linux-gnu/libseat.so.1 $libseat 755
+file /bin/with-seatd $VM_DIR/with-seatd 755
+file /bin/as-user $VM_DIR/as-user 755"
+    VM_SEATD_LIST+=$'\n'$(awk '/=> \// { print "file " $3 " " $3 " 755" }' <<<"$found")
+}
+
 # Prints the scripts/vm/mkcpio.py lines every guest has: the folders,
 # board-configs/*.conf in /etc/fbruntime/boards, the console node, busybox
 # (VM_BUSYBOX), scripts/vm/init, scripts/vm/as-user and the kernel modules
