@@ -41,7 +41,10 @@ public final class KeyboardTranslator {
     /// by the lookup below with bits of its second word cleared
     /// ("en_US.UTF-8" came out "en_US.UT@-8" with a wrong count), and the
     /// first string built from it trapped in `swift_allocObject`: on a
-    /// board with libX11's compose tables, the first key event.
+    /// board with libX11's compose tables, the first key event. The cause:
+    /// this toolchain's Embedded runtime `swift_bridgeObjectRetain` returns
+    /// the object with its tag bits masked, and the optimiser stored that
+    /// return value (later runtimes return the argument).
     /// `fbcheck --keymap-check` on the emulated board covers it.
     private let composeTableLocale: String
     /// Why the keymap or compose table asked for was not the one used (the
