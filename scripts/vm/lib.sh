@@ -137,6 +137,40 @@ vm_kernel() {
     log "kernel $release ready in $dir"
 }
 
+# vm_unpacked_debs ARCH NAME MARKER PACKAGE…: the Debian PACKAGEs for ARCH
+# at the apt archive's candidate version of the first (they come from one
+# source package), fetched with apt-get download into
+# $FBR_CACHE/vm/NAME_VERSION_ARCH/, unpacked there and never installed;
+# reused while MARKER (a path inside it) is executable. Sets VM_DEBS_DIR.
+vm_unpacked_debs() {
+    local arch=$1 name=$2 marker=$3
+    shift 3
+    local version
+    version=$(apt-cache policy "$1:$arch" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+    if [ -z "$version" ] || [ "$version" = "(none)" ]; then apt_update_once
+        version=$(apt-cache policy "$1:$arch" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+    fi
+    [ -n "$version" ] && [ "$version" != "(none)" ] || die "no $1:$arch in the apt archive"
+    local dir="$FBR_CACHE/vm/${name}_${version//:/%3a}_$arch"
+    if [ ! -x "$dir/$marker" ]; then
+        log "downloading ${*/%/=$version}"
+        rm -rf "$dir.tmp"
+        mkdir -p "$dir.tmp"
+        (cd "$dir.tmp" && apt-get download -q "${@/%/:$arch=$version}" 2>&1 | grep -v "unsandboxed" >&2) || true
+        local deb count=0
+        for deb in "$dir.tmp"/*.deb; do
+            [ -f "$deb" ] || continue
+            dpkg-deb -x "$deb" "$dir.tmp"
+            rm -f "$deb"
+            count=$((count + 1))
+        done
+        [ "$count" = $# ] || die "apt-get download $* ($version) failed"
+        rm -rf "$dir"
+        mv "$dir.tmp" "$dir"
+    fi
+    VM_DEBS_DIR=$dir
+}
+
 # Sets VM_BUSYBOX to a static busybox for ARCH: the host's own on the host
 # architecture (package busybox-static), else one extracted from Debian's
 # busybox-static:ARCH into the cache.
@@ -148,25 +182,8 @@ vm_busybox() {
         return
     fi
     vm_foreign_arch "$arch"
-    local version
-    version=$(apt-cache policy "busybox-static:$arch" 2>/dev/null | sed -n 's/^ *Candidate: //p')
-    if [ -z "$version" ] || [ "$version" = "(none)" ]; then apt_update_once
-        version=$(apt-cache policy "busybox-static:$arch" 2>/dev/null | sed -n 's/^ *Candidate: //p')
-    fi
-    [ -n "$version" ] && [ "$version" != "(none)" ] || die "no busybox-static:$arch in the apt archive"
-    local dir="$FBR_CACHE/vm/busybox-static_${version//:/%3a}_$arch"
-    VM_BUSYBOX="$dir/bin/busybox"
-    [ -x "$VM_BUSYBOX" ] && return 0
-    rm -rf "$dir.tmp"
-    mkdir -p "$dir.tmp"
-    (cd "$dir.tmp" && apt-get download -q "busybox-static:$arch=$version" 2>&1 | grep -v "unsandboxed" >&2) || true
-    local deb
-    deb=$(find "$dir.tmp" -maxdepth 1 -name '*.deb' | head -1)
-    [ -n "$deb" ] || die "apt-get download busybox-static:$arch=$version failed"
-    dpkg-deb -x "$deb" "$dir.tmp"
-    rm -f "$deb"
-    rm -rf "$dir"
-    mv "$dir.tmp" "$dir"
+    vm_unpacked_debs "$arch" busybox-static bin/busybox busybox-static
+    VM_BUSYBOX="$VM_DEBS_DIR/bin/busybox"
 }
 
 # systemd-udevd for the guest's udev-seat tests (scripts/vm/with-udevd):
@@ -186,29 +203,8 @@ VM_UDEV_RULES=(50-udev-default.rules 60-input-id.rules 60-evdev.rules 60-persist
 vm_udev() {
     local arch=$1
     [ "$arch" = "$(dpkg --print-architecture)" ] || die "vm_udev: only the host's architecture ($arch asked)"
-    local version
-    version=$(apt-cache policy udev 2>/dev/null | sed -n 's/^ *Candidate: //p')
-    if [ -z "$version" ] || [ "$version" = "(none)" ]; then apt_update_once
-        version=$(apt-cache policy udev 2>/dev/null | sed -n 's/^ *Candidate: //p')
-    fi
-    [ -n "$version" ] && [ "$version" != "(none)" ] || die "no udev package in the apt archive"
-    local dir="$FBR_CACHE/vm/udev_${version//:/%3a}_$arch"
-    if [ ! -x "$dir/bin/udevadm" ]; then
-        log "downloading udev=$version and libsystemd-shared=$version"
-        rm -rf "$dir.tmp"
-        mkdir -p "$dir.tmp"
-        (cd "$dir.tmp" && apt-get download -q "udev:$arch=$version" "libsystemd-shared:$arch=$version" 2>&1 | grep -v "unsandboxed" >&2) || true
-        local deb count=0
-        for deb in "$dir.tmp"/*.deb; do
-            [ -f "$deb" ] || continue
-            dpkg-deb -x "$deb" "$dir.tmp"
-            rm -f "$deb"
-            count=$((count + 1))
-        done
-        [ "$count" = 2 ] || die "apt-get download udev libsystemd-shared ($version) failed"
-        rm -rf "$dir"
-        mv "$dir.tmp" "$dir"
-    fi
+    vm_unpacked_debs "$arch" udev bin/udevadm udev libsystemd-shared
+    local dir=$VM_DEBS_DIR
     local udevadm="$dir/bin/udevadm" shared
     shared=$(find "$dir/usr/lib" -name 'libsystemd-shared-*.so' | head -1)
     [ -n "$shared" ] || die "$dir has no libsystemd-shared"
@@ -244,29 +240,8 @@ file ${shared#"$dir"} $shared 755"
 vm_seatd() {
     local arch=$1
     [ "$arch" = "$(dpkg --print-architecture)" ] || die "vm_seatd: only the host's architecture ($arch asked)"
-    local version
-    version=$(apt-cache policy seatd 2>/dev/null | sed -n 's/^ *Candidate: //p')
-    if [ -z "$version" ] || [ "$version" = "(none)" ]; then apt_update_once
-        version=$(apt-cache policy seatd 2>/dev/null | sed -n 's/^ *Candidate: //p')
-    fi
-    [ -n "$version" ] && [ "$version" != "(none)" ] || die "no seatd package in the apt archive"
-    local dir="$FBR_CACHE/vm/seatd_${version//:/%3a}_$arch"
-    if [ ! -x "$dir/usr/sbin/seatd" ]; then
-        log "downloading seatd=$version and libseat1=$version"
-        rm -rf "$dir.tmp"
-        mkdir -p "$dir.tmp"
-        (cd "$dir.tmp" && apt-get download -q "seatd:$arch=$version" "libseat1:$arch=$version" 2>&1 | grep -v "unsandboxed" >&2) || true
-        local deb count=0
-        for deb in "$dir.tmp"/*.deb; do
-            [ -f "$deb" ] || continue
-            dpkg-deb -x "$deb" "$dir.tmp"
-            rm -f "$deb"
-            count=$((count + 1))
-        done
-        [ "$count" = 2 ] || die "apt-get download seatd libseat1 ($version) failed"
-        rm -rf "$dir"
-        mv "$dir.tmp" "$dir"
-    fi
+    vm_unpacked_debs "$arch" seatd usr/sbin/seatd seatd libseat1
+    local dir=$VM_DEBS_DIR
     local libseat
     libseat=$(find "$dir/usr/lib" -name 'libseat.so.1*' -type f | head -1)
     [ -n "$libseat" ] || die "$dir has no libseat.so.1"
