@@ -100,17 +100,24 @@ func masterHandoffCheck(_ loop: RenderLoop, presenter: KMSPresenter, scene: any 
           + "(\(after.framesShown - atRegain.framesShown) frames)")
     if !regained || !goesOn || !refusedAsExpected { status = 1 }
 
-    // The scene at rest: the first frame's picture again.
+    return restsAsRegained(loop) ? status : 1
+}
+
+/// The scene at rest after the display came back: its animations removed,
+/// a frame shown and the loop idle, then the screendump `master-regained`
+/// (the first frame's picture again). False, after a failing VMTEST-CHECK
+/// line, when it does not come to rest or the screendump fails.
+func restsAsRegained(_ loop: RenderLoop) -> Bool {
     loop.update { root in removeAnimations(root) }
     let shown = loop.statistics.framesShown
     let settled = loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { $0.framesShown > shown }
         && loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { [idle = loop.statistics.idleWaits] in $0.idleWaits > idle }
-    if !settled { print("VMTEST-CHECK FAIL fbcheck: the scene did not come to rest"); return 1 }
+    if !settled { print("VMTEST-CHECK FAIL fbcheck: the scene did not come to rest"); return false }
     do throws(HandshakeError) { try ScreendumpHandshake.request("master-regained") } catch {
         print("VMTEST-CHECK FAIL fbcheck: \(error.description)")
-        status = 1
+        return false
     }
-    return status
+    return true
 }
 
 /// Waits (polling) at most `seconds` for child `pid` to end; kills it
