@@ -38,8 +38,27 @@ board_c_flags() {
         -D__linux__ -D__linux -D__gnu_linux__ -D__unix__ -D__unix -D_GNU_SOURCE \
         -ffunction-sections -fdata-sections
 }
+# The object of board-runtime/bridge_object_retain.c (the Embedded
+# runtime's bridge-object retains, returning their argument as the compiler
+# assumes), compiled for aarch64 Linux once per source and toolchain into
+# the cache; prints its path.
+board_runtime_object() {
+    local source="$FBR_ROOT/board-runtime/bridge_object_retain.c" key object
+    key=$( { cat "$source"; "$SWIFT_BIN_DIR/clang" --version; } | sha256sum | cut -c1-16)
+    object="$FBR_CACHE/board-runtime/bridge_object_retain-$key.o"
+    if [ ! -f "$object" ]; then
+        mkdir -p "$FBR_CACHE/board-runtime"
+        "$SWIFT_BIN_DIR/clang" --target=aarch64-linux-gnu -O2 -ffunction-sections -fno-stack-protector \
+            -c "$source" -o "$object.tmp" || die "cannot compile $source for aarch64"
+        mv "$object.tmp" "$object"
+    fi
+    printf '%s\n' "$object"
+}
 board_linker_flags() {
     printf '%s\n' --gc-sections -z pack-relative-relocs
+    # Strong definitions that replace the weak ones of the Embedded runtime
+    # (board-runtime/bridge_object_retain.c says why).
+    board_runtime_object
     # Module-map link lines are ignored in Embedded mode: name every library.
     printf '%s\n' "-L$SWIFT_EMBEDDED_LIB" -lswiftUnicodeDataTables
     local l

@@ -65,6 +65,16 @@ static inline double fbr_log(double x) { return log(x); }
 
 /// Line-buffer stdout so output to a pipe appears as it is printed.
 static inline void fbr_line_buffer_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+
+// The Swift runtime's bridge-object reference counting (a String's or an
+// Array's storage word), called directly by rastercheck's check that the
+// retains return their argument (board-runtime/bridge_object_retain.c).
+void *swift_bridgeObjectRetain(void *object);
+void *swift_bridgeObjectRetain_n(void *object, uint32_t n);
+void swift_bridgeObjectRelease(void *object);
+static inline void *fbr_bridge_object_retain(void *object) { return swift_bridgeObjectRetain(object); }
+static inline void *fbr_bridge_object_retain_n(void *object, uint32_t n) { return swift_bridgeObjectRetain_n(object, n); }
+static inline void fbr_bridge_object_release(void *object) { swift_bridgeObjectRelease(object); }
 static inline void fbr_write_stderr(const char *text) { fputs(text, stderr); }
 static inline void fbr_flush_stdout(void) { fflush(stdout); }
 

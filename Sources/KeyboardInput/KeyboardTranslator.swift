@@ -35,23 +35,10 @@ public final class KeyboardTranslator {
     public let options: String
     /// The locale whose compose table is in use; nil: none (dead keys
     /// type nothing).
-    public var composeLocale: String? { composeTableLocale.isEmpty ? nil : composeTableLocale }
-    /// `composeLocale`, "" for none. Not stored as a `String?`: the
-    /// Embedded Swift build (Swift 6.3, aarch64) stored the optional found
-    /// by the lookup below with bits of its second word cleared
-    /// ("en_US.UTF-8" came out "en_US.UT@-8" with a wrong count), and the
-    /// first string built from it trapped in `swift_allocObject`: on a
-    /// board with libX11's compose tables, the first key event. The cause:
-    /// this toolchain's Embedded runtime `swift_bridgeObjectRetain` returns
-    /// the object with its tag bits masked, and the optimiser stored that
-    /// return value (later runtimes return the argument).
-    /// `fbcheck --keymap-check` on the emulated board covers it.
-    private let composeTableLocale: String
+    public let composeLocale: String?
     /// Why the keymap or compose table asked for was not the one used (the
     /// warning that was printed); nil when everything was found.
-    public var fallbackReason: String? { fallbackText.isEmpty ? nil : fallbackText }
-    /// `fallbackReason`, "" for none (stored as `composeTableLocale` is).
-    private let fallbackText: String
+    public let fallbackReason: String?
 
     private let context: OpaquePointer
     private let keymap: OpaquePointer
@@ -114,7 +101,7 @@ public final class KeyboardTranslator {
         self.options = compiled.options
 
         var table: OpaquePointer?
-        var tableLocale = ""   // "" for none (see `composeTableLocale`)
+        var tableLocale: String?
         if !composeLocale.isEmpty {
             for locale in [composeLocale, KeyboardTranslator.fallbackComposeLocale] where table == nil {
                 table = locale.withCString { xkb_compose_table_new_from_locale(context, $0, XKB_COMPOSE_COMPILE_NO_FLAGS) }
@@ -122,15 +109,15 @@ public final class KeyboardTranslator {
             }
             if tableLocale != composeLocale {
                 reasons.append("no compose table for locale '\(composeLocale)' (libX11's, /usr/share/X11/locale; install libx11-data); "
-                               + (tableLocale.isEmpty ? "dead keys and the Compose key type nothing" : "using '\(tableLocale)'"))
+                               + (tableLocale.map { "using '\($0)'" } ?? "dead keys and the Compose key type nothing"))
             }
         }
         composeTable = table
         composeState = table.flatMap { xkb_compose_state_new($0, XKB_COMPOSE_STATE_NO_FLAGS) }
-        composeTableLocale = composeState == nil ? "" : tableLocale
+        self.composeLocale = composeState == nil ? nil : tableLocale
 
         for reason in reasons { Diagnostics.warn("keyboard", reason) }
-        fallbackText = reasons.joined(separator: "; ")
+        fallbackReason = reasons.isEmpty ? nil : reasons.joined(separator: "; ")
     }
 
     deinit {

@@ -361,6 +361,12 @@ let maskFillsSIMD = renderMaskFills(.simd), maskFillsReference = renderMaskFills
 print("mask-fills simd=\(hex(maskFillsSIMD)) reference=\(hex(maskFillsReference))")
 let colorMatrixSIMD = renderColorMatrix(.simd), colorMatrixReference = renderColorMatrix(.reference)
 print("color-matrix simd=\(hex(colorMatrixSIMD)) reference=\(hex(colorMatrixReference))")
+let runtimeRetains = bridgeObjectRetainsReturnTheirArgument()
+print("runtime   bridge-object retains \(runtimeRetains ? "return their argument" : "DO NOT return their argument")")
+if !runtimeRetains {
+    print("rastercheck: the Swift runtime's bridge-object retains do not return their argument (board-runtime/bridge_object_retain.c)")
+    exit(1)
+}
 if simd != reference || paintsSIMD != paintsReference || scaledSIMD != scaledReference || pathsSIMD != pathsReference || sectorsSIMD != sectorsReference
     || simdOps != referenceOps || simdBlur != referenceBlur || maskFillsSIMD != maskFillsReference
     || colorMatrixSIMD != colorMatrixReference {
