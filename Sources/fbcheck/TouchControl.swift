@@ -115,7 +115,8 @@ final class TouchControl {
         var byte: UInt8 = 0
         var answered = false
         var latency: Double?
-        let deadline = System.monotonicNanoseconds() + 10_000_000_000
+        // As long as a screendump handshake waits (a loaded host's QMP).
+        let deadline = System.monotonicNanoseconds() + 30_000_000_000
         while !answered && System.monotonicNanoseconds() < deadline {
             var revents: Int16 = 0
             let r = fbr_poll1(0, Int16(POLLIN), 5, &revents)

@@ -129,6 +129,7 @@ import FBRuntimeTesting
 import ImageIO
 import Raster
 import Seat
+import Synchronization
 
 fbr_line_buffer_stdout()
 // The scenes turn and tilt their layers: smooth every edge, as an iOS app
@@ -504,6 +505,7 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
                 MonotonicFrameTime().sleep(untilNanoseconds: System.monotonicNanoseconds() + screendumpDelayNanoseconds)
             }
             do throws(HandshakeError) { try ScreendumpHandshake.request(name) } catch { handshakeError = error }
+            firstFrameHandshakeEnded.store(true, ordering: .releasing)
         }
     }
     do { try loop.start() } catch {
@@ -514,9 +516,18 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
     if !loop.waitUntil(timeoutNanoseconds: 40_000_000_000, { $0.framesShown >= 1 }) {
         print("fbcheck: error: the first frame did not reach the screen")
         status = 1
-    } else if !options.still {
-        let now = MonotonicClock().now
-        loop.update { _ in scene.startAnimations(at: now) }
+    } else {
+        // The host answers on stdin, one request at a time: the checks
+        // below that read stdin (the drag check's pointer, a touch script's
+        // screendump) wait for the render thread's first-frame handshake.
+        if firstFrameScreendump != nil && !awaitFirstFrameHandshake(timeoutNanoseconds: 40_000_000_000) {
+            print("fbcheck: error: the first frame's screendump handshake did not end")
+            status = 1
+        }
+        if !options.still {
+            let now = MonotonicClock().now
+            loop.update { _ in scene.startAnimations(at: now) }
+        }
     }
 
     if status == 0 && options.expectIdle {
@@ -577,6 +588,21 @@ func runScene(_ options: Options, config: BoardConfig, presenter: FramePresenter
         }
     }
     return status
+}
+
+/// Set by the render thread when the first frame's screendump handshake
+/// (`--screendump` without a touch script) has ended, answered or not.
+private let firstFrameHandshakeEnded = Atomic<Bool>(false)
+
+/// Waits (app thread) until the first frame's screendump handshake has
+/// ended; false after `timeoutNanoseconds`.
+func awaitFirstFrameHandshake(timeoutNanoseconds: Int64) -> Bool {
+    let deadline = System.monotonicNanoseconds() + timeoutNanoseconds
+    while !firstFrameHandshakeEnded.load(ordering: .acquiring) {
+        if System.monotonicNanoseconds() >= deadline { return false }
+        MonotonicFrameTime().sleep(untilNanoseconds: System.monotonicNanoseconds() + 5_000_000)
+    }
+    return true
 }
 
 /// `--expect-idle`: a still scene renders and flips nothing for a second.
