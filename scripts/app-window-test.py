@@ -9,7 +9,8 @@ Starts APP with DISPLAY set to a fresh Xvfb server, waits for its window
 FIRST_GOLDEN, clicks at X,Y (window pixels) through the X server (xdotool,
 XTEST: the shell's SDL window reads it as one finger), waits for the window
 to come to rest and compares it with TAPPED_GOLDEN; then closes the window
-(the app must end with status 0). The goldens are the app's headless frames:
+(the app must end with status 0); then runs APP --frames 30, which must end
+by itself though its screen goes still. The goldens are the app's headless frames:
 the window must show exactly what a headless run renders.
 One PASS/FAIL line per check on stdout; exit status 1 on any failure."""
 import importlib.util
@@ -88,6 +89,20 @@ try:
         proc.kill()
         status = "still running 20 s after Escape"
     check(status == 0, f"{name} ends with status 0 when its window is closed (got {status})")
+
+    # --frames N on a display: the screen goes still after the first
+    # frames (only changes are rendered), and the run must still end by
+    # itself, soon after N refresh periods.
+    with open(os.path.join(outdir, "frames.log"), "w") as frames_log:
+        started = time.monotonic()
+        framed = subprocess.Popen([app, "--frames", "30"] + extra, env=env, stdout=frames_log, stderr=subprocess.STDOUT)
+        try:
+            frames_status = framed.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            framed.kill()
+            frames_status = "still running after 20 s"
+    check(frames_status == 0, f"{name} --frames 30 in the window ends by itself with status 0 on a still screen "
+          f"(got {frames_status} after {time.monotonic() - started:.1f} s)")
 finally:
     if proc.poll() is None:
         proc.kill()

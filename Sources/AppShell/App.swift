@@ -234,8 +234,15 @@ public final class App: Sendable {
         let input: AppEventSource = display.window.map { SimWindowInput($0) }
             ?? AppInput(board: config, panelWidth: display.panelWidth, panelHeight: display.panelHeight, appName: name, seat: seat)
         let blanker = display.window == nil ? makeIdleBlanker(config, loop: loop) : nil
+        var stillLimit = options.frames.map {
+            StillScreenLimit(frames: $0, refreshIntervalNanoseconds: presenter.refreshIntervalNanoseconds, start: MonotonicClock().now)
+        }
         while loop.isRunning && !TerminationSignal.isRequested && !input.quitRequested {
             let now = MonotonicClock().now
+            if stillLimit?.isReached(framesRendered: loop.statistics.framesRendered, now: now) == true {
+                print("\(name): the screen is still after \(loop.statistics.framesRendered) of \(options.frames ?? 0) frames: done")
+                break
+            }
             var timeout: MediaTime = 0.25   // notice SIGINT, the loop's end
             for t in [screen.nextDeadline, AppRunLoop.current.nextEventTime] {
                 if let t { timeout = min(timeout, max(0, t - now + 0.001)) }
@@ -270,6 +277,32 @@ public final class App: Sendable {
     }
 
     // MARK: Pieces
+
+    /// `--frames N` on a display: the render loop stops after N rendered
+    /// frames, but a still screen renders none, so the run would never
+    /// end. It also ends once N refresh periods have passed since the
+    /// start and no frame has been rendered for `stillSeconds` (an
+    /// animation still running, however slowly, keeps it going).
+    struct StillScreenLimit {
+        /// How long no frame must have been rendered, seconds.
+        static let stillSeconds: MediaTime = 1
+        /// The start plus N refresh periods, seconds (`MonotonicClock`).
+        let earliestEnd: MediaTime
+        private var framesRendered = -1
+        private var lastFrameSeen: MediaTime
+
+        init(frames: Int, refreshIntervalNanoseconds: Int64, start: MediaTime) {
+            earliestEnd = start + MediaTime(frames) * MediaTime(max(refreshIntervalNanoseconds, 0)) / 1e9
+            lastFrameSeen = start
+        }
+
+        /// Whether the run is over, given the loop's count of rendered
+        /// frames at `now` (called on each turn of the app's loop).
+        mutating func isReached(framesRendered rendered: Int, now: MediaTime) -> Bool {
+            if rendered != framesRendered { framesRendered = rendered; lastFrameSeen = now; return false }
+            return now >= earliestEnd && now - lastFrameSeen >= StillScreenLimit.stillSeconds
+        }
+    }
 
     /// The board's idle blanking on `loop`'s display, nil when the board
     /// asks for none; says what it found.

@@ -10,7 +10,11 @@ import Raster
 ///                         else auto: KMS → fbdev → headless)
 ///     --headless          render into memory and write PNG files, no display
 ///     --frames N          stop after N frames (headless: render N frames of
-///                         simulated 60 Hz time; default 1)
+///                         simulated 60 Hz time; default 1). On a display
+///                         only changes are rendered, so a still screen
+///                         also ends the run once N refresh periods have
+///                         passed and nothing was rendered for a second
+///                         (`StillScreenLimit`)
 ///     --size WxH          the headless frame's size in pixels (default 480x320)
 ///     --out DIR           where headless frames go (default out/NAME)
 ///     --settings FILE     the app's settings file (`App.settingsPath`)
@@ -27,7 +31,8 @@ public struct AppOptions: Sendable {
     /// The display the app asked for; nil: the board's (`auto` without one).
     public var backend: BoardConfig.Backend?
     public var headless = false
-    /// `--frames N`; nil: until SIGINT/SIGTERM (one frame headless).
+    /// `--frames N`; nil: until SIGINT/SIGTERM (one frame headless). On a
+    /// display, also the end of a still screen's run (`StillScreenLimit`).
     public var frames: Int?
     /// Headless frame size, pixels.
     public var width = 480
