@@ -21,10 +21,15 @@ extension Compositor {
     /// outside them are not drawn; see Compositor+Edges.swift).
     ///
     /// `owner`: the layer and its drawing part (see `ShapeCandidates`) when
-    /// the fill may come from `shapeMasks`.
+    /// the fill may come from `shapeMasks`. `isGlyph`: an axis-aligned map
+    /// is snapped to `CoverageMaskCache.glyphFractionSteps` (else to
+    /// 2⁻²⁰ pixel) and the shape scan-converted at its sub-pixel place
+    /// relative to its whole-pixel origin, then moved there, as glyph masks
+    /// are made (`OwnContentDrawing.glyphMask`): a glyph's pixels are the
+    /// same wherever it lands and whichever way it is drawn.
     func fillShape(_ path: Path, map: ProjectiveTransform, sampleRect: Rect, color: PremultipliedColor,
                    rule: FillRule, operator op: BlendOperator, canvas: Canvas, hard: CentreEdges = CentreEdges(),
-                   owner: (layer: Layer, part: Int)? = nil) {
+                   owner: (layer: Layer, part: Int)? = nil, isGlyph: Bool = false) {
         guard let kernel = KernelTable.solidMask(op, color: color.argb, alpha: 255, family: kernels) else { return }
         if hard.isEmpty, let owner, let mask = shapeMask(path, map: map, rule: rule, clip: canvas.clip, owner: owner) {
             fillMask(mask.mask, x: mask.x + mask.mask.left, y: mask.y + mask.mask.top, color: color, operator: op,
@@ -37,10 +42,18 @@ extension Compositor {
         let affine = map.isAffine
         let devicePath = affine ? path : pathProjector.project(path, map, sampleRect: sampleRect)
         // An axis-aligned map is snapped as a mask of the shape would be
-        // (`MaskPlacement`): the same pixels whichever way it is drawn.
-        let transform = affine ? (MaskPlacement(map.affinePart)?.map ?? map.affinePart) : .identity
-        rasterizer.fill(devicePath, transform: transform, rule: rule, clip: canvas.clip) {
+        // (`MaskPlacement`): the same pixels whichever way it is drawn. A
+        // glyph is scan-converted on its own grid (origin dx, dy).
+        var transform = affine ? map.affinePart : .identity
+        var dx = 0, dy = 0
+        if affine, let placement = MaskPlacement(map.affinePart, steps: isGlyph ? CoverageMaskCache.glyphFractionSteps
+                                                                           : CoverageMaskCache.fractionQuantum) {
+            if isGlyph { transform = placement.local; dx = placement.x; dy = placement.y } else { transform = placement.map }
+        }
+        let clip = IntRect(x: canvas.clip.x - dx, y: canvas.clip.y - dy, width: canvas.clip.width, height: canvas.clip.height)
+        rasterizer.fill(devicePath, transform: transform, rule: rule, clip: clip) {
             y, x, coverage, count in
+            let y = y + dy, x = x + dx
             let (lo, hi) = hard.isEmpty ? (x, x + count) : cutSpan(hard, y: y, x: x, count: count)
             guard lo < hi else { return }
             kernel(target.row(y) + lo, coverage + (lo - x), hi - lo, argb, 255)
@@ -50,8 +63,9 @@ extension Compositor {
         statistics.pixelsBlended += written
         if let tint = blendedTint(canvas, blended: true),
            let tintKernel = KernelTable.solidMask(.srcOver, color: tint.argb, alpha: 255, family: kernels) {
-            rasterizer.fill(devicePath, transform: transform, rule: rule, clip: canvas.clip) {
+            rasterizer.fill(devicePath, transform: transform, rule: rule, clip: clip) {
                 y, x, coverage, count in
+                let y = y + dy, x = x + dx
                 let (lo, hi) = hard.isEmpty ? (x, x + count) : cutSpan(hard, y: y, x: x, count: count)
                 guard lo < hi else { return }
                 tintKernel(target.row(y) + lo, coverage + (lo - x), hi - lo, tint.argb, 255)

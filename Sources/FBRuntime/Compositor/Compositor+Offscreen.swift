@@ -99,7 +99,9 @@ extension Compositor {
                 if dest.isFinite { box = box.union(projectedBox(dest, r.contentToTarget)) }
             }
             if layer.drawsOwnContent, let extent = layer.ownContentExtent(at: r.localTime), extent.isFinite {
-                box = box.union(projectedBox(extent, r.toTarget))
+                let own = projectedBox(extent, r.toTarget)
+                let margin = layer.ownContentSnapMargin
+                box = box.union(margin > 0 && !own.isEmpty ? own.insetBy(-margin) : own)
             }
             if sublayers && depth + 1 < Compositor.maximumDepth {
                 let placement = r.sublayerPlacement

@@ -99,6 +99,14 @@ public final class CoverageMaskCache: @unchecked Sendable {   // every access ho
 
     /// The step sub-pixel places are snapped to (`MaskPlacement`), per pixel.
     static let fractionQuantum: Double = 1_048_576
+    /// The steps per pixel glyphs are placed at, across and down: a quarter
+    /// of a pixel, as Core Graphics' subpixel quantization of glyph
+    /// positions and Skia's glyph cache do. A glyph then has at most 16
+    /// masks per font and size, so new text (a list's rows scrolled into
+    /// view, a counter's digits) soon finds all its masks made, and a
+    /// frame allocates nothing; the place moves by at most 1/8 pixel.
+    /// Outlines drawn without a mask snap the same way (the same pixels).
+    static let glyphFractionSteps: Double = 4
 
     /// A sub-pixel fraction as a key: rounded to 2⁻²⁰ pixel, so a place
     /// reached by whole-pixel steps from a fractional one (3.37 + 2 is not

@@ -79,7 +79,9 @@ struct OwnContentDrawing {
     /// Fills `path`, given in a space of its own that `transform` maps into
     /// the bounds space (a glyph outline in font units placed on a line),
     /// with `color`: the path is scan-converted through `transform` and the
-    /// layer's map together, at full device resolution.
+    /// layer's map together, at full device resolution. An axis-aligned
+    /// placement is snapped to `CoverageMaskCache.glyphFractionSteps`, as
+    /// a glyph's mask is (`glyphPlacement`).
     func fill(_ path: Path, transform: AffineTransform, color: Color, rule: FillRule) {
         guard color.alpha > 0, !path.isEmpty else { return }
         let b = path.bounds
@@ -96,7 +98,8 @@ struct OwnContentDrawing {
             guard !box.isEmpty, !box.enclosingIntRect.intersection(canvas.clip).isEmpty else { return }
         }
         compositor.fillShape(path, map: full, sampleRect: sample,
-                             color: faded(color, opacity), rule: rule, operator: self.operator, canvas: canvas)
+                             color: faded(color, opacity), rule: rule, operator: self.operator, canvas: canvas,
+                             isGlyph: true)
     }
 
     /// Whether glyphs may be blitted from coverage masks in this draw: the
@@ -106,10 +109,12 @@ struct OwnContentDrawing {
 
     /// Where a glyph placed in the bounds space by `transform` (font units →
     /// bounds) lands in target pixels: its whole device map, and the whole
-    /// and fractional parts of its device origin. `nil` when the map turns,
-    /// skews or is not finite (the glyph is filled from its outline then).
+    /// and fractional parts of its device origin, snapped to a quarter
+    /// pixel (`CoverageMaskCache.glyphFractionSteps`). `nil` when the map
+    /// turns, skews or is not finite (the glyph is filled from its outline
+    /// then, unsnapped).
     func glyphPlacement(_ transform: AffineTransform) -> MaskPlacement? {
-        MaskPlacement(ProjectiveTransform(transform).concatenating(map).affinePart)
+        MaskPlacement(ProjectiveTransform(transform).concatenating(map).affinePart, steps: CoverageMaskCache.glyphFractionSteps)
     }
 
     /// The coverage of `glyph` of `font` (its outline `outline`) at
@@ -118,8 +123,10 @@ struct OwnContentDrawing {
     /// the glyph is too large for a mask (fill its outline).
     func glyphMask(_ outline: Path, font: Font, glyph: UInt32, at placement: MaskPlacement) -> CoverageMask? {
         guard let box = Compositor.coverageMaskBox(outline, placement.local) else { return nil }
+        // On the glyph's own grid (`Compositor.fillShape`'s `isGlyph`): the
+        // mask is the same wherever the glyph lands.
         return compositor.glyphMasks.mask(for: placement.key(source: font.id, item: UInt64(glyph))) {
-            compositor.makeCoverageMask(outline, placement.map, originX: placement.x, originY: placement.y, box: box)
+            compositor.makeCoverageMask(outline, placement.local, originX: 0, originY: 0, box: box)
         }
     }
 
@@ -191,16 +198,20 @@ struct MaskPlacement {
     let map: AffineTransform
     /// The whole-pixel part of the device origin.
     let x: Int, y: Int
-    /// The rest, in [0, 1], a multiple of 2⁻²⁰ (1 when the snap rounds up).
+    /// The rest, in [0, 1], a multiple of 1/`steps` (1 when the snap
+    /// rounds up).
     let fractionX: Double, fractionY: Double
 
-    /// `nil` when `map` turns, skews, is not finite or moves the origin
-    /// farther than 10⁷ pixels (the shape is scan-converted then, unsnapped).
-    init?(_ map: AffineTransform) {
+    /// `steps`: sub-pixel places per pixel, across and down
+    /// (`CoverageMaskCache.fractionQuantum` for shapes, 2²⁰;
+    /// `glyphFractionSteps` for glyphs). `nil` when `map` turns, skews, is
+    /// not finite or moves the origin farther than 10⁷ pixels (the shape is
+    /// scan-converted then, unsnapped).
+    init?(_ map: AffineTransform, steps: Double = CoverageMaskCache.fractionQuantum) {
         let ix = map.tx.rounded(.down), iy = map.ty.rounded(.down)
         guard map.b == 0, map.c == 0, map.a.isFinite, map.d.isFinite, Swift.abs(ix) < 1e7, Swift.abs(iy) < 1e7 else { return nil }
         x = Int(ix); y = Int(iy)
-        let q = CoverageMaskCache.fractionQuantum
+        let q = steps
         fractionX = ((map.tx - ix) * q).rounded() / q
         fractionY = ((map.ty - iy) * q).rounded() / q
         self.map = AffineTransform(a: map.a, b: 0, c: 0, d: map.d, tx: ix + fractionX, ty: iy + fractionY)

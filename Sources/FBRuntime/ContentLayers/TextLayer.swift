@@ -207,6 +207,9 @@ open class TextLayer: Layer {
         return layoutCache.inkBounds
     }
 
+    /// Glyphs land up to half a snap step from their exact place.
+    override var ownContentSnapMargin: Double { 0.5 / CoverageMaskCache.glyphFractionSteps }
+
     override func drawOwnContent(_ d: OwnContentDrawing) {
         let size = presentedFontSize(at: d.localTime)
         let color = presentedForegroundColor(at: d.localTime)

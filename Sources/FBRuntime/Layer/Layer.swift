@@ -424,6 +424,11 @@ open class Layer {
     /// Where that content may reach beyond the bounds, in bounds space at
     /// the layer's local time `t` (`nil`: within the bounds).
     func ownContentExtent(at t: MediaTime) -> Rect? { nil }
+    /// How far, in target pixels, the drawing may stray from
+    /// `ownContentExtent` mapped to the target: text snaps its glyphs to a
+    /// quarter pixel (`CoverageMaskCache.glyphFractionSteps`), up to half a
+    /// step either way.
+    var ownContentSnapMargin: Double { 0 }
 
     /// True for `TransformLayer`: a 3-D rendering context, no image of
     /// its own.
