@@ -33,13 +33,16 @@ extension KMSOutput {
         return .connected(offersMode: offers)
     }
 
-    /// The mode to show on the connector now that it is back: `modeRequest`
-    /// resolved against the modes it offers (as at start), or nil when
-    /// that is the mode already shown or the connector cannot be read.
-    /// Reads what the kernel last detected (no probe; the caller has just
-    /// seen it connected). Allocates (a connector read): hotplug only.
+    /// The mode to show on the connector now that it is back (or its
+    /// modes changed): `modeRequest` resolved against the modes it offers
+    /// (as at start), or nil when that is the mode already shown or the
+    /// connector cannot be read. Probes (drmModeGetConnector: the driver
+    /// lists its modes again; on real hardware a DDC read of the EDID,
+    /// milliseconds), since a hotplug event refreshes only the connection
+    /// state and the kernel keeps the mode list of its last probe.
+    /// Allocates: hotplug only.
     public func modeOnReconnection() -> drmModeModeInfo? {
-        guard let connector = drmModeGetConnectorCurrent(device.fd, connectorID) else { return nil }
+        guard let connector = drmModeGetConnector(device.fd, connectorID) else { return nil }
         defer { drmModeFreeConnector(connector) }
         let c = connector.pointee
         guard c.connection == DRM_MODE_CONNECTED else { return nil }

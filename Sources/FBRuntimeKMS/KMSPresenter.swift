@@ -31,7 +31,7 @@ import Raster
 /// waited for) by `ensureAccess()`, on the render thread.
 ///
 /// Connector hotplug (`hotplugMonitor`, kernel uevents): on a DRM hotplug
-/// event `ensureAccess()` probes the connector; disconnected, it moves to
+/// event `ensureAccess()` reads the connector; disconnected, it moves to
 /// `.disconnected` (nothing rendered; the last frame's buffers kept);
 /// connected again, to `.recovering`: the next frame is a modeset with the
 /// whole frame. The board's mode request is resolved again against what
@@ -43,7 +43,11 @@ import Raster
 /// which the render loop reads after `ensureAccess()` and renders for
 /// (`RenderLoop`, step 6). Only if the buffers cannot be made is the old
 /// mode asked for again; a driver refusing a mode keeps the presenter in
-/// `.recovering`, retrying with back-off.
+/// `.recovering`, retrying with back-off. A hotplug event while the
+/// connector stays connected is followed the same way when it now asks
+/// for another mode (a display swapped between two looks, a display whose
+/// modes changed); the state poll, which reads only the connection, does
+/// not see that.
 ///
 /// Failed commits: EBUSY drops the frame (drawn again next period);
 /// EACCES/EPERM is `.masterLost`; any other error (EINVAL, ENOSPC, EIO…)
@@ -417,22 +421,30 @@ public final class KMSPresenter: FramePresenter {
         case .disconnected:
             if access != .disconnected && access != .vtReleased { disconnect() }
         case .connected(let offersMode):
-            guard access == .disconnected else { return }
-            statistics.reconnections += 1
-            if let next = output.modeOnReconnection() {
+            if access == .disconnected {
+                statistics.reconnections += 1
+                if let next = output.modeOnReconnection() {
+                    follow(next)
+                } else if !offersMode {
+                    fbr_write_stderr("KMSPresenter: \(output.connectorName) is back without \(output.modeDescription) and offers no other; asking for it anyway\n")
+                }
+                transition(.connectorConnected)
+                needModeset()
+            } else if access != .vtReleased, let next = output.modeOnReconnection() {
+                // Connected all along, but with another mode to show: a
+                // display swapped between two looks, or one whose modes
+                // changed (QEMU's virtio-gpu resized by its host). Between
+                // frames (no flip pending), as a reconnection.
                 follow(next)
-            } else if !offersMode {
-                fbr_write_stderr("KMSPresenter: \(output.connectorName) is back without \(output.modeDescription) and offers no other; asking for it anyway\n")
+                needModeset()
             }
-            transition(.connectorConnected)
-            needModeset()
         case .unknown:
             break
         }
     }
 
     /// Shows `next` from the next modeset on (the connector came back with
-    /// it): at another size, new dumb buffers (the old ones are freed,
+    /// it, or now prefers it): at another size, new dumb buffers (the old ones are freed,
     /// the one on the CRTC too: the next frame is a modeset anyway), ring,
     /// rotation and damage clips of that size. Allocates; hotplug only.
     /// If the buffers cannot be made, the old mode stays (and is asked for).
