@@ -225,19 +225,31 @@ public final class App: Sendable {
         screen.statisticsSource = { loop.statistics }
         if let frames = options.frames { loop.frameLimit = frames }
         loop.attach(to: AppRunLoop.current)
+        // A display back with another mode: the screen lays out for it,
+        // touch maps onto the new panel (`touchInput`, made below).
+        var touchInput: AppInput?
+        loop.deliverDisplaySizeChanges(to: AppRunLoop.current) { [unowned(unsafe) screen] width, height in
+            print("\(screen.appName): the display is \(width)x\(height) now; laying out again")
+            screen.displaySizeChanged(width: width, height: height)
+            touchInput?.frameSizeChanged(width: width, height: height)
+        }
         do { try loop.start() } catch {
             print("\(name): error: \(error.description)")
             _ = display.close()
             return 1
         }
         loop.commit()
-        let input: AppEventSource = display.window.map { SimWindowInput($0) }
-            ?? AppInput(board: config, panelWidth: display.panelWidth, panelHeight: display.panelHeight, appName: name, seat: seat)
+        let events: AppEventSource
+        if let window = display.window { events = SimWindowInput(window) } else {
+            let made = AppInput(board: config, panelWidth: display.panelWidth, panelHeight: display.panelHeight, appName: name, seat: seat)
+            touchInput = made
+            events = made
+        }
         let blanker = display.window == nil ? makeIdleBlanker(config, loop: loop) : nil
         var stillLimit = options.frames.map {
             StillScreenLimit(frames: $0, refreshIntervalNanoseconds: presenter.refreshIntervalNanoseconds, start: MonotonicClock().now)
         }
-        while loop.isRunning && !TerminationSignal.isRequested && !input.quitRequested {
+        while loop.isRunning && !TerminationSignal.isRequested && !events.quitRequested {
             let now = MonotonicClock().now
             if stillLimit?.isReached(framesRendered: loop.statistics.framesRendered, now: now) == true {
                 print("\(name): the screen is still after \(loop.statistics.framesRendered) of \(options.frames ?? 0) frames: done")
@@ -250,7 +262,7 @@ public final class App: Sendable {
             if let due = blanker?.nextDeadlineNanoseconds {
                 timeout = min(timeout, max(0, MediaTime(due - loop.time.nanoseconds()) / 1e9 + 0.001))
             }
-            var batch = input.wait(milliseconds: Int32(timeout * 1000))
+            var batch = events.wait(milliseconds: Int32(timeout * 1000))
             if let blanker {
                 batch.admit(through: blanker)
                 blanker.tick()
@@ -358,8 +370,10 @@ protocol AppEventSource: AnyObject {
 final class AppInput: AppEventSource {
     let quitRequested = false
     private let seat: InputSeat?
-    private let mapper: TouchEventMapper
-    private let width: UInt32, height: UInt32
+    private let board: BoardConfig
+    /// Panel pixels; made again when the display changes mode.
+    private var mapper: TouchEventMapper
+    private var width: UInt32, height: UInt32
     /// The seat manager the devices come through, and its enable count
     /// when the devices were last opened.
     private let session: SeatSession?
@@ -367,14 +381,29 @@ final class AppInput: AppEventSource {
 
     init(board: BoardConfig, panelWidth: Int, panelHeight: Int, appName: String, seat session: SeatSession?) {
         self.session = session
+        self.board = board
         enables = session?.enableCount ?? 0
         do { seat = try InputSeat.open(touchDevice: board.touchDevice, session: session) } catch {
             print("\(appName): no touch input: \(error.description)")
             seat = nil
         }
-        mapper = TouchEventMapper(orientation: DisplayOrientation(board: board, panelWidth: panelWidth, panelHeight: panelHeight))
-        width = UInt32(max(panelWidth, 1))
-        height = UInt32(max(panelHeight, 1))
+        (mapper, width, height) = AppInput.panel(board, panelWidth, panelHeight)
+    }
+
+    /// The touch mapping onto a `panelWidth` × `panelHeight` panel, and
+    /// the size libinput scales absolute positions to.
+    private static func panel(_ board: BoardConfig, _ panelWidth: Int, _ panelHeight: Int) -> (TouchEventMapper, UInt32, UInt32) {
+        (TouchEventMapper(orientation: DisplayOrientation(board: board, panelWidth: panelWidth, panelHeight: panelHeight)),
+         UInt32(max(panelWidth, 1)), UInt32(max(panelHeight, 1)))
+    }
+
+    /// The display came back with another mode: frames of `width` ×
+    /// `height` (UI pixels, the panel turned by the board's rotation), so
+    /// absolute touch positions map onto the new panel.
+    func frameSizeChanged(width: Int, height: Int) {
+        let rotation = DisplayRotation(degrees: board.rotation)
+        let turned = rotation == .clockwise90 || rotation == .clockwise270
+        (mapper, self.width, self.height) = AppInput.panel(board, turned ? height : width, turned ? width : height)
     }
 
     /// Waits up to `milliseconds` for input and returns the touches (UI

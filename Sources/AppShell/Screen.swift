@@ -32,8 +32,11 @@ public struct AppError: Error, CustomStringConvertible {
 public final class Screen {
     /// The layer that fills the screen; add the app's layers under it.
     public let root: Layer
-    /// The screen's size in points (the panel's pixels / `scale`).
-    public let width: Double, height: Double
+    /// The screen's size in points (the panel's pixels / `scale`). It
+    /// changes when the display comes back with another mode (a monitor
+    /// swapped): the root then takes the new size, its layout runs, and
+    /// the `onResize` handlers are called.
+    public private(set) var width: Double, height: Double
     /// Panel pixels per point (the board's `scale`; 1 without one). Give
     /// layers with backing stores or images this `contentsScale` for
     /// sharp pixels; text and shapes are drawn at the panel's resolution
@@ -77,6 +80,7 @@ public final class Screen {
     private var timers: [Timer] = []
     private var keyHandlers: [(name: String, action: (KeyEvent) throws(AppError) -> Void)] = []
     private var wheelHandlers: [(name: String, action: (WheelEvent) throws(AppError) -> Void)] = []
+    private var resizeHandlers: [(name: String, action: () throws(AppError) -> Void)] = []
     /// Set by `App` once its compositor or render loop exists.
     var onDebugOverlaysChange: ((DebugOverlays) -> Void)?
     var statisticsSource: (() -> RenderLoopStatistics)?
@@ -152,6 +156,33 @@ public final class Screen {
     /// until they make a whole detent.
     public func onWheel(name: String = "wheel", _ action: @escaping (WheelEvent) throws(AppError) -> Void) {
         wheelHandlers.append((name, action))
+    }
+
+    /// Calls `action` after the screen changed size (`width` and
+    /// `height`, points; the display came back with another mode), once
+    /// the root has the new bounds and its layout manager has laid it out
+    /// (without animation). For what a layout manager does not place:
+    /// layers positioned by hand from the screen's size. App thread.
+    public func onResize(name: String = "resize", _ action: @escaping () throws(AppError) -> Void) {
+        resizeHandlers.append((name, action))
+    }
+
+    /// The display's new size, `width` × `height` panel pixels turned by
+    /// the board's rotation (`RenderLoop.deliverDisplaySizeChanges`): the
+    /// root takes it in points and is laid out now, without animation (a
+    /// mode change is a jump, not a move); then the `onResize` handlers
+    /// run. The run-loop turn's commit hands it all to the render thread.
+    func displaySizeChanged(width: Int, height: Int) {
+        let w = Double(width) / scale, h = Double(height) / scale
+        guard w != self.width || h != self.height else { return }
+        self.width = w
+        self.height = h
+        Transaction.withoutActions {
+            root.bounds = Rect(x: 0, y: 0, width: w, height: h)
+            root.position = Point(x: Double(width) / 2, y: Double(height) / 2)
+            root.layoutIfNeeded()
+        }
+        for (name, action) in resizeHandlers { call(name, action) }
     }
 
     /// Hands `key`, translated through the keymap, to every key handler, in

@@ -45,7 +45,11 @@ public final class AtomicKMSCommitter: KMSCommitter {
         var planeDamageClips: UInt32 = 0
     }
     private let props: PropertyIDs
-    private let modeBlobID: UInt32
+    /// The mode blob of the CRTC's MODE_ID and the mode it holds: made
+    /// again when the output's mode changed (a connector back with
+    /// another, `KMSPresenter`).
+    private var modeBlobID: UInt32
+    private var blobMode: drmModeModeInfo
     private let request: AtomicRequest
 
     /// - Throws: `.unsupported` where the driver refuses atomic or the CRTC
@@ -82,15 +86,20 @@ public final class AtomicKMSCommitter: KMSCommitter {
         guard missing.isEmpty else {
             throw KMSError(.unsupported, "atomic: missing properties \(missing.joined(separator: ", ")) on \(device.path)")
         }
-        var mode = output.mode
-        var blob: UInt32 = 0
-        let r = drmModeCreatePropertyBlob(fd, &mode, MemoryLayout<drmModeModeInfo>.size, &blob)
-        if drmErrno(r) != 0 { throw KMSError.call("atomic: creating the mode blob", errno: drmErrno(r)) }
         self.device = device
         self.planeID = plane
         self.props = ids
-        self.modeBlobID = blob
+        self.modeBlobID = try AtomicKMSCommitter.makeModeBlob(fd: fd, output.mode)
+        self.blobMode = output.mode
         self.request = AtomicRequest()
+    }
+
+    private static func makeModeBlob(fd: Int32, _ mode: drmModeModeInfo) throws(KMSError) -> UInt32 {
+        var mode = mode
+        var blob: UInt32 = 0
+        let r = drmModeCreatePropertyBlob(fd, &mode, MemoryLayout<drmModeModeInfo>.size, &blob)
+        if drmErrno(r) != 0 { throw KMSError.call("atomic: creating the mode blob", errno: drmErrno(r)) }
+        return blob
     }
 
     deinit { _ = drmModeDestroyPropertyBlob(device.fd, modeBlobID) }
@@ -100,6 +109,12 @@ public final class AtomicKMSCommitter: KMSCommitter {
     /// active with our mode, the primary plane showing `framebufferID`
     /// unscaled over the whole mode.
     public func modeset(_ output: KMSOutput, framebufferID: UInt32) throws(KMSError) {
+        if !KMSOutput.sameTimings(output.mode, blobMode) {
+            let blob = try AtomicKMSCommitter.makeModeBlob(fd: device.fd, output.mode)
+            _ = drmModeDestroyPropertyBlob(device.fd, modeBlobID)
+            modeBlobID = blob
+            blobMode = output.mode
+        }
         let w = UInt64(output.width), h = UInt64(output.height)
         request.reset()
         request.add(output.connectorID, props.connectorCrtcID, UInt64(output.crtcID))

@@ -33,6 +33,43 @@ extension KMSOutput {
         return .connected(offersMode: offers)
     }
 
+    /// The mode to show on the connector now that it is back (or its
+    /// modes changed): `modeRequest` resolved against the modes it offers
+    /// (as at start), or nil when that is the mode already shown or the
+    /// connector cannot be read. Probes (drmModeGetConnector: the driver
+    /// lists its modes again; on real hardware a DDC read of the EDID,
+    /// milliseconds), since a hotplug event refreshes only the connection
+    /// state and the kernel keeps the mode list of its last probe.
+    /// Allocates: hotplug only.
+    public func modeOnReconnection() -> drmModeModeInfo? {
+        guard let connector = drmModeGetConnector(device.fd, connectorID) else { return nil }
+        defer { drmModeFreeConnector(connector) }
+        let c = connector.pointee
+        guard c.connection == DRM_MODE_CONNECTED else { return nil }
+        return KMSOutput.modeOnReconnection(modeRequest, current: mode,
+                                            offered: UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes)))
+    }
+
+    /// The policy of `modeOnReconnection()`, without a device: the mode
+    /// `request` picks from `offered` — a pinned size while the display
+    /// offers it, else (or with `.preferred`) the display's preferred mode
+    /// — or nil when that is `current` (same timings) or nothing is
+    /// offered. A display that still offers the old mode but prefers
+    /// another is followed: a program started with it would show that one.
+    public static func modeOnReconnection(_ request: ModeRequest, current: drmModeModeInfo,
+                                          offered: UnsafeBufferPointer<drmModeModeInfo>) -> drmModeModeInfo? {
+        guard let next = pick(request, from: offered) ?? pick(.preferred, from: offered) else { return nil }
+        return sameTimings(next, current) ? nil : next
+    }
+
+    /// True when `a` and `b` drive the display the same way (size, pixel
+    /// clock, totals, sync and flags; the name and type aside).
+    public static func sameTimings(_ a: drmModeModeInfo, _ b: drmModeModeInfo) -> Bool {
+        a.clock == b.clock && a.hdisplay == b.hdisplay && a.hsync_start == b.hsync_start && a.hsync_end == b.hsync_end
+            && a.htotal == b.htotal && a.hskew == b.hskew && a.vdisplay == b.vdisplay && a.vsync_start == b.vsync_start
+            && a.vsync_end == b.vsync_end && a.vtotal == b.vtotal && a.vscan == b.vscan && a.flags == b.flags
+    }
+
     /// Whether the connector is disconnected as the kernel last detected
     /// it: one ioctl, no probe, no allocation (cheap enough to ask a few
     /// times a second on the render thread). False when it cannot be read.

@@ -13,7 +13,13 @@ public final class KMSOutput {
     public let crtcID: UInt32
     /// The CRTC's index in the device's CRTC list (vblank calls need it).
     public let crtcIndex: Int
-    public let mode: drmModeModeInfo
+    /// The mode shown: the one `modeRequest` picked at start, or the one
+    /// the presenter followed when the connector came back with another
+    /// (`KMSPresenter`, `modeOnReconnection`).
+    public internal(set) var mode: drmModeModeInfo
+    /// What the board asked for (its `mode`), resolved again when the
+    /// connector comes back.
+    public let modeRequest: ModeRequest
     private var saved: UnsafeMutablePointer<drmModeCrtc>?
 
     public var width: Int { Int(mode.hdisplay) }
@@ -76,6 +82,7 @@ public final class KMSOutput {
             crtcID = crtc.id
             crtcIndex = crtc.index
             self.mode = mode
+            modeRequest = request
             saved = drmModeGetCrtc(fd, crtc.id)
             return
         }

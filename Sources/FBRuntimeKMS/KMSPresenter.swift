@@ -31,13 +31,23 @@ import Raster
 /// waited for) by `ensureAccess()`, on the render thread.
 ///
 /// Connector hotplug (`hotplugMonitor`, kernel uevents): on a DRM hotplug
-/// event `ensureAccess()` probes the connector; disconnected, it moves to
+/// event `ensureAccess()` reads the connector; disconnected, it moves to
 /// `.disconnected` (nothing rendered; the last frame's buffers kept);
 /// connected again, to `.recovering`: the next frame is a modeset with the
-/// whole frame. If the connector no longer offers the mode, the old mode
-/// is still asked for (the UI keeps its size: the buffers and the layout
-/// were made for it); a driver refusing it keeps the presenter in
-/// `.recovering`, retrying with back-off.
+/// whole frame. The board's mode request is resolved again against what
+/// the connector offers now (`KMSOutput.modeOnReconnection`: a pinned
+/// size while offered, else the display's preferred mode); when that is
+/// another mode, the presenter follows it: new dumb buffers of its size,
+/// the ring, rotation and damage clips made for it, and `width` and
+/// `height` change (the UI's new size: the mode turned by `rotation`),
+/// which the render loop reads after `ensureAccess()` and renders for
+/// (`RenderLoop`, step 6). Only if the buffers cannot be made is the old
+/// mode asked for again; a driver refusing a mode keeps the presenter in
+/// `.recovering`, retrying with back-off. A hotplug event while the
+/// connector stays connected is followed the same way when it now asks
+/// for another mode (a display swapped between two looks, a display whose
+/// modes changed); the state poll, which reads only the connection, does
+/// not see that.
 ///
 /// Failed commits: EBUSY drops the frame (drawn again next period);
 /// EACCES/EPERM is `.masterLost`; any other error (EINVAL, ENOSPC, EIO…)
@@ -66,7 +76,8 @@ public final class KMSPresenter: FramePresenter {
     public let committer: KMSCommitter
     /// Software rotation applied while copying (`ScanoutRotation`); the
     /// frames are the UI's size, `width` × `height`.
-    public let rotation: ScanoutRotation
+    /// Made again for a new mode (`width`, `height` follow it).
+    public private(set) var rotation: ScanoutRotation
     /// Probed after the first modeset (drmCrtcGetSequence answers only for
     /// a CRTC that is on); true until then.
     public private(set) var flipsWaitForVBlank = true
@@ -123,7 +134,7 @@ public final class KMSPresenter: FramePresenter {
     private var isClosed = false
     private let events: PageFlipEvents
     /// What the prepared buffer received: FB_DAMAGE_CLIPS of its flip.
-    private let damageClips: DamageClips
+    private var damageClips: DamageClips
 
     /// The frame size: the mode's, turned by `rotation`.
     public var width: Int { rotation.frameWidth }
@@ -410,16 +421,54 @@ public final class KMSPresenter: FramePresenter {
         case .disconnected:
             if access != .disconnected && access != .vtReleased { disconnect() }
         case .connected(let offersMode):
-            guard access == .disconnected else { return }
-            statistics.reconnections += 1
-            if !offersMode {
-                fbr_write_stderr("KMSPresenter: \(output.connectorName) is back without \(output.modeDescription); asking for it anyway (the UI keeps its size)\n")
+            if access == .disconnected {
+                statistics.reconnections += 1
+                if let next = output.modeOnReconnection() {
+                    follow(next)
+                } else if !offersMode {
+                    fbr_write_stderr("KMSPresenter: \(output.connectorName) is back without \(output.modeDescription) and offers no other; asking for it anyway\n")
+                }
+                transition(.connectorConnected)
+                needModeset()
+            } else if access != .vtReleased, let next = output.modeOnReconnection() {
+                // Connected all along, but with another mode to show: a
+                // display swapped between two looks, or one whose modes
+                // changed (QEMU's virtio-gpu resized by its host). Between
+                // frames (no flip pending), as a reconnection.
+                follow(next)
+                needModeset()
             }
-            transition(.connectorConnected)
-            needModeset()
         case .unknown:
             break
         }
+    }
+
+    /// Shows `next` from the next modeset on (the connector came back with
+    /// it, or now prefers it): at another size, new dumb buffers (the old ones are freed,
+    /// the one on the CRTC too: the next frame is a modeset anyway), ring,
+    /// rotation and damage clips of that size. Allocates; hotplug only.
+    /// If the buffers cannot be made, the old mode stays (and is asked for).
+    private func follow(_ next: drmModeModeInfo) {
+        let old = output.modeDescription
+        let panelWidth = Int(next.hdisplay), panelHeight = Int(next.vdisplay)
+        if panelWidth != output.width || panelHeight != output.height {
+            var made: [DumbBuffer] = []
+            for _ in buffers.indices {
+                do { made.append(try DumbBuffer(device: output.device, width: panelWidth, height: panelHeight, format: format)) } catch {
+                    fbr_write_stderr("KMSPresenter: \(output.connectorName) is back with \(panelWidth)x\(panelHeight), but its buffers "
+                                     + "cannot be made (\(error.description)); asking for \(old) again\n")
+                    return
+                }
+            }
+            buffers = made
+            rotation = ScanoutRotation(rotation.rotation, panelWidth: panelWidth, panelHeight: panelHeight)
+            ring = ScanoutBufferRing(count: made.count, width: rotation.frameWidth, height: rotation.frameHeight)
+            damageClips = DamageClips(width: panelWidth, height: panelHeight)
+        }
+        output.mode = next
+        statistics.modeChanges += 1
+        fbr_write_stderr("KMSPresenter: \(output.connectorName) is back with \(output.modeDescription) (was \(old)); "
+                         + "following it: frames of \(width)x\(height)\n")
     }
 
     private func disconnect() {

@@ -31,6 +31,9 @@ public struct KMSPresenterStatistics: Equatable, Sendable {
     /// (hotplug events, or a failed commit followed by a probe).
     public var disconnections = 0
     public var reconnections = 0
+    /// Reconnections after which the presenter followed another mode (new
+    /// buffers of its size; `KMSOutput.modeOnReconnection`).
+    public var modeChanges = 0
     /// Commits that failed with an error other than EBUSY and EACCES/EPERM
     /// (the presenter retries them as modesets with back-off).
     public var failedCommits = 0

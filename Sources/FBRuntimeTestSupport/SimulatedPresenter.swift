@@ -14,10 +14,12 @@ import Raster
 /// in place by default, or 2–3 flipping ones (`bufferCount`), where the
 /// buffer on screen is never written. A frame is copied at its commit (a
 /// refused commit changes nothing on screen). It can fail flips with EBUSY,
-/// lose master, be unplugged and fail commits.
+/// lose master, be unplugged, come back at another size and fail commits.
 public final class SimulatedPresenter: FramePresenter {
-    public let width: Int
-    public let height: Int
+    /// The frame size, pixels; changed by a reconnection at
+    /// `sizeOnReconnection`.
+    public private(set) var width: Int
+    public private(set) var height: Int
     public let refreshIntervalNanoseconds: Int64
     /// What the presenter claims (`FramePresenter`); `completesFlipsAtVBlank`
     /// is what it does. They differ only to test the loop's detection of
@@ -27,8 +29,9 @@ public final class SimulatedPresenter: FramePresenter {
     public let time: SimulatedFrameTime
     /// Vblanks fall at `vblankPhase + k × refreshIntervalNanoseconds`.
     public let vblankPhase: Int64
-    /// The scan-out buffers (XRGB8888), by ring index.
-    public let buffers: [Surface<XRGB8888>]
+    /// The scan-out buffers (XRGB8888), by ring index; made anew at a
+    /// reconnection at another size.
+    public private(set) var buffers: [Surface<XRGB8888>]
     /// Their states, stale areas and the pending flip.
     public private(set) var ring: ScanoutBufferRing
     public var pageFlipState: PageFlipState { ring.flipState }
@@ -63,6 +66,14 @@ public final class SimulatedPresenter: FramePresenter {
     /// and a commit fails with `.displayLost`; once true again the next
     /// frame is a modeset that copies the whole frame.
     public var isConnected = true
+    /// The size (pixels) the display has when it is plugged back
+    /// (`isConnected` true again), as a monitor with another mode: the
+    /// reconnection, in `ensureAccess()`, makes new buffers of that size
+    /// and changes `width` and `height` (as `KMSPresenter` following a
+    /// new mode). nil: the same size.
+    public var sizeOnReconnection: (width: Int, height: Int)?
+    /// Reconnections that changed the size.
+    public private(set) var sizeChanges = 0
     /// The next this many commits fail with `failCommitsErrno` (an error
     /// other than EBUSY and EACCES): `.displayLost`, nothing shown, then
     /// `KMSPresenter`'s policy — `.recovering`, a modeset with the whole
@@ -210,10 +221,26 @@ public final class SimulatedPresenter: FramePresenter {
         }
         if access == .disconnected {
             access = access.after(.connectorConnected, now: now, backoff: retryBackoff)
+            if let size = sizeOnReconnection, size != (width, height) { resize(to: size) }
             isModeSet = false
             ring.invalidateAll()
         }
         return access.allowsCommit(at: now)
+    }
+
+    /// New buffers and ring of `size` (a display back with another mode).
+    private func resize(to size: (width: Int, height: Int)) {
+        var made: [Surface<XRGB8888>] = []
+        for _ in buffers.indices {
+            guard let buffer = Surface<XRGB8888>(width: size.width, height: size.height) else {
+                preconditionFailure("SimulatedPresenter: cannot allocate \(size.width)x\(size.height) buffers")
+            }
+            made.append(buffer)
+        }
+        buffers = made
+        ring = ScanoutBufferRing(count: made.count, width: size.width, height: size.height)
+        (width, height) = size
+        sizeChanges += 1
     }
 
     public func waitForFlip(timeoutNanoseconds: Int64) throws(PresentError) -> Int64 {

@@ -30,6 +30,15 @@ public enum ScreendumpHandshake {
     }
 
     private static func awaitAnswer(_ name: String, timeoutMilliseconds: Int32) throws(HandshakeError) {
+        let answer = try readAnswer(to: "READY-FOR-SCREENDUMP \(name)", timeoutMilliseconds: timeoutMilliseconds)
+        guard answer == "SCREENDUMP-DONE \(name)" else {
+            throw HandshakeError("unexpected answer from the host: \"\(answer)\" (wanted SCREENDUMP-DONE \(name))")
+        }
+    }
+
+    /// Flushes stdout and reads the host's answer to `request`: one line
+    /// from stdin within `timeoutMilliseconds`, without its line end.
+    static func readAnswer(to request: String, timeoutMilliseconds: Int32) throws(HandshakeError) -> String {
         fbr_flush_stdout()
         let deadline = fbr_monotonic_ns() + Int64(timeoutMilliseconds) * 1_000_000
         var line: [UInt8] = []
@@ -40,18 +49,37 @@ public enum ScreendumpHandshake {
             let r = fbr_poll1(0, Int16(POLLIN), left, &revents)
             if r < 0 && fbr_errno() == EINTR { continue }
             if r < 0 { throw HandshakeError("poll on stdin", errno: fbr_errno()) }
-            if r == 0 { throw HandshakeError("no answer from the host to READY-FOR-SCREENDUMP \(name) in \(timeoutMilliseconds) ms") }
+            if r == 0 { throw HandshakeError("no answer from the host to \(request) in \(timeoutMilliseconds) ms") }
             let n = read(0, &byte, 1)
             if n < 0 && fbr_errno() == EINTR { continue }
             if n < 0 { throw HandshakeError("read on stdin", errno: fbr_errno()) }
-            if n == 0 { throw HandshakeError("stdin closed while waiting for the host's screendump of \(name)") }
+            if n == 0 { throw HandshakeError("stdin closed while waiting for the host's answer to \(request)") }
             if byte == UInt8(ascii: "\n") { break }
             if byte != UInt8(ascii: "\r") { line.append(byte) }
         }
-        let answer = String(decoding: line, as: UTF8.self)
-        guard answer == "SCREENDUMP-DONE \(name)" else {
-            throw HandshakeError("unexpected answer from the host: \"\(answer)\" (wanted SCREENDUMP-DONE \(name))")
-        }
+        return String(decoding: line, as: UTF8.self)
+    }
+}
+
+/// Asks the host to change the size of QEMU's display (scripts/vm/run.py,
+/// over QEMU's VNC server: a client's SetDesktopSize, which QEMU hands to
+/// the display device as a new preferred size, as a monitor swapped for
+/// another would offer; virtio-gpu then gives the guest a new EDID and
+/// display info). Same serial-console handshake as the screendumps:
+/// `READY-FOR-DISPLAY-SIZE <name> <width> <height>`, answered
+/// `DISPLAY-SIZE-DONE <name>` or `DISPLAY-SIZE-REFUSED <name> <reason>`
+/// (a device that cannot change size: QEMU's standard VGA, bochs-drm).
+public enum HostDisplaySize {
+    /// nil when the host changed the size; else the reason it did not.
+    public static func request(_ name: String, width: Int, height: Int,
+                               timeoutMilliseconds: Int32 = 30_000) throws(HandshakeError) -> String? {
+        let request = "READY-FOR-DISPLAY-SIZE \(name) \(width) \(height)"
+        print(request)
+        let answer = try ScreendumpHandshake.readAnswer(to: request, timeoutMilliseconds: timeoutMilliseconds)
+        if answer == "DISPLAY-SIZE-DONE \(name)" { return nil }
+        let refused = "DISPLAY-SIZE-REFUSED \(name) "
+        if answer.hasPrefix(refused) { return String(answer.dropFirst(refused.count)) }
+        throw HandshakeError("unexpected answer from the host: \"\(answer)\" (wanted DISPLAY-SIZE-DONE \(name))")
     }
 }
 

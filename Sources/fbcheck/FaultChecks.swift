@@ -22,6 +22,21 @@ import FBRuntimeTesting
 ///   become dead, and a new card must be opened — a restart, not a
 ///   reconnection) and over QEMU's monitor (no command unplugs a
 ///   virtio-gpu or VGA output in QEMU 7.2). Screendump `connector-back`.
+/// - `connector-mode[:WxH]`: the same unplug, and while unplugged the host
+///   makes QEMU's display WxH (default 800x600) — a monitor swapped for
+///   one with another preferred mode (`HostDisplaySize`: QEMU's VNC
+///   server hands the size to virtio-gpu, which gives the guest a new
+///   EDID; the debugfs `edid_override` does not reach these drivers'
+///   mode lists in 6.1: they read the host's EDID themselves). Plugged
+///   back, the presenter must follow the new mode (new buffers, modeset),
+///   the render loop render at the new size, and the app thread lay the
+///   scene out for it: a marker constrained to the bottom right corner
+///   (`ConstraintLayoutManager` on the root) must sit at the new edges.
+///   Screendump `connector-mode-back` (the new size, at rest; on a turned
+///   board `connector-mode-back-rotated-DEGREES`); then the host puts its
+///   size back (for the tests after) with the connector plugged in, and
+///   the presenter must follow that too (a hotplug event). Skipped, with the
+///   host's reason, where the display cannot change size (QEMU's VGA).
 /// - `flip-error[:ERRNO[:N]]`: the next N (default 3) commits fail with
 ///   ERRNO (default EINVAL) through the committer fbcheck wraps around the real one (`FaultInjectingCommitter`): the first
 ///   flip's failure is retried at once as a modeset, the failed modesets
@@ -44,6 +59,15 @@ func faultCheck(_ fault: String, _ loop: RenderLoop, presenter: FramePresenter, 
     case "connector":
         guard let kms else { print("VMTEST-CHECK FAIL fbcheck: --test-fault connector needs KMS"); return 1 }
         return connectorFault(loop, kms)
+    case "connector-mode":
+        guard let kms else { print("VMTEST-CHECK FAIL fbcheck: --test-fault connector-mode needs KMS"); return 1 }
+        let size = parts.count > 1 ? parts[1].split(separator: "x").compactMap { Int(String($0)) } : [800, 600]
+        guard size.count == 2, size[0] >= 64, size[1] >= 64, size[0] <= 4096, size[1] <= 4096 else {
+            print("VMTEST-CHECK FAIL fbcheck: --test-fault connector-mode[:WxH] (64…4096 each)"); return 1
+        }
+        // A turned board has its own golden: the UI is the new mode turned.
+        let golden = "connector-mode-back" + (config.rotation == 0 ? "" : "-rotated-\(config.rotation)")
+        return connectorModeFault(loop, kms, scene: scene, width: size[0], height: size[1], screendump: golden)
     case "flip-error":
         guard let kms else { print("VMTEST-CHECK FAIL fbcheck: --test-fault flip-error needs KMS"); return 1 }
         let errno = parts.count > 1 ? CommitFaultInjection.errno(named: parts[1]) : EINVAL
@@ -62,7 +86,7 @@ func faultCheck(_ fault: String, _ loop: RenderLoop, presenter: FramePresenter, 
         }
         return touchReplugFault(loop, touch, width: panelWidth, height: panelHeight)
     default:
-        print("VMTEST-CHECK FAIL fbcheck: unknown --test-fault \(fault) (connector, flip-error[:ERRNO[:N]], tree-replace, touch-replug)")
+        print("VMTEST-CHECK FAIL fbcheck: unknown --test-fault \(fault) (connector, connector-mode[:WxH], flip-error[:ERRNO[:N]], tree-replace, touch-replug)")
         return 1
     }
 }
@@ -135,6 +159,101 @@ private func connectorFault(_ loop: RenderLoop, _ kms: KMSPresenter) -> Int32 {
     print("fbcheck: connector fault: noticed in \(noticeTime), display back \(backTime) after the reconnection; "
           + "\(loop.statistics.displayLostCommits - before.displayLostCommits) commits refused")
     return ok && screendumpAtRest(loop, "connector-back") ? 0 : 1
+}
+
+private func connectorModeFault(_ loop: RenderLoop, _ kms: KMSPresenter, scene: any DemoScene, width: Int, height: Int,
+                                screendump: String) -> Int32 {
+    guard loop.waitUntil(timeoutNanoseconds: 20_000_000_000, { $0.framesShown >= 10 }) else {
+        _ = check(false, "the animations did not start"); return 1
+    }
+    let oldWidth = kms.output.width, oldHeight = kms.output.height
+    let root = scene.root
+    // A marker the root's layout holds 16 px from the bottom right corner.
+    let marker = Layer(name: "edge-marker")
+    let inset = 16.0, side = 24.0
+    loop.update { _ in
+        Transaction.withoutActions {
+            marker.bounds = Rect(x: 0, y: 0, width: side, height: side)
+            marker.backgroundColor = Color(rgb: 0xFFFFFF)
+            marker.constraints = [LayoutConstraint(.maxX, offset: -inset), LayoutConstraint(.maxY, offset: -inset)]
+            try? root.addSublayer(marker)
+            root.layoutManager = ConstraintLayoutManager()
+        }
+    }
+    // The app thread's side: the scene's root takes the display's new
+    // size and is laid out for it at once (as the app shell's Screen does).
+    var delivered: [(Int, Int)] = []
+    loop.deliverDisplaySizeChanges(to: AppRunLoop.current) { w, h in
+        delivered.append((w, h))
+        Transaction.withoutActions {
+            root.bounds = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
+            root.position = Point(x: Double(w) / 2, y: Double(h) / 2)
+            root.layoutIfNeeded()
+        }
+    }
+    let path = kms.output.sysfsStatusPath
+    let before = loop.statistics
+    guard check(writeSysfs(path, "off"), "wrote off to \(path)") else { return 1 }
+    let noticed = loop.waitUntil(timeoutNanoseconds: 5_000_000_000) { $0.displaySuspensions > before.displaySuspensions }
+    guard check(noticed, "the render loop stopped for the unplugged connector") else { _ = writeSysfs(path, "detect"); return 1 }
+
+    // Another display: the host makes QEMU's output width × height.
+    let refused: String?
+    do throws(HandshakeError) { refused = try HostDisplaySize.request("connector-mode", width: width, height: height) } catch {
+        _ = writeSysfs(path, "detect"); _ = check(false, error.description); return 1
+    }
+    let plugged = System.monotonicNanoseconds()
+    let atPlug = loop.statistics
+    guard check(writeSysfs(path, "detect"), "wrote detect to \(path)") else { return 1 }
+    if let refused {
+        // The same display back: nothing to follow. Said, not failed.
+        let back = loop.waitUntil(timeoutNanoseconds: 5_000_000_000) { $0.displayResumptions > before.displayResumptions }
+        print("VMTEST-CHECK SKIP fbcheck: connector-mode: the host cannot change this display's size (\(refused))")
+        return check(back, "the display came back at its old size") ? 0 : 1
+    }
+    let back = loop.waitUntil(timeoutNanoseconds: 5_000_000_000) {
+        $0.displayResumptions > before.displayResumptions && $0.displaySizeChanges > before.displaySizeChanges && $0.framesShown > atPlug.framesShown
+    }
+    let backTime = since(plugged)
+    var ok = check(back && kms.output.width == width && kms.output.height == height && kms.statistics.modeChanges == 1,
+                   "the presenter followed the new mode: \(kms.output.modeDescription) (was \(oldWidth)x\(oldHeight)), "
+                   + "\(kms.bufferCount) new buffers, modeset \(backTime) after the write")
+    let size = loop.displaySize
+    ok = check(size.width == kms.width && size.height == kms.height && loop.statistics.displaySizeChanges == before.displaySizeChanges + 1,
+               "the render loop renders \(size.width)x\(size.height) frames") && ok
+    // The app thread: its next run-loop turn delivers the size, and the
+    // commit hands the new layout to the render thread.
+    let waitStart = System.monotonicNanoseconds()
+    while delivered.isEmpty && System.monotonicNanoseconds() - waitStart < 5_000_000_000 {
+        if AppRunLoop.current.hasPostedBlocks { loop.update { _ in AppRunLoop.current.runTurn() } }
+        else { fbr_sleep_ns(10_000_000) }
+    }
+    let laidOut = delivered.count == 1 && delivered[0] == (kms.width, kms.height)
+        && root.bounds == Rect(x: 0, y: 0, width: Double(kms.width), height: Double(kms.height))
+        && marker.frame == Rect(x: Double(kms.width) - inset - side, y: Double(kms.height) - inset - side, width: side, height: side)
+    ok = check(laidOut, "the app thread laid the scene out for \(kms.width)x\(kms.height) (root \(Int(root.bounds.width))x\(Int(root.bounds.height)), "
+               + "the corner marker at \(Int(marker.frame.minX)),\(Int(marker.frame.minY)))") && ok
+    let atLayout = loop.statistics
+    let goesOn = loop.waitUntil(timeoutNanoseconds: 10_000_000_000) { $0.framesShown >= atLayout.framesShown + 20 }
+    ok = check(goesOn, "the animations go on at the new size (\(loop.statistics.framesShown - atLayout.framesShown) frames)") && ok
+    ok = check(loop.error == nil, "the loop goes on") && ok
+    print("fbcheck: connector-mode fault: \(oldWidth)x\(oldHeight) → \(kms.output.modeDescription), display back \(backTime) after the reconnection")
+    let shown = ok && screendumpAtRest(loop, screendump)
+    // The host puts the old size back (the next tests expect it) while the
+    // connector stays connected: the driver sends a hotplug event, and the
+    // presenter follows the mode in place.
+    let atRestore = loop.statistics
+    let events = kms.statistics.hotplugEvents
+    do throws(HandshakeError) { _ = try HostDisplaySize.request("connector-mode-restore", width: oldWidth, height: oldHeight) } catch {
+        _ = check(false, error.description); return 1
+    }
+    let followed = loop.waitUntil(timeoutNanoseconds: 5_000_000_000) {
+        $0.displaySizeChanges > atRestore.displaySizeChanges && $0.framesShown > atRestore.framesShown
+    }
+    ok = check(followed && kms.output.width == oldWidth && kms.output.height == oldHeight && kms.statistics.modeChanges == 2,
+               "still connected, the presenter followed the host's \(oldWidth)x\(oldHeight) back "
+               + "(\(kms.statistics.hotplugEvents - events) hotplug events; \(kms.output.modeDescription))") && ok
+    return shown && ok ? 0 : 1
 }
 
 private func flipErrorFault(_ loop: RenderLoop, _ kms: KMSPresenter, errno: Int32, errnoName: String, count: Int) -> Int32 {

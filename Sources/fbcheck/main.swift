@@ -699,7 +699,7 @@ func report(_ options: Options, loop: RenderLoop, presenter: FramePresenter, kms
         print("fbcheck: \(kms.committer.apiName) commits: \(k.modesets) modesets, \(k.flips) flips, "
               + "\(k.damageClipCommits) with damage clips; master lost \(k.masterLosses)×, regained \(k.regains)×, "
               + "\(k.failedMasterAttempts) failed drmSetMaster; VT releases \(k.vtReleases), acquires \(k.vtAcquires); "
-              + "\(k.hotplugEvents) hotplug events, \(k.connectorPollChanges) changes polled, \(k.disconnections) disconnections, \(k.reconnections) reconnections, "
+              + "\(k.hotplugEvents) hotplug events, \(k.connectorPollChanges) changes polled, \(k.disconnections) disconnections, \(k.reconnections) reconnections (\(k.modeChanges) to another mode), "
               + "\(k.failedCommits) failed commits, \(k.recoveries) recoveries")
         if k.damageClipCommits > 0 {
             print("fbcheck: damage clips: \(k.damageClipRects) rects, \(k.damageClipPixels) px in \(k.damageClipCommits) flips "

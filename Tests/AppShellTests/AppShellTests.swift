@@ -169,6 +169,36 @@ final class AppShellTests: XCTestCase {
         }
     }
 
+    /// The display back at another size: the screen's points, the root's
+    /// bounds and its layout follow at once, without animation, then the
+    /// resize handlers run; the board's scale divides the pixels.
+    func testDisplaySizeChangeLaysTheScreenOutAgain() {
+        withManualRunLoop { _ in
+            let screen = Screen(appName: "test", width: 640, height: 480, isOnDisplay: true, scale: 2)
+            let corner = Layer(name: "corner")
+            corner.bounds = Rect(x: 0, y: 0, width: 20, height: 10)
+            corner.constraints = [LayoutConstraint(.maxX, offset: -4), LayoutConstraint(.maxY, offset: -4)]
+            try? screen.root.addSublayer(corner)
+            screen.root.layoutManager = ConstraintLayoutManager()
+            screen.root.layoutIfNeeded()
+            screen.root.isDisplayRoot = true
+            XCTAssertEqual(corner.frame, Rect(x: 296, y: 226, width: 20, height: 10))
+            var resized: [Double] = []
+            screen.onResize { resized.append(screen.width) }
+
+            AppRunLoop.current.runTurn { screen.displaySizeChanged(width: 800, height: 600) }
+            XCTAssertEqual(screen.width, 400)
+            XCTAssertEqual(screen.height, 300)
+            XCTAssertEqual(screen.root.bounds, Rect(x: 0, y: 0, width: 400, height: 300))
+            XCTAssertEqual(screen.root.position, Point(x: 400, y: 300), "centred on the panel, in its pixels")
+            XCTAssertEqual(corner.frame, Rect(x: 376, y: 286, width: 20, height: 10), "at the new bottom right corner")
+            XCTAssertTrue(screen.root.animations.isEmpty && corner.animations.isEmpty, "a new mode is a jump, not an animation")
+            XCTAssertEqual(resized, [400])
+            screen.displaySizeChanged(width: 800, height: 600)
+            XCTAssertEqual(resized, [400], "the same size again changes nothing")
+        }
+    }
+
     private func withManualRunLoop(_ body: (ManualClock) -> Void) {
         let saved = AppRunLoop.current
         let clock = ManualClock(now: 100)

@@ -35,6 +35,19 @@ serial console, one marker per line:
                               ("tab", "ret", "up"); answers `KEY-DONE NAME`.
   READY-FOR-WHEEL NAME N      N clicks of the tablet's wheel (positive:
                               down); answers `WHEEL-DONE NAME`.
+  READY-FOR-DISPLAY-SIZE NAME W H   the guest waits while we make QEMU's
+                              display W×H: a SetDesktopSize from a VNC
+                              client on QEMU's VNC server (every boot with a
+                              display has one, on a socket in --work), which
+                              QEMU hands to the display device as its new
+                              preferred size (virtio-gpu: a new EDID and
+                              display info, and a config interrupt).
+                              Answers `DISPLAY-SIZE-DONE NAME`, or
+                              `DISPLAY-SIZE-REFUSED NAME REASON` where the
+                              device cannot change size (QEMU's VGA).
+  VMTEST-CHECK SKIP DETAIL    a check that cannot run on this guest, with
+                              the reason: printed `SKIP`, neither passed
+                              nor failed.
   VMTEST-DONE                 every test ran; the guest then leaves QEMU
                               (isa-debug-exit on amd64, power-off on arm64).
 QEMU is killed by its PID if the guest has not finished by --timeout.
@@ -47,6 +60,7 @@ import re
 import selectors
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -99,6 +113,71 @@ class QMP:
             if "error" in reply:
                 raise RuntimeError(f"QMP {command}: {reply['error'].get('desc', reply['error'])}")
             # Anything else is an asynchronous event; skip it.
+
+
+def recv_exact(sock, n):
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise EOFError("the VNC server closed the connection")
+        data += chunk
+    return data
+
+
+# The answers QEMU's VNC server gives a SetDesktopSize (ExtendedDesktopSize
+# rectangle's status, RFB 7.8.2; 4 is QEMU's own "request forwarded").
+VNC_RESIZE_FORWARDED, VNC_RESIZE_INVALID = 4, 3
+
+
+def vnc_set_desktop_size(path, width, height, timeout=10):
+    """Asks QEMU's VNC server on the Unix socket PATH for a display of
+    WIDTH x HEIGHT, as a VNC client whose window was resized does
+    (RFB 3.8, no authentication, SetDesktopSize with one screen). QEMU
+    passes the size to the display device (dpy_set_ui_info), if it takes
+    one. Returns the status of QEMU's answer: VNC_RESIZE_FORWARDED, or
+    VNC_RESIZE_INVALID for a device without that (the standard VGA)."""
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.settimeout(timeout)
+        sock.connect(path)
+        recv_exact(sock, 12)                               # "RFB 003.008\n"
+        sock.sendall(b"RFB 003.008\n")
+        types = recv_exact(sock, recv_exact(sock, 1)[0])
+        if 1 not in types:
+            raise RuntimeError(f"the VNC server wants authentication (types {list(types)})")
+        sock.sendall(b"\x01")                              # security: none
+        if struct.unpack(">I", recv_exact(sock, 4))[0] != 0:
+            raise RuntimeError("the VNC server refused the connection")
+        sock.sendall(b"\x01")                              # ClientInit, shared
+        recv_exact(sock, 20)                               # ServerInit: size, pixel format
+        recv_exact(sock, struct.unpack(">I", recv_exact(sock, 4))[0])   # and name
+        # SetEncodings: ExtendedDesktopSize (-308), DesktopSize (-223).
+        sock.sendall(struct.pack(">BBHii", 2, 0, 2, -308, -223))
+        # SetDesktopSize: the size and one screen covering it.
+        sock.sendall(struct.pack(">BBHHBB", 251, 0, width, height, 1, 0)
+                     + struct.pack(">IHHHHI", 0, 0, 0, width, height, 0))
+        # The answer: an ExtendedDesktopSize rectangle with x = 1 (a client
+        # asked) and y = the status. Nothing else was asked for, so only
+        # framebuffer updates of those two encodings, bells and cut text come.
+        while True:
+            kind = recv_exact(sock, 1)[0]
+            if kind == 0:
+                count = struct.unpack(">xH", recv_exact(sock, 3))[0]
+                for _ in range(count):
+                    x, y, _, _, encoding = struct.unpack(">HHHHi", recv_exact(sock, 12))
+                    if encoding == -308:
+                        recv_exact(sock, 16 * recv_exact(sock, 4)[0])
+                        if x == 1:
+                            return y
+                    elif encoding != -223:
+                        raise RuntimeError(f"unexpected VNC rectangle encoding {encoding}")
+            elif kind == 2:
+                pass
+            elif kind == 3:
+                recv_exact(sock, 3)
+                recv_exact(sock, struct.unpack(">I", recv_exact(sock, 4))[0])
+            else:
+                raise RuntimeError(f"unexpected VNC message {kind}")
 
 
 def qemu_command(arch, accel, cpu, display, kernel, initrd, qmp_path, append="",
@@ -189,8 +268,14 @@ def main():
 
     # A keyboard for apps driven by keys (scripts/vm/run-app --key).
     keyboard = ("-device", "virtio-keyboard-pci") if args.keyboard else ()
+    # A VNC server on a socket, for READY-FOR-DISPLAY-SIZE (nothing
+    # connects to it otherwise).
+    vnc_path = os.path.join(os.path.abspath(args.work), f"{args.name}.vnc")
+    if os.path.exists(vnc_path):
+        os.unlink(vnc_path)
+    vnc = ("-vnc", f"unix:{vnc_path}") if args.display else ()
     command, console = qemu_command(args.arch, args.accel, args.cpu, args.display, args.kernel, args.initrd,
-                                    qmp_path, args.append, extra=keyboard, icount_shift=args.icount)
+                                    qmp_path, args.append, extra=keyboard + vnc, icount_shift=args.icount)
     accel = "tcg" if args.arch == "arm64" else args.accel
     clock = f", instruction-counted clock ({2 ** args.icount} ns per instruction)" if args.icount is not None else ""
     sys.stderr.write(f"[run.py] {args.name}: QEMU with {accel}{clock}\n")
@@ -361,6 +446,26 @@ def main():
                     check(False, f"{kind.lower()} {m.group(1)}: {e}")
                 qemu.stdin.write(f"{kind}-DONE {m.group(1)}\n".encode())
                 qemu.stdin.flush()
+        m = re.search(r"READY-FOR-DISPLAY-SIZE ([A-Za-z0-9_-]+) (\d+) (\d+)", text)
+        if m:
+            name, width, height = m.group(1), int(m.group(2)), int(m.group(3))
+            answer = f"DISPLAY-SIZE-DONE {name}"
+            try:
+                status = vnc_set_desktop_size(vnc_path, width, height) if vnc else None
+                if status is None:
+                    answer = f"DISPLAY-SIZE-REFUSED {name} no display device"
+                elif status == VNC_RESIZE_INVALID:
+                    answer = f"DISPLAY-SIZE-REFUSED {name} QEMU's {args.display.split(',')[0]} takes no size from the display (VNC status 3)"
+                elif status != VNC_RESIZE_FORWARDED:
+                    raise RuntimeError(f"VNC SetDesktopSize answered status {status}")
+            except Exception as e:
+                check(False, f"display size {name} {width}x{height}: {e}")
+                answer = f"DISPLAY-SIZE-REFUSED {name} {e}"
+            qemu.stdin.write(f"{answer}\n".encode())
+            qemu.stdin.flush()
+        m = re.search(r"VMTEST-CHECK SKIP (.*)", text)
+        if m:
+            print(f"SKIP {args.name}: {m.group(1).strip()}", flush=True)
         m = re.search(r"VMTEST-RESULT (\S+) (PASS|FAIL) ?(.*)", text)
         if m:
             check(m.group(2) == "PASS", f"{m.group(1)} {m.group(3)}".strip())

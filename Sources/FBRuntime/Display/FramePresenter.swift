@@ -18,7 +18,11 @@ public enum PresentOutcome: Equatable, Sendable {
 /// Invariant: at most one flip is pending; `present` must not be called
 /// while `isFlipPending`.
 public protocol FramePresenter: AnyObject {
-    /// The screen's size in pixels.
+    /// The size of the frames it takes, in pixels (the panel's mode turned
+    /// by the presenter's rotation). It may change only inside
+    /// `ensureAccess()`, when the display came back with another mode
+    /// (`KMSPresenter`); the render loop reads it after each call and
+    /// renders the next frame whole at the new size.
     var width: Int { get }
     var height: Int { get }
     /// One refresh period of the display mode, in nanoseconds.
@@ -56,7 +60,9 @@ public protocol FramePresenter: AnyObject {
     /// someone else's (DRM master lost, VT switched away). Called before
     /// each frame, with no flip pending; may try to take the display back
     /// (a presenter that does starts again with a modeset and the whole
-    /// frame). The default: always true.
+    /// frame), or follow a display that came back with another mode
+    /// (`width` and `height` change; the next commit is a modeset). The
+    /// default: always true.
     func ensureAccess() -> Bool
     /// Turns the display's output off (`false`: KMS CRTC ACTIVE = 0 or
     /// DPMS off; the panel goes dark and scans out nothing) or on again

@@ -43,6 +43,12 @@ import Raster
 ///    commits wait in the queue. Powered on, the next frame is planned
 ///    from "now" and shown whole (the presenter modesets): animations
 ///    keep their media time, so it shows their state at that moment.
+/// 6. When the presenter's size changes (a display that came back with
+///    another mode: `FramePresenter`, `KMSPresenter`), the next frame is
+///    rendered into a new back buffer of that size, whole, and the app
+///    thread is told (`deliverDisplaySizeChanges(to:_:)`). Until the app
+///    commits a new layout the last committed tree is drawn at the new
+///    size: the render thread never waits for the app.
 ///
 /// Threading: the loop's own thread renders and presents; the presenter is
 /// used only there. The model tree (`root`) belongs to the app thread; the
@@ -90,6 +96,11 @@ public final class RenderLoop {
     private var pendingDebugOverlays: DebugOverlays?
     /// What `setDisplayPowered` asked for.
     private var displayPowerRequested = true
+    /// The back buffer's size (pixels), for `displaySize`.
+    private var frameSize: (width: Int, height: Int)
+    /// Where and to whom size changes go (`deliverDisplaySizeChanges`).
+    private var sizeChangeDelivery: SizeChangeDelivery?
+    private typealias SizeChangeDelivery = (runLoop: AppRunLoop, handler: (Int, Int) -> Void)
 
     // Render-thread state.
     private var thread: Thread?
@@ -97,8 +108,9 @@ public final class RenderLoop {
     private let renderRoot: Layer
     /// Updates taken from the queue, kept for its capacity.
     private var taken: [RenderTreeUpdate] = []
-    /// Kept between frames: the compositor redraws only its damage.
-    private let backBuffer: Surface<ARGB8888>
+    /// Kept between frames: the compositor redraws only its damage. The
+    /// presenter's size; replaced when that changes (`followDisplaySize`).
+    private var backBuffer: Surface<ARGB8888>
     /// max(F, T) of the last frame shown; nil before the first frame.
     private var lastPresentation: Int64?
     /// The flip timestamp that starts the current run of intervals.
@@ -131,6 +143,7 @@ public final class RenderLoop {
             fatalError("RenderLoop: cannot allocate a \(presenter.width)x\(presenter.height) back buffer")
         }
         backBuffer = surface
+        frameSize = (presenter.width, presenter.height)
         lateMargin = max(0, presenter.refreshIntervalNanoseconds / 4)
         compositor.runsDisplayPass = false   // the display pass runs at commit, on the app thread
         taken.reserveCapacity(RenderTreeQueue.capacity)
@@ -199,6 +212,26 @@ public final class RenderLoop {
             if on { needsRender = true }
             state.broadcast()
         }
+    }
+
+    /// The size of the frames the render thread draws, in pixels (the
+    /// presenter's size: the panel's mode turned by the board's rotation).
+    /// It changes when the display comes back with another mode. Any
+    /// thread.
+    public var displaySize: (width: Int, height: Int) { state.lock.withLock { frameSize } }
+
+    /// Hands every later change of `displaySize` to `handler` on the app
+    /// thread: posted to `runLoop` (`AppRunLoop.post`), so it runs at the
+    /// start of that loop's next turn, with the new width and height in
+    /// pixels, and the turn's commit carries what it changed. The handler
+    /// should lay the tree out for the new size (the root's bounds: its
+    /// layout manager or autoresizing places the rest). Meanwhile the
+    /// render thread draws the last committed tree at the new size, whole
+    /// frames: it never waits for the app. Any thread, any time (a change
+    /// before the call is not delivered: read `displaySize`); a later call
+    /// replaces the handler.
+    public func deliverDisplaySizeChanges(to runLoop: AppRunLoop, _ handler: @escaping (Int, Int) -> Void) {
+        state.lock.withLock { sizeChangeDelivery = (runLoop, handler) }
     }
 
     /// What the last `setDisplayPowered` asked for (true until then).
@@ -320,6 +353,12 @@ public final class RenderLoop {
             displaySuspended = false
             bump { $0.displayResumptions += 1 }
             state.lock.withLock { needsRender = true }
+        }
+
+        // 1¾. The presenter followed the display to another mode (it may
+        //     only in `ensureAccess()`): render at its new size from now on.
+        if presenter.width != backBuffer.width || presenter.height != backBuffer.height {
+            guard followDisplaySize() else { return false }
         }
 
         // 2. Plan the frame for the next vblank.
@@ -454,6 +493,33 @@ public final class RenderLoop {
                 _ = state.wait(untilNanoseconds: System.monotonicNanoseconds() + suspendedPollNanoseconds)
             }
         }
+    }
+
+    /// Takes a back buffer of the presenter's new size (the compositor sees
+    /// a new target and draws the next frame whole) and tells the app
+    /// thread. Allocates, once per change. False when the buffer cannot be
+    /// allocated (the loop ends with `.failed`).
+    private func followDisplaySize() -> Bool {
+        let width = presenter.width, height = presenter.height
+        guard let surface = Surface<ARGB8888>(width: width, height: height) else {
+            return fail(PresentError(.failed, "RenderLoop: cannot allocate a \(width)x\(height) back buffer for the display's new size"))
+        }
+        backBuffer = surface
+        // No timing survives a modeset to another mode.
+        lastPresentation = nil
+        lastFlipTimestamp = nil
+        let delivery = state.lock.withLock { () -> SizeChangeDelivery? in
+            frameSize = (width, height)
+            stats.displaySizeChanges += 1
+            needsRender = true
+            state.broadcast()
+            return sizeChangeDelivery
+        }
+        if let delivery {
+            let handler = delivery.handler
+            delivery.runLoop.post { handler(width, height) }
+        }
+        return true
     }
 
     /// A frame reached the screen at `timestamp` (monotonic ns), by a flip

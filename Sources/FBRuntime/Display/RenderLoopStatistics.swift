@@ -43,6 +43,10 @@ public struct RenderLoopStatistics: Equatable, Sendable {
     public var displayPowerOns = 0
     public var displayPowerErrors = 0
     public var displayOffWaits = 0
+    /// Times the presenter's size changed (a display back with another
+    /// mode): the loop took a back buffer of the new size and drew the
+    /// whole frame (`RenderLoop.displaySize`).
+    public var displaySizeChanges = 0
 
     /// Time between consecutive flips of frames rendered back to back (an
     /// idle stretch or a blocking hook starts a new run), in 1 ms buckets:

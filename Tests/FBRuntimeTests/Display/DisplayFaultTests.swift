@@ -101,8 +101,13 @@ final class DisplayFaultTests: XCTestCase {
     /// An independent render of the whole tree at `t` (ns) by a fresh
     /// compositor, converted as the display shows it.
     func expectedScreen(_ root: Layer, at t: Int64) -> UInt64 {
-        let reference = Surface<ARGB8888>(width: root.bounds.width > 0 ? Int(root.bounds.width) : 64,
-                                          height: root.bounds.height > 0 ? Int(root.bounds.height) : 48)!
+        expectedScreen(root, at: t, width: root.bounds.width > 0 ? Int(root.bounds.width) : 64,
+                       height: root.bounds.height > 0 ? Int(root.bounds.height) : 48)
+    }
+
+    /// The same on a `width` × `height` screen.
+    func expectedScreen(_ root: Layer, at t: Int64, width: Int, height: Int) -> UInt64 {
+        let reference = Surface<ARGB8888>(width: width, height: height)!
         Compositor().render(root, at: Double(t) / 1e9, into: reference.view)
         let shown = Surface<XRGB8888>(width: reference.width, height: reference.height)!
         ScanoutConversion.copy(reference.view, into: shown.view, rect: reference.view.bounds)
@@ -147,6 +152,79 @@ final class DisplayFaultTests: XCTestCase {
         // Every frame shown, before and after, is the whole tree at its time.
         for s in screens { XCTAssertEqual(s.checksum, expectedScreen(root, at: s.time), "frame at \(s.time)") }
         XCTAssertGreaterThan(screens.count, committed)
+    }
+
+    /// The connector comes back with another mode (`sizeOnReconnection`):
+    /// the loop renders the last committed tree whole at the new size, the
+    /// app thread learns the size at its next run-loop turn and lays the
+    /// tree out for it, and the animation goes on.
+    func testReconnectionAtAnotherSizeIsRenderedWholeAndLaidOutByTheApp() {
+        let root = scene()
+        // A marker held to the bottom right corner by the root's layout.
+        let corner = Layer(name: "corner")
+        corner.bounds = Rect(x: 0, y: 0, width: 6, height: 6)
+        corner.backgroundColor = Color(rgb: 0xE84855)
+        corner.constraints = [LayoutConstraint(.maxX, offset: -2), LayoutConstraint(.maxY, offset: -2)]
+        try! root.addSublayer(corner)
+        root.layoutManager = ConstraintLayoutManager()
+        root.layoutIfNeeded()
+        XCTAssertEqual(corner.frame, Rect(x: 56, y: 40, width: 6, height: 6))
+        root.isDisplayRoot = true   // as the app shell's: its changes are committed by the run loop's turns
+
+        let display = display()
+        var screens: [(time: Int64, width: Int, checksum: UInt64)] = []
+        display.onScreenChanged = { [unowned display] screen in
+            screens.append((display.time.nanoseconds(), screen.width, pixelChecksum(screen.view)))
+        }
+        let saved = AppRunLoop.current
+        defer { AppRunLoop.current = saved }
+        let appLoop = AppRunLoop(clock: ManualClock())
+        AppRunLoop.current = appLoop
+        let loop = RenderLoop(root: root, presenter: display, time: display.time)
+        loop.renderBudgetNanoseconds = 2_000_000
+        loop.suspendedPollNanoseconds = 100_000
+        loop.attach(to: appLoop)
+        var delivered: [(Int, Int)] = []
+        loop.deliverDisplaySizeChanges(to: appLoop) { width, height in
+            delivered.append((width, height))
+            Transaction.withoutActions {
+                root.bounds = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+                root.position = Point(x: Double(width) / 2, y: Double(height) / 2)
+                root.layoutIfNeeded()
+            }
+        }
+        for _ in 0..<6 { XCTAssertTrue(loop.runOnce()) }
+
+        display.sizeOnReconnection = (96, 40)
+        display.isConnected = false
+        for _ in 0..<3 { XCTAssertTrue(loop.runOnce()); display.time.advance(byNanoseconds: 10_000_000) }
+        let beforeBack = display.presentTimes.count
+        display.isConnected = true
+        XCTAssertTrue(loop.runOnce())
+        XCTAssertEqual(display.sizeChanges, 1)
+        XCTAssertTrue(loop.displaySize == (96, 40), "\(loop.displaySize)")
+        XCTAssertEqual(loop.statistics.displaySizeChanges, 1)
+        XCTAssertEqual(display.presentTimes.count, beforeBack + 1, "a frame at once, without waiting for the app")
+        XCTAssertEqual(display.damages.last, IntRect(x: 0, y: 0, width: 96, height: 40), "the first frame at the new size is whole")
+        XCTAssertTrue(delivered.isEmpty, "the app hears of it on its own thread, at its next turn")
+        XCTAssertTrue(appLoop.hasPostedBlocks)
+        // Until the app lays out, the old tree (64×48) at the new size.
+        XCTAssertEqual(screens.last?.checksum, expectedScreen(root, at: screens.last!.time, width: 96, height: 40))
+
+        appLoop.runTurn()   // delivers the size; its commit hands the layout over
+        XCTAssertEqual(delivered.count, 1)
+        XCTAssertTrue(delivered.first.map { $0 == (96, 40) } ?? false)
+        XCTAssertEqual(corner.frame, Rect(x: 88, y: 32, width: 6, height: 6), "laid out against the new right and bottom edges")
+        let atLayout = screens.count
+        for _ in 0..<6 { XCTAssertTrue(loop.runOnce()) }
+        XCTAssertGreaterThan(screens.count, atLayout + 3, "the animation goes on")
+        XCTAssertNil(loop.error)
+        for s in screens[atLayout...] {
+            XCTAssertEqual(s.width, 96)
+            XCTAssertEqual(s.checksum, expectedScreen(root, at: s.time, width: 96, height: 40), "frame at \(s.time)")
+        }
+        // The laid-out tree differs from the old one where the corner moved.
+        XCTAssertNotEqual(screens.last!.checksum, expectedScreen(scene(), at: screens.last!.time, width: 96, height: 40))
     }
 
     func testFailingCommitsRetryAsModesetsAndNeverShowATornFrame() {
