@@ -114,25 +114,9 @@ public final class DRMDevice {
     /// the seat manager opens it (and makes us master while the seat is
     /// enabled).
     public init(path: String, requireMaster: Bool = true, seat: SeatSession? = nil) throws(KMSError) {
-        let fd: Int32
-        var seatDeviceID: Int32 = -1
-        if let seat {
-            do throws(SeatDeviceError) {
-                (fd, seatDeviceID) = try seat.openDevice(path)
-            } catch {
-                throw KMSError(.notFound, "open \(path) through the seat (\(seat.backend))", errno: error.errno)
-            }
-        } else {
-            fd = path.withCString { fbr_open($0, O_RDWR) }
-            guard fd >= 0 else { throw KMSError(.notFound, "open \(path)", errno: fbr_errno()) }
-        }
+        let (fd, seatDeviceID) = try DRMDevice.openNode(path, seat: seat)
         var ok = false
-        defer {
-            if !ok {
-                if seatDeviceID >= 0 { seat?.closeDevice(seatDeviceID) }
-                _ = close(fd)
-            }
-        }
+        defer { if !ok { DRMDevice.closeNode(fd, seatDeviceID: seatDeviceID, seat: seat) } }
 
         var name = "?"
         if let version = drmGetVersion(fd) {
@@ -161,7 +145,26 @@ public final class DRMDevice {
         ok = true
     }
 
-    deinit {
+    deinit { DRMDevice.closeNode(fd, seatDeviceID: seatDeviceID, seat: seat) }
+
+    /// Opens the node `path` read-write: through `seat`'s manager when
+    /// given (its device id, for `closeNode`), else directly (id -1).
+    private static func openNode(_ path: String, seat: SeatSession?) throws(KMSError) -> (fd: Int32, seatDeviceID: Int32) {
+        guard let seat else {
+            let fd = path.withCString { fbr_open($0, O_RDWR) }
+            guard fd >= 0 else { throw KMSError(.notFound, "open \(path)", errno: fbr_errno()) }
+            return (fd, -1)
+        }
+        do throws(SeatDeviceError) {
+            let opened = try seat.openDevice(path)
+            return (opened.fd, opened.deviceID)
+        } catch {
+            throw KMSError(.notFound, "open \(path) through the seat (\(seat.backend))", errno: error.errno)
+        }
+    }
+
+    /// Closes what `openNode` opened (the seat manager's device first).
+    private static func closeNode(_ fd: Int32, seatDeviceID: Int32, seat: SeatSession?) {
         if seatDeviceID >= 0 { seat?.closeDevice(seatDeviceID) }
         _ = close(fd)
     }
@@ -225,19 +228,8 @@ public final class DRMDevice {
     /// needed), and closes it; with `seat`, through its seat manager.
     public static func hasConnectedCard(seat: SeatSession? = nil) -> Bool {
         for path in cardPaths() {
-            var deviceID: Int32 = -1
-            let fd: Int32
-            if let seat {
-                guard let opened = try? seat.openDevice(path) else { continue }
-                (fd, deviceID) = opened
-            } else {
-                fd = path.withCString { fbr_open($0, O_RDWR) }
-            }
-            guard fd >= 0 else { continue }
-            defer {
-                if deviceID >= 0 { seat?.closeDevice(deviceID) }
-                _ = close(fd)
-            }
+            guard let (fd, deviceID) = try? openNode(path, seat: seat) else { continue }
+            defer { closeNode(fd, seatDeviceID: deviceID, seat: seat) }
             guard let resources = drmModeGetResources(fd) else { continue }
             defer { drmModeFreeResources(resources) }
             for i in 0..<Int(resources.pointee.count_connectors) {
