@@ -48,6 +48,17 @@ final class GlyphMaskCacheTests: XCTestCase {
 
     /// The glyphs whose masks `text` remembers (drawn from them, without a
     /// cache lookup, while its placement holds).
+    /// A compositor blitting glyphs from a cache of its own (`budget`
+    /// bytes) and one drawing every glyph from its outline.
+    func glyphCompositors(budget: Int, scale: Double = 1) -> (cache: CoverageMaskCache, fast: Compositor, reference: Compositor) {
+        let cache = CoverageMaskCache(budget: budget)
+        let fast = Compositor(scale: scale)
+        fast.glyphMasks = cache
+        let reference = Compositor(scale: scale)
+        reference.glyphMaskBlits = false
+        return (cache, fast, reference)
+    }
+
     func rememberedMasks(_ text: TextLayer) -> Int {
         text.layoutCache.masks.reduce(0) { n, m in if case .mask = m { return n + 1 } else { return n } }
     }
@@ -74,11 +85,7 @@ final class GlyphMaskCacheTests: XCTestCase {
         for size in [9.0, 12, 14, 16.5, 24, 36] {
             for (dx, dy) in [(0.0, 0.0), (0.13, 0.0), (0.25, 0.5), (0.5, 0.3), (0.77, 0.62)] {
                 for opacity in [1.0, 0.6] {
-                    let cache = CoverageMaskCache(budget: 1 << 20)
-                    let fast = Compositor()
-                    fast.glyphMasks = cache
-                    let reference = Compositor()
-                    reference.glyphMaskBlits = false
+                    let (cache, fast, reference) = glyphCompositors(budget: 1 << 20)
                     let origin = Point(x: 6 + dx, y: 4 + dy)
                     let fastScene = scene(text, font: font, size: size, at: origin, opacity: opacity)
                     let a = renderThrice(fastScene.root, fast)
@@ -97,11 +104,7 @@ final class GlyphMaskCacheTests: XCTestCase {
     /// Scaled by the compositor's scale (a 2× panel) the masks are made at
     /// device size, and still equal the outlines.
     func testCachedGlyphsEqualOutlinesOnAScaledPanel() {
-        let cache = CoverageMaskCache(budget: 1 << 20)
-        let fast = Compositor(scale: 2)
-        fast.glyphMasks = cache
-        let reference = Compositor(scale: 2)
-        reference.glyphMaskBlits = false
+        let (_, fast, reference) = glyphCompositors(budget: 1 << 20, scale: 2)
         let target = { Surface<ARGB8888>(width: 480, height: 180)! }
         let a = target(), b = target()
         let s1 = scene("Scaled text, 2×", font: font, size: 15, at: Point(x: 3.3, y: 2.1))
@@ -115,11 +118,7 @@ final class GlyphMaskCacheTests: XCTestCase {
     func testBudgetHoldsUnderAStormOfSizesAndFonts() throws {
         let other = try Font(path: GlyphMaskCacheTests.devanagari)
         let budget = 48 * 1024
-        let cache = CoverageMaskCache(budget: budget)
-        let fast = Compositor()
-        fast.glyphMasks = cache
-        let reference = Compositor()
-        reference.glyphMaskBlits = false
+        let (cache, fast, reference) = glyphCompositors(budget: budget)
         for step in 0..<30 {
             let size = 8 + Double(step) * 1.7
             let f = step % 3 == 2 ? other : font
@@ -144,11 +143,7 @@ final class GlyphMaskCacheTests: XCTestCase {
         let text = "Scrolling page: the quick brown fox jumps over the lazy dog 0123456789"
         var worstOverall = 0, differing = 0
         for size in [11.0, 14, 20.5] {
-            let cache = CoverageMaskCache(budget: 1 << 20)
-            let fast = Compositor()
-            fast.glyphMasks = cache
-            let reference = Compositor()
-            reference.glyphMaskBlits = false
+            let (cache, fast, reference) = glyphCompositors(budget: 1 << 20)
             let s1 = scene(text, font: font, size: size, at: Point(x: 3.37, y: 2.71))
             let s2 = scene(text, font: font, size: size, at: Point(x: 3.37, y: 2.71))
             let a = Surface<ARGB8888>(width: 240, height: 90)!, b = Surface<ARGB8888>(width: 240, height: 90)!
@@ -175,11 +170,7 @@ final class GlyphMaskCacheTests: XCTestCase {
     /// down), so once they are made, new text makes none; and what is drawn
     /// equals the outlines at the same places.
     func testNewTextAtNewSubpixelPlacesReusesQuarterPixelMasks() {
-        let cache = CoverageMaskCache(budget: 1 << 20)
-        let fast = Compositor()
-        fast.glyphMasks = cache
-        let reference = Compositor()
-        reference.glyphMaskBlits = false
+        let (cache, fast, reference) = glyphCompositors(budget: 1 << 20)
         let a = Surface<ARGB8888>(width: 240, height: 60)!, b = Surface<ARGB8888>(width: 240, height: 60)!
         var rng = SplitMix64(seed: 7)
         var madeAfterWarmUp = 0
@@ -377,11 +368,7 @@ final class GlyphMaskCacheTests: XCTestCase {
     /// came out one level off: the settings demo's "Off" label after the
     /// Wi-Fi switch, in some board runs and not others.)
     func testMasksBlittedAtPlacesWithOneKeyEqualOutlinesBitForBit() {
-        let cache = CoverageMaskCache(budget: 1 << 20)
-        let fast = Compositor()
-        fast.glyphMasks = cache
-        let reference = Compositor()
-        reference.glyphMaskBlits = false
+        let (cache, fast, reference) = glyphCompositors(budget: 1 << 20)
         let a = Surface<ARGB8888>(width: 240, height: 90)!, b = Surface<ARGB8888>(width: 240, height: 90)!
         for size in [15.6, 16.0, 13.3] {
             let s1 = scene("Off", font: font, size: size, at: .zero), s2 = scene("Off", font: font, size: size, at: .zero)
