@@ -2,7 +2,8 @@
 """Drives scripts/vm-systemd's guest: an arm64 Debian root file system with
 systemd as PID 1 and sshd, booted in QEMU (scripts/vm/run.py's command
 line), an app deployed with scripts/deploy over real ssh, and the checks of
-issue 23's "Deploy under a real systemd". Prints `PASS NAME: …` or
+issue 23's "Deploy under a real systemd" and of its seat management under
+logind. Prints `PASS NAME: …` or
 `FAIL NAME: …` per check, `figure NAME: …` lines with the times measured,
 and exits 1 when any check failed.
 
@@ -143,6 +144,8 @@ def main():
         print(f"figure {name}: {text}", flush=True)
 
     golden = images.read_png(args.golden) if os.path.exists(args.golden) else None
+    program = args.deploy.split("--app ")[-1].split()[0] if "--app " in args.deploy else "fbdemo"
+    program_name = os.path.basename(program)   # its log lines' prefix and syslog identifier
 
     # Boot 1: deploy over ssh.
     guest = Guest(args, 1)
@@ -184,9 +187,49 @@ def main():
         def prop(name, unit=UNIT):
             return guest.out(f"systemctl show -p {name} --value {unit}")
 
-        deadline = time.monotonic() + 60
-        while prop("ActiveState") != "active" and time.monotonic() < deadline:
-            time.sleep(0.5)
+        def wait_active(unit=UNIT, timeout=60):
+            deadline = time.monotonic() + timeout
+            while prop("ActiveState", unit) != "active" and time.monotonic() < deadline:
+                time.sleep(0.5)
+
+        def session_of(pid):
+            """logind's session of PID (GetSessionByPID), as loginctl
+            show-session's properties; {} when it has none."""
+            said = guest.out(
+                "p=$(busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager "
+                f"GetSessionByPID u {pid} | cut -d'\"' -f2) && "
+                "id=$(busctl get-property org.freedesktop.login1 \"$p\" org.freedesktop.login1.Session Id | cut -d'\"' -f2) && "
+                "loginctl show-session \"$id\" -p Id -p Seat -p VTNr -p Active -p State -p Type -p Class -p Leader -p Name")
+            return dict(l.split("=", 1) for l in said.splitlines() if "=" in l)
+
+        def seat_lines(pid):
+            """The app's lines on how it opened its devices, from process PID."""
+            lines = guest.out(f"journalctl -b -o cat _PID={pid} --no-pager").splitlines()
+            return [l for l in lines if "devices through libseat" in l or "devices opened directly" in l]
+
+        def tty1_mode():
+            # KDGETMODE (0x4B3B) on tty1 through Debian's essential perl: 0
+            # is KD_TEXT, 1 KD_GRAPHICS.
+            mode = guest.out("perl -e 'open(my $t, \"<\", \"/dev/tty1\") or die; my $m = pack(\"L\", 0); "
+                             "ioctl($t, 0x4B3B, $m) or die; print unpack(\"L\", $m)'")
+            return {"0": "KD_TEXT", "1": "KD_GRAPHICS"}.get(mode, mode)
+
+        def on_logind_seat(pid, user):
+            """(passed, text): PID said it opened its devices through libseat's
+            logind backend on seat0, and its session is USER's, active, on
+            seat0 and VT 1, with tty1 in graphics mode (logind's doing for
+            the session's controller)."""
+            said, session, mode = seat_lines(pid), session_of(pid), tty1_mode()
+            passed = (any(l.endswith("devices through libseat (logind, seat0)") for l in said)
+                      and session.get("Seat") == "seat0" and session.get("VTNr") == "1"
+                      and session.get("Active") == "yes" and session.get("State") == "active"
+                      and session.get("Name") == user and mode == "KD_GRAPHICS")
+            shown = ", ".join(f"{k}={session[k]}" for k in ("Id", "Name", "Seat", "VTNr", "Active", "State", "Type",
+                                                              "Class", "Leader") if k in session)
+            return passed, (f"PID {pid} says {' | '.join(said) or 'nothing on its devices'}; its logind session: "
+                            f"{shown or 'none'}; tty1 in {mode}")
+
+        wait_active()
         enabled, active = guest.out(f"systemctl is-enabled {UNIT}"), prop("ActiveState")
         pid = prop("MainPID")
         active_at = int(prop("ActiveEnterTimestampMonotonic") or 0) / 1e6
@@ -196,11 +239,7 @@ def main():
         ps_tty = guest.out(f"ps -o tty= -p {pid}")
         active_vt = guest.out("cat /sys/class/tty/tty0/active")
         getty = prop("ActiveState", "getty@tty1.service")
-        # KDGETMODE (0x4B3B) on tty1 through Debian's essential perl: 0 is
-        # KD_TEXT, 1 KD_GRAPHICS.
-        kd_mode = guest.out("perl -e 'open(my $t, \"<\", \"/dev/tty1\") or die; my $m = pack(\"L\", 0); "
-                            "ioctl($t, 0x4B3B, $m) or die; print unpack(\"L\", $m)'")
-        kd_mode = {"0": "KD_TEXT", "1": "KD_GRAPHICS"}.get(kd_mode, kd_mode)
+        kd_mode = tty1_mode()
         uid = guest.out(f"id -u {user}") if user else ""
         check("at-boot", enabled == "enabled" and active == "active",
               f"{UNIT} is-enabled {enabled}, {active} after the reboot (active {active_at:.1f} s after the kernel started, "
@@ -211,6 +250,14 @@ def main():
         check("vt", active_vt == "tty1" and getty != "active",
               f"the active VT is {active_vt}, getty@tty1 is {getty} (the unit takes its place); the process's "
               f"controlling tty: {ps_tty or '?'}, tty1's mode {kd_mode}")
+        # The unit's logind session (PAMName=login, TTYPath=/dev/tty1):
+        # the app took its devices through libseat's logind backend.
+        deadline = time.monotonic() + 30
+        while not seat_lines(pid) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        check("logind-seat", *on_logind_seat(pid, user))
+        figure("sessions", "loginctl list-sessions: "
+               + " | ".join(" ".join(l.split()) for l in guest.out("loginctl list-sessions --no-legend").splitlines()))
 
         # 2. The screen shows the app.
         def wait_for_screen(target, timeout, must_differ_first=False):
@@ -306,17 +353,57 @@ def main():
               f"'{plane_after}' (while running: '{plane_before}'); the screen left the app, and a line "
               f"written to tty1 shows on it ({args.out}/console.png)")
 
-        # 5. The journal: the app's own lines (stdout, stderr) under the unit.
-        lines = guest.out(f"journalctl -b -o cat _SYSTEMD_UNIT={UNIT} + UNIT={UNIT} --no-pager")
+        # 5. The journal: the app's own lines (stdout, stderr). Under its
+        #    logind session the process is in the session's scope, and
+        #    journald files its lines there, not under the unit: they are
+        #    found by the program's name (SYSLOG_IDENTIFIER, journalctl -t).
+        lines = guest.out(f"journalctl -b -o cat -t {program_name} --no-pager")
         with open(os.path.join(args.out, "journal.txt"), "w") as f:
             f.write(lines + "\n")
-        program = args.deploy.split("--app ")[-1].split()[0] if "--app " in args.deploy else "fbdemo"
-        own = [l for l in lines.splitlines() if l.startswith(os.path.basename(program) + ":")]
+        units = guest.out(f"journalctl -b -o verbose -t {program_name} --no-pager | "
+                          "sed -n 's/^ *_SYSTEMD_UNIT=//p' | sort -u | paste -sd' '")
+        own = [l for l in lines.splitlines() if l.startswith(program_name + ":")]
         check("journal", len(own) > 0,
-              f"{len(own)} of the app's own lines in journalctl -u {UNIT.removesuffix('.service')} this boot "
+              f"{len(own)} of the app's own lines in journalctl -t {program_name} this boot, under {units or '?'} "
               f"(all in {args.out}/journal.txt), e.g. " + " | ".join(own[:3]))
 
-        # 6. An app's .deb, installed with apt over ssh.
+        # 6. Without the video and input groups: the user taken out of both
+        #    (gpasswd) and a drop-in that empties the unit's
+        #    SupplementaryGroups=, as a board's owner would do (docs/deploy.md).
+        #    The app must still show, its devices through logind. The proof
+        #    that they came from logind: the app holds the input nodes, which
+        #    its user cannot open (root:input 0660, no ACL; setpriv with the
+        #    same uid and gid and no supplementary groups is refused). The
+        #    card is no proof: logind also gives the active session's user
+        #    an ACL on it (udev's uaccess tag), which the line says.
+        dropins = f"/etc/systemd/system/{UNIT}.d"
+        gids = set(guest.out("getent group video input | cut -d: -f3").split())
+        status, said = guest.run(
+            f"gpasswd -d {user} video && gpasswd -d {user} input && mkdir -p {dropins} && "
+            f"printf '[Service]\\nSupplementaryGroups=\\n' > {dropins}/no-groups.conf && "
+            f"systemctl daemon-reload && systemctl start {UNIT}")
+        wait_active()
+        pid = prop("MainPID")
+        process_gids = set(guest.out(f"grep '^Groups:' /proc/{pid}/status | cut -d: -f2").split())
+        seconds, _, last = wait_for_screen(golden, 60)
+        images.write_png(os.path.join(args.out, "no-groups.png"), *last)
+        seat_passed, seat_text = on_logind_seat(pid, user)
+        held = sorted(set(guest.out(f"readlink /proc/{pid}/fd/* | grep -E '^/dev/(dri|input)/'").split()))
+        refused = {node: guest.run(f"setpriv --reuid=$(id -u {user}) --regid=$(id -g {user}) --clear-groups sh -c 'exec 3<>{node}'")[0] != 0
+                   for node in held}
+        inputs = [node for node in held if node.startswith("/dev/input/")]
+        guest.run(f"systemctl stop {UNIT}; rm -rf {dropins}; gpasswd -a {user} video; gpasswd -a {user} input; "
+                  "systemctl daemon-reload")
+        check("no-groups", status == 0 and bool(gids) and not (gids & process_gids) and seat_passed
+              and seconds is not None and len(inputs) > 0 and all(refused[node] for node in inputs),
+              f"{user} out of video and input (gids {' '.join(sorted(gids))}), SupplementaryGroups= emptied: PID {pid} "
+              f"has groups {' '.join(sorted(process_gids)) or 'none'}; the screen "
+              f"{'matches' if seconds is not None else 'does not match'} {os.path.basename(args.golden)} "
+              f"({args.out}/no-groups.png); {seat_text}; it holds "
+              + (", ".join(f"{node} ({'refused' if refused[node] else 'allowed'} to {user} itself)" for node in held)
+                 or "no DRM or input node"))
+
+        # 7. An app's .deb, installed with apt over ssh.
         if args.deb:
             name = os.path.basename(args.deb)
             with open(args.deb, "rb") as f:
