@@ -392,6 +392,40 @@ def main():
         refused = {node: guest.run(f"setpriv --reuid=$(id -u {user}) --regid=$(id -g {user}) --clear-groups sh -c 'exec 3<>{node}'")[0] != 0
                    for node in held}
         inputs = [node for node in held if node.startswith("/dev/input/")]
+
+        # 7. A VT switch while the app runs through logind without groups:
+        #    VT 2 (VT_ACTIVATE as root, with perl: the root has no kbd)
+        #    takes the screen from the app's session (the console of VT 2
+        #    shows), VT 1 gives it back; the same process shows its screen
+        #    again (libseat's disable and enable, logind handing DRM master
+        #    back and forth).
+        def activate_vt(n):
+            return guest.run(f"perl -e 'open(my $t, \"+<\", \"/dev/tty0\") or die $!; "
+                             f"ioctl($t, 0x5606, {n}) or die $!; ioctl($t, 0x5607, {n}) or die $!'")[0] == 0
+        vt_away = vt_back = False
+        vt_seconds = None
+        if seconds is not None:
+            vt_away = activate_vt(2)
+            t0 = time.monotonic()
+            while vt_away and time.monotonic() - t0 < 15:
+                if guest.screendump() != golden:
+                    break
+                time.sleep(0.3)
+            else:
+                vt_away = False
+            guest.screendump("vt-away")
+            vt_back = activate_vt(1)
+            vt_seconds, _, last_back = wait_for_screen(golden, 60)
+            images.write_png(os.path.join(args.out, "vt-back.png"), *last_back)
+        pid_after_vt = prop("MainPID")
+        check("vt-switch", vt_away and vt_back and vt_seconds is not None and pid_after_vt == pid,
+              f"VT 2 took the screen from PID {pid} ({'the screen changed' if vt_away else 'the screen did not change'}, "
+              f"{args.out}/vt-away.png); back on VT 1 "
+              + (f"the same process showed {os.path.basename(args.golden)} again after {vt_seconds:.1f} s"
+                 if vt_seconds is not None and pid_after_vt == pid else
+                 f"the screen did not match {os.path.basename(args.golden)} within 60 s ({args.out}/vt-back.png)"
+                 if vt_seconds is None else f"the main PID is {pid_after_vt}, not {pid}"))
+
         guest.run(f"systemctl stop {UNIT}; rm -rf {dropins}; gpasswd -a {user} video; gpasswd -a {user} input; "
                   "systemctl daemon-reload")
         check("no-groups", status == 0 and bool(gids) and not (gids & process_gids) and seat_passed
