@@ -153,11 +153,7 @@ public final class KMSPresenter: FramePresenter {
         self.format = format
         self.committer = committer
         self.rotation = ScanoutRotation(rotation, panelWidth: output.width, panelHeight: output.height)
-        var made: [DumbBuffer] = []
-        for _ in 0..<bufferCount {
-            made.append(try DumbBuffer(device: output.device, width: output.width, height: output.height, format: format))
-        }
-        buffers = made
+        buffers = try KMSPresenter.makeBuffers(bufferCount, on: output.device, width: output.width, height: output.height, format: format)
         ring = ScanoutBufferRing(count: bufferCount, width: self.rotation.frameWidth, height: self.rotation.frameHeight)
         events = PageFlipEvents(device: output.device)
         damageClips = DamageClips(width: output.width, height: output.height)
@@ -165,6 +161,15 @@ public final class KMSPresenter: FramePresenter {
     }
 
     deinit { close() }
+
+    /// `count` dumb buffers of `width` × `height` panel pixels (at start,
+    /// and for a new mode).
+    private static func makeBuffers(_ count: Int, on device: DRMDevice, width: Int, height: Int,
+                                    format: ScanoutFormat) throws(KMSError) -> [DumbBuffer] {
+        var made: [DumbBuffer] = []
+        for _ in 0..<count { made.append(try DumbBuffer(device: device, width: width, height: height, format: format)) }
+        return made
+    }
 
     /// Copies the buffer's stale area, then each damage rectangle of
     /// `pieces` (not their bounding box); the other buffers learn the
@@ -452,13 +457,11 @@ public final class KMSPresenter: FramePresenter {
         let old = output.modeDescription
         let panelWidth = Int(next.hdisplay), panelHeight = Int(next.vdisplay)
         if panelWidth != output.width || panelHeight != output.height {
-            var made: [DumbBuffer] = []
-            for _ in buffers.indices {
-                do { made.append(try DumbBuffer(device: output.device, width: panelWidth, height: panelHeight, format: format)) } catch {
-                    fbr_write_stderr("KMSPresenter: \(output.connectorName) is back with \(panelWidth)x\(panelHeight), but its buffers "
-                                     + "cannot be made (\(error.description)); asking for \(old) again\n")
-                    return
-                }
+            let made: [DumbBuffer]
+            do { made = try KMSPresenter.makeBuffers(buffers.count, on: output.device, width: panelWidth, height: panelHeight, format: format) } catch {
+                fbr_write_stderr("KMSPresenter: \(output.connectorName) is back with \(panelWidth)x\(panelHeight), but its buffers "
+                                 + "cannot be made (\(error.description)); asking for \(old) again\n")
+                return
             }
             buffers = made
             rotation = ScanoutRotation(rotation.rotation, panelWidth: panelWidth, panelHeight: panelHeight)
