@@ -23,8 +23,12 @@ static __thread int tracing __attribute__((tls_model("initial-exec")));
 static __thread int insideTrace __attribute__((tls_model("initial-exec")));
 static __thread uint64_t startCount __attribute__((tls_model("initial-exec")));
 
+// Set: allocations on every thread count (a compositor's painter threads
+// allocate on their own threads).
+static _Atomic int countingAllThreads;
+
 static inline void note(void) {
-    if (__builtin_expect(!counting || insideTrace, 1)) return;
+    if (__builtin_expect((!counting && !atomic_load_explicit(&countingAllThreads, memory_order_relaxed)) || insideTrace, 1)) return;
     atomic_fetch_add_explicit(&counted, 1, memory_order_relaxed);
     if (tracing) {
         insideTrace = 1;            // backtrace may allocate (loading libgcc_s)
@@ -88,6 +92,10 @@ uint64_t fbr_malloc_counter_end(void) {
 
 uint64_t fbr_malloc_counter_total(void) {
     return atomic_load_explicit(&counted, memory_order_relaxed);
+}
+
+void fbr_malloc_counter_all_threads(int on) {
+    atomic_store_explicit(&countingAllThreads, on, memory_order_relaxed);
 }
 
 void fbr_malloc_counter_trace(int on) {

@@ -45,6 +45,8 @@ struct Measurement {
     var pixelsWritten = 0, pixelsBlended = 0, offscreenPasses = 0
     /// Allocations per measured frame: mean and worst frame.
     var allocationsMean = 0.0, allocationsMax = 0
+    /// Frames whose damage was painted in bands on several threads.
+    var bandedFrames = 0
 }
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
@@ -67,6 +69,7 @@ func measure(_ root: Layer, _ compositor: Compositor) -> Measurement {
     var cpuTimes = [Double](repeating: 0, count: measuredFrames)
     var allocations = [Int](repeating: 0, count: measuredFrames)
     var pixels = 0, blended = 0, passes = 0
+    var m = Measurement()
     for i in 0..<measuredFrames {
         fbr_malloc_counter_trace(traceAllocations && i == 0 ? 1 : 0)
         fbr_malloc_counter_begin()
@@ -81,10 +84,10 @@ func measure(_ root: Layer, _ compositor: Compositor) -> Measurement {
         pixels += compositor.statistics.pixelsWritten
         blended += compositor.statistics.pixelsBlended
         passes += compositor.statistics.offscreenPasses
+        if compositor.statistics.paintBands > 1 { m.bandedFrames += 1 }
         t += frameInterval
     }
     let sorted = times.sorted()
-    var m = Measurement()
     m.p50 = percentile(sorted, 0.5)
     m.p99 = percentile(sorted, 0.99)
     let cpuSorted = cpuTimes.sorted()
@@ -157,6 +160,22 @@ if wanted("full") {
     report("200 layers moving: heap allocations per frame", full.allocationsMean, "", target: 0)
     report("200 layers moving: heap allocations, worst frame", Double(full.allocationsMax), "", digits: 0, target: 0)
     try? PNG.write(frame.view, to: "out/bench/scene-ours.png")
+}
+// The same on two threads (`Compositor.paintThreads`): the damage painted
+// in two bands at once, as `RenderLoop` does on a board with two cores or
+// more. Allocations of both threads count.
+if wanted("full") || only == "full2" {
+    let compositor = Compositor()
+    compositor.paintThreads = 2
+    fbr_malloc_counter_all_threads(1)
+    let two = measure(moving.root, compositor)
+    fbr_malloc_counter_all_threads(0)
+    report("200 layers moving, 2 paint threads: ms per frame p50", two.p50, "ms")
+    report("200 layers moving, 2 paint threads: ms per frame p99", two.p99, "ms", target: 8)
+    report("200 layers moving, 2 paint threads: frames painted in 2 bands", Double(two.bandedFrames), "", digits: 0)
+    report("200 layers moving, 2 paint threads: heap allocations per frame", two.allocationsMean, "", target: 0)
+    report("200 layers moving, 2 paint threads: heap allocations, worst frame", Double(two.allocationsMax), "", digits: 0,
+           target: 0)
 }
 
 // One small layer moving over the scene at rest.

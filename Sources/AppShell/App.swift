@@ -180,6 +180,7 @@ public final class App: Sendable {
         AppRunLoop.current = appLoop
         let screen = Screen(appName: name, width: Double(display.width), height: Double(display.height), scale: config.scale, board: config)
         let compositor = Compositor()
+        compositor.paintThreads = config.resolvedPaintThreads
         screen.onDebugOverlaysChange = { compositor.debugOverlays = $0 }
         screen.call("build") { () throws(AppError) in try build(screen) }
         screen.root.layoutIfNeeded()       // laid out before it is shown: no animation from the unlaid frames
@@ -221,6 +222,7 @@ public final class App: Sendable {
         screen.root.isDisplayRoot = true
         let loop = RenderLoop(root: screen.root, presenter: presenter)
         loop.compositor.debugOverlays = screen.debugOverlays   // before the render thread starts
+        loop.compositor.paintThreads = config.resolvedPaintThreads
         screen.onDebugOverlaysChange = { loop.setDebugOverlays($0) }
         screen.statisticsSource = { loop.statistics }
         if let frames = options.frames { loop.frameLimit = frames }

@@ -47,6 +47,7 @@ static inline void *fbr_mmap_anonymous(size_t length, int readable_writable) {
 }
 static inline int fbr_mprotect_none(void *address, size_t length) { return mprotect(address, length, PROT_NONE); }
 static inline long fbr_page_size(void) { return sysconf(_SC_PAGESIZE); }
+static inline long fbr_online_processors(void) { return sysconf(_SC_NPROCESSORS_ONLN); }
 
 /// Monotonic clock in nanoseconds.
 static inline int64_t fbr_monotonic_ns(void) {

@@ -139,4 +139,7 @@ public enum System {
 
     /// Monotonic time in nanoseconds (CLOCK_MONOTONIC).
     @inline(__always) public static func monotonicNanoseconds() -> Int64 { fbr_monotonic_ns() }
+
+    /// Processors online now (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
+    public static var onlineProcessors: Int { Swift.max(1, fbr_online_processors()) }
 }

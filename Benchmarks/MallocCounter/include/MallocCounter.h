@@ -22,6 +22,9 @@ uint64_t fbr_malloc_counter_total(void);
 /// to stderr (for finding where an allocation comes from; symbolize with
 /// addr2line or llvm-symbolizer).
 void fbr_malloc_counter_trace(int on);
+/* Between begin and end, count the allocations of every thread (on = 1),
+   not only the calling thread's (on = 0, the default). */
+void fbr_malloc_counter_all_threads(int on);
 /// 1 when the hook is the malloc the process calls (it counts a test
 /// allocation of its own), 0 otherwise.
 int fbr_malloc_counter_is_active(void);

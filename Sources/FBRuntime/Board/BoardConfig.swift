@@ -70,6 +70,13 @@ public struct BoardConfig: Equatable, Sendable {
     /// The backlight idle blanking dims (`auto`: the first device under
     /// /sys/class/backlight, if there is one).
     public var backlight: BacklightChoice = .auto
+    /// Threads that paint each frame's damage (`Compositor.paintThreads`,
+    /// 1…8); nil (`auto`): the processors online, at most 4
+    /// (`resolvedPaintThreads`).
+    public var paintThreads: Int?
+
+    /// `paintThreads`, or for `auto` the processors online, at most 4.
+    public var resolvedPaintThreads: Int { paintThreads ?? Swift.min(4, System.onlineProcessors) }
 
     public init(name: String) { self.name = name }
 
@@ -86,7 +93,7 @@ public struct BoardConfig: Equatable, Sendable {
     public static let keys = ["name", "backend", "drm-device", "fb-device", "connector", "mode", "pixel-format", "rotation",
                               "buffers", "touch-device", "calibration", "kms-api", "scale",
                               "keyboard-layout", "keyboard-variant", "keyboard-options", "keyboard-locale",
-                              "idle-dim-after", "idle-off-after", "idle-dim-brightness", "backlight"]
+                              "idle-dim-after", "idle-off-after", "idle-dim-brightness", "backlight", "paint-threads"]
 }
 
 /// A board file that does not parse: `file:line: message`, like a compiler.
@@ -233,6 +240,13 @@ extension BoardConfig {
                 else if value.hasPrefix("/") { config.backlight = .directory(value) }
                 else if value.utf8.allSatisfy({ isKeyboardNameByte($0) }) { config.backlight = .named(value) }
                 else { throw error("backlight '\(value)': auto, none, a device name under /sys/class/backlight or an absolute path") }
+            case "paint-threads":
+                if value == "auto" { config.paintThreads = nil } else {
+                    guard let n = Int(value), n >= 1, n <= Compositor.maximumPaintThreads else {
+                        throw error("paint-threads '\(value)': auto, or 1 to \(Compositor.maximumPaintThreads)")
+                    }
+                    config.paintThreads = n
+                }
             default:
                 preconditionFailure("key list and switch disagree")
             }

@@ -317,11 +317,11 @@ extension Compositor {
     /// overwrites right after: see `opaqueBackgroundInterior`) are not
     /// shaded — the result is the same, without resampling under the card.
     func drawPathShadow(_ r: ResolvedLayer, _ s: ShadowPlan, alpha opacity: Double, canvas: Canvas, hidden: IntRect = .zero) {
-        guard let path = s.path, let cache = shadowCache(r.layer, path: path, plan: s), let mask = cache.image else { return }
-        defer { if cache.isTransient { cache.image = nil } }   // over the shadow cache's budget
+        guard let path = s.path, let cache = cachedShadow(r.layer, path: path, plan: s) else { return }
+        let mask = cache.image
         let alpha = unitToByte(opacity)
         guard alpha > 0 else { return }
-        let texel = 1 / cache.imageDensity
+        let texel = 1 / cache.density
         let place = AffineTransform(a: texel, b: 0, c: 0, d: texel,
                                     tx: cache.origin.x + s.offset.width, ty: cache.origin.y + s.offset.height)
         let texelToTarget = ProjectiveTransform(place).concatenating(r.toTarget)
@@ -359,9 +359,24 @@ extension Compositor {
     /// at a lower density.
     static let maximumShadowImageSide = 4096
 
+    /// The layer's shadow coverage as `shadowCache` keeps it, taken under
+    /// `sharedCacheLock`: painters on other threads may draw the same
+    /// layer's shadow, or evict another's, at the same time (see
+    /// `paintThreads`). The image is held by the value returned, so an
+    /// eviction meanwhile does not free it; one over the budget
+    /// (`isTransient`) is dropped from the cache at once.
+    func cachedShadow(_ layer: Layer, path: Path, plan s: ShadowPlan)
+        -> (image: Surface<A8>, origin: Point, density: Double)? {
+        sharedCacheLock.withLock {
+            guard let cache = shadowCache(layer, path: path, plan: s), let image = cache.image else { return nil }
+            if cache.isTransient { cache.image = nil }
+            return (image, cache.origin, cache.imageDensity)
+        }
+    }
+
     /// The layer's cached shadow coverage, rebuilt when the path, radius or
     /// `scale` changed (not the colour, applied when it is drawn). `nil`
-    /// for an empty or non-finite path.
+    /// for an empty or non-finite path. Call it through `cachedShadow`.
     func shadowCache(_ layer: Layer, path: Path, plan s: ShadowPlan) -> LayerRenderCache? {
         let cache = layer.renderCache ?? LayerRenderCache()
         layer.renderCache = cache

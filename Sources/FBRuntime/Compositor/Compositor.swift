@@ -194,6 +194,30 @@ public final class Compositor {
     /// commit; then the survey redraws only the twins whose drawn
     /// properties animate, every frame (`Layer.displayOnRenderThreadIfAnimated`).
     public var runsDisplayPass = true
+    /// Threads that paint a frame's damage (default 1; at most 8): with
+    /// more than one, a large damage is cut into horizontal bands of about
+    /// equal area, painted at once, the first by the thread calling
+    /// `render`, the others by painter threads this compositor starts at
+    /// the first such frame and keeps. The pixels are the same as on one
+    /// thread. Frames drawing layers that keep caches of their own (text,
+    /// shapes, gradients, tiles, particles, rasterized or filtered layers,
+    /// replicators, 3-D contexts, transitions), a backdrop blur, debug
+    /// overlays, or a damage under 64 K pixels are painted on one thread
+    /// (see `ParallelPaint.swift`). `RenderLoop` sets it from the board.
+    public var paintThreads = 1
+    /// A painter of another compositor (`init(painterFor:)`): it paints
+    /// bands of its owner's frames and never surveys.
+    let isPainter: Bool
+    /// Presentation values are memoised for the frame (`PresentationMemo`);
+    /// off while bands are painted on several threads, when memos are only
+    /// read.
+    var writesPresentationMemos = true
+    /// The painter threads (`paintThreads` − 1 once a frame needed them).
+    var paintWorkers: [PaintWorker] = []
+    /// Each band's share of the damage's area (summing to 1) and its last
+    /// paint time: see `balanceBands`.
+    var bandShares: [Double] = []
+    var bandNanoseconds = [Int64](repeating: 0, count: Compositor.maximumPaintThreads)
     public internal(set) var statistics = FrameStatistics()
 
     let rasterizer = PathRasterizer()
@@ -209,7 +233,9 @@ public final class Compositor {
     let blur = GaussianBlur()
     let colorPool = SurfacePool<ARGB8888>()
     let coveragePool = SurfacePool<A8>()
-    let tracker = DamageTracker()
+    /// The units of this frame and the last, and the damage. A painter
+    /// (`ParallelPaint.swift`) reads its compositor's.
+    let tracker: DamageTracker
     let rasterizeCache = RasterizeCache(budgetBytes: 32 << 20)
     /// Frames rendered (the rasterize cache's clock).
     var frameNumber: UInt64 = 0
@@ -223,8 +249,12 @@ public final class Compositor {
     }
     /// Bytes the rasterize cache holds now.
     public var rasterizeCacheBytes: Int { rasterizeCache.bytes }
-    /// The blurred `shadowPath` images of all layers (`ShadowCache`).
-    let shadowImages = ShadowCache(budgetBytes: 32 << 20)
+    /// The blurred `shadowPath` images of all layers (`ShadowCache`);
+    /// shared with the painters, used under `sharedCacheLock`.
+    let shadowImages: ShadowCache
+    /// Guards what this compositor and its painters share and fill while
+    /// they paint (the shadow images; see `cachedShadow`).
+    let sharedCacheLock: Lock
     /// Most bytes the cached `shadowPath` images of all layers may hold
     /// together (default 32 MiB; ≥ 0); beyond it the least recently used
     /// are dropped (rebuilt when drawn again), and a shadow whose image
@@ -269,6 +299,29 @@ public final class Compositor {
     public init(scale: Double = 1, kernels: KernelFamily = .simd) {
         self.scale = scale
         self.kernels = kernels
+        tracker = DamageTracker()
+        shadowImages = ShadowCache(budgetBytes: 32 << 20)
+        sharedCacheLock = Lock()
+        isPainter = false
+    }
+
+    deinit {
+        var k = 0
+        while k < paintWorkers.count { paintWorkers[k].stop(); k += 1 }
+    }
+
+    /// A painter for `owner` (see `ParallelPaint.swift`): it reads the
+    /// owner's units, resolved values and damage, and shares its shadow
+    /// images; its scratch storage, surface pools and statistics are its
+    /// own.
+    init(painterFor owner: Compositor) {
+        scale = owner.scale
+        kernels = owner.kernels
+        tracker = owner.tracker
+        shadowImages = owner.shadowImages
+        sharedCacheLock = owner.sharedCacheLock
+        isPainter = true
+        writesPresentationMemos = false
     }
 
     /// Renders `root` as it appears at `time` (animations applied) into
@@ -327,23 +380,17 @@ public final class Compositor {
         previousUnitResolved.removeAll()
         tracker.computeDamage(bounds: bounds)
         if backdropOnScreen && !tracker.damage.isEmpty { tracker.damageEverything(bounds: bounds) }
-        backdropOnScreen = false
         statistics.layersOccluded = tracker.markOccluded()
         statistics.pixelsDamaged = tracker.damage.area
-        var damageIndex = 0   // an index loop: `for … in` allocates in debug builds
-        while damageIndex < tracker.damage.rects.count {
-            let rect = tracker.damage.rects[damageIndex]
-            damageIndex += 1
-            tracker.occlusion.forEachVisiblePart(of: rect, drawnFrom: 0) { piece in
-                var y = piece.y
-                while y < piece.maxY { (target.row(y) + piece.x).update(repeating: clearColor.argb, count: piece.width); y += 1 }
-                statistics.pixelsWritten += piece.area
-            }
-            if drawable {
-                var canvas = Canvas(target, family: kernels)
-                canvas.clip(to: rect)
-                draw(root, parent: placement, opacity: 1, canvas: canvas, depth: 0)
-            }
+        // In bands on several threads when it pays and is safe (see
+        // `paintThreads`), else here.
+        let bands = drawable ? paintBandCount() : 1
+        backdropOnScreen = false
+        if bands < 2 || !paintInBands(bands, root: root, placement: placement, target: target, clearColor: clearColor,
+                                      bounds: bounds) {
+            paintDamage(root, placement: placement, target: target, clearColor: clearColor,
+                        rows: bounds.y ..< bounds.maxY, drawable: drawable)
+            if !tracker.damage.isEmpty { statistics.paintBands = 1 }
         }
         if debugOverlays.contains(.redrawn) { flashRedrawn(target) }
         frameTarget = nil
@@ -354,7 +401,7 @@ public final class Compositor {
             colorPool.endFrame()
             coveragePool.endFrame()
         }
-        statistics.surfacesAllocated = colorPool.allocations + coveragePool.allocations
+        statistics.surfacesAllocated = colorPool.allocations + coveragePool.allocations + endPaintersFrame()
         colorPool.allocations = 0
         coveragePool.allocations = 0
     }

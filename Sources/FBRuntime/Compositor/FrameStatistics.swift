@@ -57,5 +57,29 @@ public struct FrameStatistics: Equatable, Sendable {
     /// render thread this frame, because a property they draw animates
     /// (`Layer.displayOnRenderThreadIfAnimated`).
     public var layersDisplayed = 0
+    /// Bands the damage was painted in, one thread each
+    /// (`Compositor.paintThreads`); 1 when one thread painted it all, 0
+    /// when nothing was damaged.
+    public var paintBands = 0
     public init() {}
+
+    /// Adds what a painter counted while painting its band (every figure
+    /// but `paintBands`).
+    mutating func add(_ o: FrameStatistics) {
+        layersDrawn += o.layersDrawn
+        layersCulled += o.layersCulled
+        pixelsWritten += o.pixelsWritten
+        pixelsBlended += o.pixelsBlended
+        offscreenPasses += o.offscreenPasses
+        shadowsRasterized += o.shadowsRasterized
+        surfacesAllocated += o.surfacesAllocated
+        pixelsDamaged += o.pixelsDamaged
+        layersOccluded += o.layersOccluded
+        rasterizeCacheHits += o.rasterizeCacheHits
+        rasterizeCacheMisses += o.rasterizeCacheMisses
+        animationEvaluations += o.animationEvaluations
+        unitsReplayed += o.unitsReplayed
+        layersSurveyed += o.layersSurveyed
+        layersDisplayed += o.layersDisplayed
+    }
 }

@@ -45,7 +45,7 @@ extension Compositor {
         }
         let p = PresentationValues(layer, at: t, scratch: &scratch.animationValues)
         statistics.animationEvaluations += 1
-        guard evaluationEpoch != 0 else { return p }
+        guard evaluationEpoch != 0, writesPresentationMemos else { return p }
         if let memo = layer.presentedMemo {
             memo.values = p
             memo.epoch = evaluationEpoch

@@ -23,13 +23,18 @@ public final class LayerContents {
     /// first trilinear draw, dropped by `contentsDidChange()`.
     private var mipMaps: MipMaps?
 
-    /// The cached mip chain, built now if there is none.
+    /// The cached mip chain, built now if there is none. Painters on
+    /// several threads may ask at once (`Compositor.paintThreads`): one
+    /// lock for all contents, held while a chain is built (once per image).
     var mipMapsForDrawing: MipMaps {
-        if let m = mipMaps { return m }
-        let m = MipMaps(image.view)
-        mipMaps = m
-        return m
+        LayerContents.mipMapLock.withLock {
+            if let m = mipMaps { return m }
+            let m = MipMaps(image.view)
+            mipMaps = m
+            return m
+        }
     }
+    private static let mipMapLock = Lock()
 
     /// Identifies this object and the version of its pixels: new for every
     /// `LayerContents` and after each `contentsDidChange()`, never reused.

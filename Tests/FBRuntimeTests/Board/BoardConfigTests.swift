@@ -66,6 +66,19 @@ final class BoardConfigTests: XCTestCase {
         XCTAssertEqual(try parse("name = a\nscale = 1.5").scale, 1.5)
     }
 
+    /// Paint threads: `auto` (nil: the processors online, at most 4)
+    /// unless set to 1…8.
+    func testPaintThreads() throws {
+        XCTAssertNil(try parse("name = a").paintThreads)
+        XCTAssertNil(try parse("name = a\npaint-threads = auto").paintThreads)
+        XCTAssertEqual(try parse("name = a\npaint-threads = 2").paintThreads, 2)
+        XCTAssertEqual(try parse("name = a\npaint-threads = 1").resolvedPaintThreads, 1)
+        let auto = try parse("name = a").resolvedPaintThreads
+        XCTAssertTrue(auto >= 1 && auto <= 4 && auto <= System.onlineProcessors)
+        assertError("name = a\npaint-threads = 0", "test.conf:2: paint-threads '0': auto, or 1 to 8")
+        assertError("name = a\npaint-threads = 9", "test.conf:2: paint-threads '9': auto, or 1 to 8")
+    }
+
     /// The hardware keyboard: US with the full compose table unless the
     /// board says otherwise; names are checked for their characters only
     /// (whether the xkb data has them is KeyboardInput's to find).
@@ -93,7 +106,7 @@ final class BoardConfigTests: XCTestCase {
     }
 
     func testEachErrorNamesTheFileAndLine() {
-        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, backend, drm-device, fb-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration, kms-api, scale, keyboard-layout, keyboard-variant, keyboard-options, keyboard-locale, idle-dim-after, idle-off-after, idle-dim-brightness, backlight)")
+        assertError("name = a\ncolour = red", "test.conf:2: unknown key 'colour' (known: name, backend, drm-device, fb-device, connector, mode, pixel-format, rotation, buffers, touch-device, calibration, kms-api, scale, keyboard-layout, keyboard-variant, keyboard-options, keyboard-locale, idle-dim-after, idle-off-after, idle-dim-brightness, backlight, paint-threads)")
         assertError("name = a\nkms-api = fast", "test.conf:2: kms-api 'fast': atomic, legacy or auto")
         assertError("name = a\nname = b", "test.conf:2: 'name' is set twice")
         assertError("name = a\n\nmode", "test.conf:3: expected 'key = value', got 'mode'")
