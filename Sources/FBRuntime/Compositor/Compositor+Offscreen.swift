@@ -98,7 +98,7 @@ extension Compositor {
                     naturalHeight: r.p.contentsRect.height * Double(contents.height) / cs)
                 if dest.isFinite { box = box.union(projectedBox(dest, r.contentToTarget)) }
             }
-            if layer.drawsOwnContent, let extent = layer.ownContentExtent(at: r.localTime), extent.isFinite {
+            if layer.drawsOwnContent, let extent = ownContentExtent(of: layer, at: r.localTime), extent.isFinite {
                 let own = projectedBox(extent, r.toTarget)
                 let margin = layer.ownContentSnapMargin
                 box = box.union(margin > 0 && !own.isEmpty ? own.insetBy(-margin) : own)

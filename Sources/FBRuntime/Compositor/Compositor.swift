@@ -199,10 +199,9 @@ public final class Compositor {
     /// equal area, painted at once, the first by the thread calling
     /// `render`, the others by painter threads this compositor starts at
     /// the first such frame and keeps. The pixels are the same as on one
-    /// thread. Frames drawing layers that keep caches of their own (text,
-    /// shapes, gradients, tiles, particles, rasterized or filtered layers,
-    /// replicators, 3-D contexts, transitions), a backdrop blur, debug
-    /// overlays, or a damage under 64 K pixels are painted on one thread
+    /// thread. Frames drawing tiles, particles, rasterized or filtered
+    /// layers, replicators, 3-D contexts or transitions, a backdrop blur,
+    /// debug overlays, or a damage under 64 K pixels are painted on one thread
     /// (see `ParallelPaint.swift`). `RenderLoop` sets it from the board.
     public var paintThreads = 1
     /// A painter of another compositor (`init(painterFor:)`): it paints

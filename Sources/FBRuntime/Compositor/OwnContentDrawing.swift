@@ -234,8 +234,37 @@ extension Compositor {
     @inline(never)
     func drawOwnContent(_ r: ResolvedLayer, opacity: Double, operator op: BlendOperator, canvas: Canvas) {
         ownContentFills = 0
+        let lock = Compositor.ownContentLock(r.layer)
+        lock.lock()
         r.layer.drawOwnContent(OwnContentDrawing(compositor: self, resolved: r, opacity: opacity, operator: op, canvas: canvas))
+        lock.unlock()
     }
+
+    /// The layer's own content's extent (`Layer.ownContentExtent`), asked
+    /// under its lock: measuring fills the layer's caches too.
+    func ownContentExtent(of layer: Layer, at t: MediaTime) -> Rect? {
+        let lock = Compositor.ownContentLock(layer)
+        lock.lock()
+        defer { lock.unlock() }
+        return layer.ownContentExtent(at: t)
+    }
+
+    /// One of 16 recursive locks, by the layer's address: held while a
+    /// layer draws or measures its own content, which fills caches the
+    /// layer keeps (text layouts and masks, stroke outlines, gradient
+    /// images) — painters on other threads may draw the same layer in
+    /// their bands (`paintThreads`). Uncontended on one thread. Recursive:
+    /// a layer's drawing may measure itself.
+    static func ownContentLock(_ layer: Layer) -> Lock {
+        let address = UInt(bitPattern: Unmanaged.passUnretained(layer).toOpaque())
+        return ownContentLocks[Int((address >> 6) & 15)]
+    }
+
+    private static let ownContentLocks: [Lock] = {
+        var locks: [Lock] = []
+        while locks.count < 16 { locks.append(Lock(recursive: true)) }
+        return locks
+    }()
 
     /// The part number of the next fill of a layer's own content (its
     /// first fill, its second…), for `ShapeCandidates`.

@@ -20,20 +20,23 @@ import Raster
 //   shadow images (`sharedCacheLock`), the contents' mip chains;
 // - each painter's own: scratch storage, rasterizers, blur, surface pools,
 //   statistics (added to the compositor's at the end of the frame).
+// - behind one of 16 locks by address: what a layer caches while it draws
+//   or measures its own content (`Compositor.ownContentLock`);
 // A frame is painted on one thread when any layer it draws keeps state
 // that is not covered above (see `Layer.paintsConcurrently`), while a
 // backdrop blur is on screen (it reads pixels of the other bands), with
 // debug overlays, or when the damage is small.
 
 extension Layer {
-    /// Whether two painters may draw this layer's own parts at once: it
-    /// fills no cache of its own while drawn. Layers that draw their own
-    /// content (text, shapes, gradients, particles, tiles), 3-D rendering
-    /// contexts, replicators, rasterized layers, filters and running
-    /// transitions are painted on one thread (their caches are not shared
-    /// between painters yet).
+    /// Whether two painters may draw this layer at once. Text, shapes and
+    /// gradients may: what they cache while drawn is filled under their
+    /// own-content lock (`Compositor.ownContentLock`). Tiles and particles
+    /// (content that changes with time), 3-D rendering contexts,
+    /// replicators, rasterized layers, filters and running transitions are
+    /// painted on one thread (their state is not shared between painters
+    /// yet).
     var paintsConcurrently: Bool {
-        if drawsOwnContent || drawsInTiles || isTransformLayer || replicator != nil || shouldRasterize
+        if drawsInTiles || isTransformLayer || replicator != nil || shouldRasterize
             || !filters.isEmpty || contentChangesWithTime {
             return false
         }
