@@ -7,6 +7,7 @@
 #include <execinfo.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 extern void *__libc_malloc(size_t size);
@@ -41,6 +42,19 @@ static inline void note(void) {
     }
 }
 
+// Under ThreadSanitizer (`swift build --sanitize=thread`), which intercepts
+// malloc itself, the hook stays out: the counter is inactive
+// (`fbr_malloc_counter_is_active` returns 0) and the process runs.
+#if defined(__has_feature)
+#  if __has_feature(thread_sanitizer)
+#    define FBR_MALLOC_COUNTER_OFF 1
+#  endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#  define FBR_MALLOC_COUNTER_OFF 1
+#endif
+
+#ifndef FBR_MALLOC_COUNTER_OFF
 void *malloc(size_t size) {
     note();
     return __libc_malloc(size);
@@ -79,6 +93,8 @@ void *memalign(size_t alignment, size_t size) {
     note();
     return __libc_memalign(alignment, size);
 }
+
+#endif  // FBR_MALLOC_COUNTER_OFF
 
 void fbr_malloc_counter_begin(void) {
     startCount = atomic_load_explicit(&counted, memory_order_relaxed);

@@ -192,12 +192,14 @@ public final class App: Sendable {
         }
         let frames = options.frames ?? 1
         let script = InputScript(options.inputSteps)
+        var banded = 0
         for frame in 0..<frames {
             appLoop.runTurn {
                 screen.handle(script.events(atFrame: frame, time: appLoop.now))
                 screen.advance(to: appLoop.now)
             }
             display.renderFrame(screen.root, with: compositor)
+            if compositor.statistics.paintBands > 1 { banded += 1 }
             let path = out + "/frame-" + App.zeroPadded(frame, 4) + ".png"
             do { try PNG.write(display.framebuffer.view, to: path) } catch {
                 print("\(name): error: \(error.description)")
@@ -205,6 +207,7 @@ public final class App: Sendable {
             }
         }
         print("\(name): headless: wrote \(frames) frame\(frames == 1 ? "" : "s") (\(display.width)x\(display.height)) to \(out)/frame-*.png")
+        if banded > 0 { print("\(name): headless: \(banded) painted in bands on \(compositor.paintThreads) threads") }
         return 0
     }
 
