@@ -3,7 +3,9 @@ import Raster
 // The survey: before drawing, the compositor walks the tree as `draw` will,
 // records each unit (see `DrawnUnit`) with its signature, extent and opaque
 // rectangle, and lets the `DamageTracker` find what changed since the last
-// frame. Only the damaged rectangles are then cleared and drawn.
+// frame. Only the damaged rectangles are then cleared and drawn. With
+// `recordsHitList` it also records the hit list where it resolves each
+// layer (Compositor+HitTest.swift).
 
 extension Compositor {
     /// Records the units `draw(layer, …)` would draw straight into the
@@ -14,7 +16,8 @@ extension Compositor {
     /// A subtree that nothing changed since the last frame (its
     /// `subtreeVersion`, placement, opacity, clip and depth are those of
     /// the last frame's survey, and nothing in it depends on time) is not
-    /// walked: its units are the last frame's, copied (`SurveyMemo`).
+    /// walked: its units are the last frame's, copied (`SurveyMemo`), and
+    /// so are its hit list entries.
     func survey(_ layer: Layer, parent: ParentPlacement, opacity: Double, clip: IntRect, depth: Int) {
         statistics.layersSurveyed += 1
         if surveyReplayAllowed, replaySurvey(of: layer, parent: parent, opacity: opacity, clip: clip, depth: depth) {
@@ -23,6 +26,7 @@ extension Compositor {
         let outerVaries = surveyVaries
         surveyVaries = false
         let firstUnit = tracker.units.count
+        let firstHit = hits.count
         let culledBefore = statistics.layersCulled
         surveyLayer(layer, parent: parent, opacity: opacity, clip: clip, depth: depth)
         if replaysUnchangedSubtrees {
@@ -32,6 +36,7 @@ extension Compositor {
             layer.surveyMemo.varies = surveyVaries
             layer.surveyMemo.placement.record(parent, opacity: opacity, clip: clip, depth: depth)
             layer.surveyMemo.units = firstUnit ..< tracker.units.count
+            layer.surveyMemo.hits = firstHit ..< hits.count
             layer.surveyMemo.layersCulled = statistics.layersCulled - culledBefore
         }
         surveyVaries = surveyVaries || outerVaries
@@ -44,20 +49,25 @@ extension Compositor {
         guard memo.token == surveyToken, memo.frame &+ 1 == frameNumber, !memo.varies,
               memo.version == layer.subtreeVersion,
               memo.placement.matches(parent, opacity: opacity, clip: clip, depth: depth),
+              !recordsHitList || hits.isRunOfSubtrees(memo.hits, first: layer),
               let first = tracker.replay(memo.units, of: layer) else { return false }
         let old = memo.units
-        carryReplayedUnits(old, to: first, memosFrom: old.lowerBound + 1)
+        let firstHit = recordsHitList ? hits.replay(memo.hits) : hits.count
+        let hitCount = recordsHitList ? memo.hits.count : 0
+        carryReplayedUnits(old, to: first, memosFrom: old.lowerBound + 1, hitShift: firstHit - memo.hits.lowerBound)
         layer.surveyMemo.frame = frameNumber
         layer.surveyMemo.units = first ..< (first + old.count)
+        layer.surveyMemo.hits = firstHit ..< (firstHit + hitCount)
         statistics.layersCulled += memo.layersCulled
         return true
     }
 
-    /// After `tracker` replayed the last frame's units `old` at `first`:
-    /// their resolved values for the draw, and the survey memos of the
-    /// unit layers from `memosFrom` on moved with them (so a later change
-    /// above them still finds them current).
-    func carryReplayedUnits(_ old: Range<Int>, to first: Int, memosFrom: Int) {
+    /// After `tracker` replayed the last frame's units `old` at `first`
+    /// (and `hits` their entries, `hitShift` further on): their resolved
+    /// values for the draw, and the survey memos of the unit layers from
+    /// `memosFrom` on moved with them (so a later change above them still
+    /// finds them current).
+    func carryReplayedUnits(_ old: Range<Int>, to first: Int, memosFrom: Int, hitShift: Int) {
         let shift = first - old.lowerBound
         var k = old.lowerBound
         while k < old.upperBound {
@@ -69,6 +79,8 @@ extension Compositor {
                    unitLayer.surveyMemo.units.lowerBound == k {
                     unitLayer.surveyMemo.frame = frameNumber
                     unitLayer.surveyMemo.units = (k + shift) ..< (unitLayer.surveyMemo.units.upperBound + shift)
+                    let h = unitLayer.surveyMemo.hits
+                    unitLayer.surveyMemo.hits = recordsHitList ? (h.lowerBound + hitShift) ..< (h.upperBound + hitShift) : 0 ..< 0
                 }
             }
             k += 1
@@ -91,7 +103,10 @@ extension Compositor {
         if surveyVaries(layer) { surveyVaries = true }
         guard isWithinDepthLimit(layer, depth) else { return }
         if !layer.animations.isEmpty && surveyIfInTransition(layer, parent: parent, opacity: opacity, clip: clip, depth: depth) {
-            return      // Compositor+Transition.swift
+            // Compositor+Transition.swift. Hit as the layer is, not as its
+            // transition's images.
+            if recordsHitList { surveyHits(layer, parent: parent, depth: depth) }
+            return
         }
         // A render twin whose drawn property animates redraws its backing
         // store with this frame's values before its contents are read.
@@ -100,7 +115,11 @@ extension Compositor {
         }
         guard let r = resolve(layer, in: parent) else { return }
         let layerOpacity = opacity * clampUnit(r.p.opacity)
-        guard layerOpacity > 0 else { return }
+        guard layerOpacity > 0 else {
+            // Not drawn, but hit (opacity does not matter, as in CA).
+            if recordsHitList { surveyHits(r, parent: parent, depth: depth) }
+            return
+        }
         if layer.backgroundBlurRadius != 0 || !layer.animations.isEmpty,
            let radius = layer.customPresentationValue(forKey: "backgroundBlurRadius", atLocalTime: r.localTime)?.scalarValue,
            radius > 0 {
@@ -116,6 +135,7 @@ extension Compositor {
             foldSubtree(r, into: &signature, depth: depth)
             let i = tracker.append(layer, signature: signature.value, extent: clip, opaqueRect: .zero)
             tracker.endSubtree(of: i)
+            if recordsHitList { surveyHits(r, parent: parent, depth: depth) }
             return
         }
         // A culled layer is no unit: the draw never meets it (counted here).
@@ -157,6 +177,7 @@ extension Compositor {
             let i = tracker.append(layer, signature: signature.value, extent: extent, opaqueRect: .zero)
             noteSurveyed(r, unit: i)
             tracker.endSubtree(of: i)
+            if recordsHitList { surveyHits(r, parent: parent, depth: depth) }    // the subtree drawn with it
             return
         }
         signature.combine(2 as UInt64)
@@ -191,6 +212,7 @@ extension Compositor {
                                baseSignature: base, trim: trim, partialDamage: partial)
         noteSurveyed(r, unit: i)
         tracker.setPlaysSublayers(i)
+        let hit = recordsHitList ? hits.open(r, parent: parent, depth: depth, plane: false) : -1
         if !layer.sublayers.isEmpty && depth + 1 < Compositor.maximumDepth {
             var childClip = clip
             if let pixelClip { childClip = childClip.intersection(pixelClip) }
@@ -204,6 +226,7 @@ extension Compositor {
             }
         }
         tracker.endSubtree(of: i)
+        if hit >= 0 { hits.close(hit) }
     }
 
     /// `subtreeBounds(r, depth:)` for the off-clip test: the box the

@@ -1,80 +1,166 @@
 import Raster
 
-// Hit testing walks the tree with the compositor's own decisions, so what
-// is hit is what is drawn: the same `resolve` (placement: `toSuperlayer`
-// joined with the parent's `sublayerSpace`, flattened, times the parent's
-// map; hidden and non-finite layers skipped), the same drawing order
-// (`forEachSublayerInDrawingOrder`), the same back-face culling, the same
-// rendering-context planes (`collectPlanes`) and replica placements
-// (`forEachReplica`), and the mask layer drawn by `draw` itself.
+// Hit testing reads the hit list (`HitList`) that the survey records as
+// it resolves each layer — the same `resolve` (placement, presented
+// values, hidden and non-finite layers skipped), drawing order
+// (`forEachSublayerInDrawingOrder`), back-face culling, rendering-context
+// planes (`collectPlanes`) and replica placements (`forEachReplica`) the
+// draw uses — front to back. There is no walk of the tree of its own, so
+// what is hit cannot drift from what is drawn.
+//
+// Where the survey records:
+// - a layer drawn straight into the target (a unit whose sublayers are
+//   units): its entry in `surveyLayer`, where the unit is recorded, its
+//   sublayers' by their own `survey`;
+// - everything the survey does not walk layer by layer — a subtree drawn
+//   offscreen as one image (group opacity, masks, clips, filters,
+//   rasterized), a rendering context, a replicator, a layer in a
+//   transition, a transparent layer (not drawn, still hittable) — by
+//   `surveyHits`, which follows the draw of that subtree;
+// - a subtree the survey replays from the last frame (`SurveyMemo`,
+//   `SiblingRunMemo`): the last frame's entries, copied with its units.
+//
+// `Layer.hitTest(_:at:)` records with a compositor of its own that draws
+// nothing: `surveyHits` from the root (no units, no clip: nothing is culled
+// for being off screen). A compositor that renders records the list when
+// `recordsHitList` is on and answers `hitTest(_:)` from it.
 
 extension Compositor {
-    /// The deepest layer of the subtree of `layer` that is under `point`
-    /// (in the pixels of `parent.toTarget`), front-most first; `nil` when
-    /// none is.
-    ///
-    /// A layer is under the point when its `contains(_:)` says so for the
-    /// point in its bounds space. With `masksToBounds` the rounded bounds
-    /// (`cornerRadius`, `maskedCorners`) clip the layer and its sublayers;
-    /// a `mask` layer clips them where its drawn alpha is 0 (sampled at
-    /// the point, 1/16 point wide). Opacity does not matter (as in CA).
-    func hitTest(_ layer: Layer, point: Point, parent: ParentPlacement, depth: Int) -> Layer? {
-        guard depth < Compositor.maximumDepth, let r = resolve(layer, in: parent) else { return nil }
-        if layer.isTransformLayer { return hitTestRenderingContext(r, point: point, parent: parent, depth: depth) }
-        if isCulledBackFace(r, parent: parent) { return nil }
-        guard let inverse = r.toTarget.inverted(), let local = inverse.apply(x: point.x, y: point.y),
-              local.x.isFinite, local.y.isFinite else { return nil }
-        let p = Point(x: local.x, y: local.y)
-        if layer.masksToBounds && !Compositor.roundedRect(r.bounds, radii: r.radii, contains: p) { return nil }
-        if let mask = layer.mask, maskAlpha(mask, of: r, at: point, depth: depth) == 0 { return nil }
-        var hit: Layer?
-        if depth + 1 < Compositor.maximumDepth {
-            if let replicator = layer.replicator, !layer.sublayers.isEmpty {
-                forEachReplica(r, replicator.replication(at: r.localTime)) { placement, _ in
-                    forEachSublayerInDrawingOrder(layer) { sublayer in
-                        if let h = hitTest(sublayer, point: point, parent: placement, depth: depth + 1) { hit = h }
-                    }
-                }
-            } else {
-                let placement = r.sublayerPlacement
-                // Back to front: the last hit is the front-most.
-                forEachSublayerInDrawingOrder(layer) { sublayer in
-                    if let h = hitTest(sublayer, point: point, parent: placement, depth: depth + 1) { hit = h }
-                }
-            }
-        }
-        if let hit { return hit }
-        // `contains` sees the model's bounds: while the bounds animate, the
-        // presentation bounds decide instead (an override is not consulted).
-        let b = layer.bounds
-        let boundsAnimated = b.minX != r.bounds.minX || b.minY != r.bounds.minY
-            || Swift.abs(b.width) != r.bounds.width || Swift.abs(b.height) != r.bounds.height
-        // `contains` sees the presented values of custom properties (a hit
-        // area that animates with a declared property follows what is drawn).
-        layer.actionState.hitTestTime = r.localTime
-        defer { layer.actionState.hitTestTime = nil }
-        let inside = boundsAnimated ? Compositor.roundedRect(r.bounds, radii: CornerRadii(0), contains: p) : layer.contains(p)
-        return inside ? layer : nil
+    /// `surveyHits` of `layer` placed in `parent`: nothing when it is
+    /// hidden, not finite or at `maximumDepth`.
+    func surveyHits(_ layer: Layer, parent: ParentPlacement, depth: Int, plane: Bool = false) {
+        guard depth < Compositor.maximumDepth, let r = resolve(layer, in: parent) else { return }
+        surveyHits(r, parent: parent, depth: depth, plane: plane)
     }
 
-    /// A transform layer: every plane of its rendering context is tried;
-    /// of those hit, the one nearest the viewer at the point wins (largest
-    /// depth in the context space, as the BSP order draws it last); equal
-    /// depths go to the plane later in drawing order.
-    func hitTestRenderingContext(_ r: ResolvedLayer, point: Point, parent: ParentPlacement, depth: Int) -> Layer? {
-        var planes: [ContextPlane] = []
+    /// Records the entries of `r` and its subtree as the draw places them
+    /// (see `HitList`), whatever their opacity: a transform layer's
+    /// rendering context as its planes; a back face culled, with its
+    /// subtree; a replicator's sublayers once per instance.
+    func surveyHits(_ r: ResolvedLayer, parent: ParentPlacement, depth: Int, plane: Bool = false) {
+        if r.layer.isTransformLayer {
+            surveyContextHits(r, parent: parent, depth: depth)
+            return
+        }
+        guard !isCulledBackFace(r, parent: parent) else { return }
+        let entry = hits.open(r, parent: parent, depth: depth, plane: plane)
+        defer { hits.close(entry) }
+        guard depth + 1 < Compositor.maximumDepth, !r.layer.sublayers.isEmpty else { return }
+        if let replicator = r.layer.replicator {
+            surveyReplicaHits(r, replicator.replication(at: r.localTime), depth: depth)
+            return
+        }
+        let placement = r.sublayerPlacement
+        forEachSublayerInDrawingOrder(r.layer) { sublayer in
+            surveyHits(sublayer, parent: placement, depth: depth + 1)
+        }
+    }
+
+    /// The planes of the rendering context rooted at the transform layer
+    /// `r`, each with its subtree, after an entry for the context.
+    @inline(never)
+    func surveyContextHits(_ r: ResolvedLayer, parent: ParentPlacement, depth: Int) {
+        let entry = hits.openContext(r.layer, depth: depth)
+        defer { hits.close(entry) }
+        let c = contextScratch
+        let mark = c.mark
+        defer { c.reset(to: mark) }
         var toContext = r.p.geometry.toSuperlayer
         if !parent.sublayerSpace.isIdentity { toContext = toContext.concatenating(parent.sublayerSpace) }
-        collectPlanes(of: r, toContext: toContext, parent: parent, opacity: 1, depth: depth, into: &planes)
-        var best: Layer?
+        collectPlanes(of: r, toContext: toContext, parent: parent, opacity: 1, depth: depth, into: &c.planes)
+        let end = c.planes.count      // a context inside a plane appends after it, and takes its own off
+        var i = mark.planes
+        while i < end {
+            let plane = c.planes[i]
+            surveyHits(plane.layer, parent: plane.placement, depth: plane.depth, plane: true)
+            i += 1
+        }
+    }
+
+    /// A replicator's sublayers once per instance (`forEachReplica`: an
+    /// instance tinted fully transparent is not drawn, nor hit). The
+    /// entries are the model sublayers themselves, placed as the instance.
+    @inline(never)
+    func surveyReplicaHits(_ r: ResolvedLayer, _ replication: Replication, depth: Int) {
+        forEachReplica(r, replication) { placement, _ in
+            forEachSublayerInDrawingOrder(r.layer) { sublayer in
+                surveyHits(sublayer, parent: placement, depth: depth + 1)
+            }
+        }
+    }
+
+    /// `Layer.hitTest(_:at:)`: records the hit list of `root` (placed at
+    /// the identity in a display space of points) at `time` and reads it.
+    /// The compositor must be one that renders nothing (its survey state is
+    /// not touched: no units, memos or caches).
+    func hitTest(_ root: Layer, at time: MediaTime, point: Point) -> Layer? {
+        _ = hits.beginFrame(recording: true)
+        let placement = ParentPlacement(toTarget: .identity, sublayerSpace: .identity, flipped: false, time: time)
+        surveyHits(root, parent: placement, depth: 0)
+        hits.endSurvey()
+        return hitTestList(atPixel: point)
+    }
+
+    // MARK: Reading the list
+
+    /// The layer of the last recorded hit list under `point` (target
+    /// pixels), front-most and deepest first; `nil` when none is.
+    ///
+    /// Reads the entries backwards (front to back). An entry is hit when
+    /// the point passes its clips and its superlayers' (`entryPasses`)
+    /// and its layer's `contains(_:)` says so for the point in its bounds
+    /// space (inside the presented bounds while they animate; custom
+    /// properties presented at the entry's time). A rendering context is
+    /// decided as a whole: of its planes hit, the one nearest the viewer
+    /// at the point.
+    ///
+    /// - Complexity: O(entries), and a 1-pixel draw of each mask met.
+    func hitTestList(atPixel point: Point) -> Layer? {
+        guard point.isFinite else { return nil }
+        hits.passes.removeAll(keepingCapacity: true)
+        hits.passes.append(contentsOf: repeatElement(0, count: hits.count))
+        guard let i = firstHit(in: 0 ..< hits.count, context: -1, at: point) else { return nil }
+        return hits.entries[i].layer
+    }
+
+    /// The first entry of `range` (whole subtrees of the rendering
+    /// context `context`, or of no context: −1) that is hit, reading
+    /// backwards.
+    private func firstHit(in range: Range<Int>, context: Int, at point: Point) -> Int? {
+        var j = range.upperBound - 1
+        while j >= range.lowerBound {
+            let inner = hits.entries[j].context
+            if inner != context {
+                // The last entry of a rendering context inside the range:
+                // the context is decided whole, then skipped.
+                var c = inner
+                while hits.entries[c].context != context { c = hits.entries[c].context }
+                if let hit = contextHit(c, at: point) { return hit }
+                j = c - 1
+                continue
+            }
+            if hits.entries[j].kind != .context, entryPasses(j, at: point), entryContains(j, at: point) { return j }
+            j -= 1
+        }
+        return nil
+    }
+
+    /// The entry hit in the rendering context rooted at entry `c`: of its
+    /// planes that are hit (each with its subtree flattened into it), the
+    /// one nearest the viewer at the point (largest depth in the
+    /// context's space, as the BSP order draws it last); equal depths go
+    /// to the plane later in drawing order.
+    private func contextHit(_ c: Int, at point: Point) -> Int? {
+        guard entryPasses(c, at: point) else { return nil }
+        var best: Int?
         var bestZ = -Double.infinity
-        for plane in planes {
-            guard let hit = hitTest(plane.layer, point: point, parent: plane.placement, depth: plane.depth),
-                  let s = resolve(plane.layer, in: plane.placement),
-                  let inverse = s.toTarget.inverted(), let local = inverse.apply(x: point.x, y: point.y) else { continue }
-            var m = s.p.geometry.toSuperlayer
-            if !plane.placement.sublayerSpace.isIdentity { m = m.concatenating(plane.placement.sublayerSpace) }
-            let h = m.apply(x: local.x, y: local.y)
+        var k = c + 1
+        let end = hits.entries[c].subtreeEnd
+        while k < end {
+            let next = hits.entries[k].subtreeEnd
+            defer { k = next }
+            guard let hit = firstHit(in: k ..< next, context: c, at: point), let local = localPoint(k, point) else { continue }
+            let h = hits.entries[k].toContext.apply(x: local.x, y: local.y)
             let z = h.w != 0 ? h.z / h.w : 0
             guard z.isFinite else { continue }
             if z >= bestZ { bestZ = z; best = hit }
@@ -82,17 +168,65 @@ extension Compositor {
         return best
     }
 
-    /// The alpha (0–255) of `mask`, laid out in the bounds space of `r`, at
-    /// the target point `point`: the mask drawn by `draw` into one pixel
-    /// 1/16 of a point wide centred on the point.
-    func maskAlpha(_ mask: Layer, of r: ResolvedLayer, at point: Point, depth: Int) -> UInt32 {
+    /// The point in entry `i`'s bounds space; `nil` when its map cannot be
+    /// inverted there (singular, or the point is behind the eye).
+    private func localPoint(_ i: Int, _ point: Point) -> Point? {
+        guard let inverse = hits.entries[i].toTarget.inverted(), let local = inverse.apply(x: point.x, y: point.y),
+              local.x.isFinite, local.y.isFinite else { return nil }
+        return Point(x: local.x, y: local.y)
+    }
+
+    /// Whether the point gets through the clips of entry `i` and of its
+    /// superlayers: each maps it into its bounds space, `masksToBounds`
+    /// keeps it inside the rounded bounds, a `mask` where its drawn alpha
+    /// is not 0. A context's root clips nothing. Memoised per query.
+    private func entryPasses(_ i: Int, at point: Point) -> Bool {
+        guard i >= 0 else { return true }
+        if hits.passes[i] != 0 { return hits.passes[i] == 1 }
+        let e = hits.entries[i]
+        var ok = entryPasses(e.parent, at: point)
+        if ok && e.kind != .context {
+            if let p = localPoint(i, point) {
+                if e.masksToBounds && !Compositor.roundedRect(e.bounds, radii: e.radii, contains: p) { ok = false }
+                if ok, e.hasMask, let mask = e.layer.mask,
+                   maskAlpha(mask, toTarget: e.toTarget, flipped: e.sublayersFlipped, time: e.time, depth: Int(e.depth),
+                             at: point) == 0 {
+                    ok = false
+                }
+            } else {
+                ok = false
+            }
+        }
+        hits.passes[i] = ok ? 1 : 2
+        return ok
+    }
+
+    /// Whether entry `i`'s layer contains the point (its clips aside).
+    private func entryContains(_ i: Int, at point: Point) -> Bool {
+        guard let p = localPoint(i, point) else { return false }
+        let e = hits.entries[i]
+        // `contains` sees the model's bounds: while the bounds animate, the
+        // presentation bounds decide instead (an override is not consulted).
+        if e.boundsAnimated { return Compositor.roundedRect(e.bounds, radii: CornerRadii(0), contains: p) }
+        // `contains` sees the presented values of custom properties (a hit
+        // area that animates with a declared property follows what is drawn).
+        e.layer.actionState.hitTestTime = e.time
+        defer { e.layer.actionState.hitTestTime = nil }
+        return e.layer.contains(p)
+    }
+
+    /// The alpha (0–255) of `mask`, laid out in a layer's bounds space
+    /// (mapped by `toTarget`), at the target point `point`: the mask drawn
+    /// by `draw` into one pixel 1/16 of a point wide centred on the point.
+    func maskAlpha(_ mask: Layer, toTarget: ProjectiveTransform, flipped: Bool, time: MediaTime, depth: Int,
+                   at point: Point) -> UInt32 {
         guard let pixel = colorPool.acquire(width: 1, height: 1) else { return 0 }
         defer { colorPool.release(pixel) }
         pixel.row(0)[0] = 0
         let k = 16.0
         let zoom = ProjectiveTransform(AffineTransform(a: k, b: 0, c: 0, d: k, tx: 0.5 - k * point.x, ty: 0.5 - k * point.y))
-        let placement = ParentPlacement(toTarget: r.toTarget.concatenating(zoom), sublayerSpace: .identity,
-                                        flipped: r.sublayersFlipped, time: r.localTime)
+        let placement = ParentPlacement(toTarget: toTarget.concatenating(zoom), sublayerSpace: .identity,
+                                        flipped: flipped, time: time)
         var canvas = Canvas(pixel, family: kernels)
         canvas.clip(to: IntRect(x: 0, y: 0, width: 1, height: 1))
         draw(mask, parent: placement, opacity: 1, canvas: canvas, depth: depth + 1)
@@ -121,5 +255,30 @@ extension Compositor {
         if br > 0, p.x > rect.maxX - br, p.y > rect.maxY - br, outside(rect.maxX - br, rect.maxY - br, br) { return false }
         if bl > 0, p.x < rect.minX + bl, p.y > rect.maxY - bl, outside(rect.minX + bl, rect.maxY - bl, bl) { return false }
         return true
+    }
+}
+
+extension Compositor {
+    /// The front-most, deepest layer of the tree the last `render` drew
+    /// that is under `point`, as it was drawn then; `nil` when none is, or
+    /// when `recordsHitList` was off. `point` is in the root's superlayer
+    /// space, points (where touches land: `render` maps it by `scale`).
+    ///
+    /// The same rules as `Layer.hitTest(_:at:)`, read from the hit list
+    /// the frame's survey recorded, so the answer is what that frame
+    /// showed. The layers are the rendered tree's (under `RenderLoop`, the
+    /// render tree's). One difference: the survey does not walk a subtree
+    /// whose drawn box lies wholly off the target, so a layer whose hit
+    /// area reaches onto the target while nothing of its subtree is drawn
+    /// there (a transparent sublayer of such a subtree, or `contains(_:)`
+    /// answering beyond the bounds) is not found here.
+    ///
+    /// Call it on the thread that renders, between frames.
+    ///
+    /// - Complexity: O(entries); allocates nothing once the compositor
+    ///   has answered a query on a list as long.
+    public func hitTest(_ point: Point) -> Layer? {
+        guard recordsHitList, scale > 0, scale.isFinite else { return nil }
+        return hitTestList(atPixel: Point(x: point.x * scale, y: point.y * scale))
     }
 }

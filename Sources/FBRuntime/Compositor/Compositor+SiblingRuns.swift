@@ -28,6 +28,10 @@ final class SiblingRunMemo {
     /// Sublayer `i`'s units begin at `firstUnit + starts[i]`; one more
     /// entry than sublayers, the last one past all their units.
     var starts: [Int32] = []
+    /// The same for their hit list entries (`HitList`): sublayer `i`'s
+    /// begin at `firstHit + hitStarts[i]`.
+    var firstHit = 0
+    var hitStarts: [Int32] = []
     /// Back faces culled in sublayer `i`'s subtree, and in all of them.
     var culled: [Int32] = []
     var culledTotal = 0
@@ -37,6 +41,7 @@ final class SiblingRunMemo {
     /// count (scratch).
     var fresh: [Int] = []
     var growth: [Int] = []
+    var hitGrowth: [Int] = []
     var nextVaried: [Int] = []
 }
 
@@ -76,7 +81,9 @@ extension Compositor {
             return
         }
         let first = tracker.units.count
+        let firstHit = hits.count
         memo.starts.removeAll(keepingCapacity: true)
+        memo.hitStarts.removeAll(keepingCapacity: true)
         memo.culled.removeAll(keepingCapacity: true)
         memo.varied.removeAll(keepingCapacity: true)
         var culledTotal = 0
@@ -85,6 +92,7 @@ extension Compositor {
             let sublayer = sublayers[i]
             sublayer.sublayerChanges.indexHint = i
             memo.starts.append(Int32(truncatingIfNeeded: tracker.units.count - first))
+            memo.hitStarts.append(Int32(truncatingIfNeeded: hits.count - firstHit))
             let culledBefore = statistics.layersCulled
             survey(sublayer, parent: parent, opacity: opacity, clip: clip, depth: depth)
             let culled = statistics.layersCulled - culledBefore
@@ -94,8 +102,10 @@ extension Compositor {
             i += 1
         }
         memo.starts.append(Int32(truncatingIfNeeded: tracker.units.count - first))
+        memo.hitStarts.append(Int32(truncatingIfNeeded: hits.count - firstHit))
         memo.culledTotal = culledTotal
         memo.firstUnit = first
+        memo.firstHit = firstHit
         record(memo, layer, parent: parent, opacity: opacity, clip: clip, depth: depth)
     }
 
@@ -114,7 +124,7 @@ extension Compositor {
         let sublayers = layer.sublayers
         let n = sublayers.count
         guard memo.token == surveyToken, memo.frame &+ 1 == frameNumber, memo.sublayersVersion == layer.sublayerChanges.version,
-              memo.starts.count == n + 1, memo.culled.count == n,
+              memo.starts.count == n + 1, memo.hitStarts.count == n + 1, memo.culled.count == n,
               memo.placement.matches(parent, opacity: opacity, clip: clip, depth: depth) else { return false }
         // The sublayers to survey afresh: last frame's time-dependent ones
         // (ascending) and the changed ones, each put in its place once (no
@@ -144,34 +154,43 @@ extension Compositor {
             memo.fresh[lo] = i
         }
         // The runs between them must be whole subtrees of the last frame.
-        let base = memo.firstUnit
-        var cursor = 0
+        let base = memo.firstUnit, hitBase = memo.firstHit
+        var cursor = 0, hitCursor = 0
         k = 0
         while k < memo.fresh.count {
             let i = memo.fresh[k]
-            guard tracker.isRunOfSubtrees((base + cursor) ..< (base + Int(memo.starts[i]))) else { return false }
+            guard tracker.isRunOfSubtrees((base + cursor) ..< (base + Int(memo.starts[i]))),
+                  !recordsHitList || hits.isRunOfSubtrees((hitBase + hitCursor) ..< (hitBase + Int(memo.hitStarts[i])))
+            else { return false }
             cursor = Int(memo.starts[i + 1])
+            hitCursor = Int(memo.hitStarts[i + 1])
             k += 1
         }
-        guard tracker.isRunOfSubtrees((base + cursor) ..< (base + Int(memo.starts[n]))) else { return false }
+        guard tracker.isRunOfSubtrees((base + cursor) ..< (base + Int(memo.starts[n]))),
+              !recordsHitList || hits.isRunOfSubtrees((hitBase + hitCursor) ..< (hitBase + Int(memo.hitStarts[n])))
+        else { return false }
 
         // Replay and survey.
         let first = tracker.units.count
+        let firstHit = hits.count
         memo.growth.removeAll(keepingCapacity: true)
+        memo.hitGrowth.removeAll(keepingCapacity: true)
         memo.nextVaried.removeAll(keepingCapacity: true)
         var culledTotal = memo.culledTotal
         // The replayed runs' culled back faces, as their sublayers' surveys
         // would have counted them: all last frame's but the fresh ones'.
         var replayedCulled = memo.culledTotal
         cursor = 0
+        hitCursor = 0
         k = 0
         while k < memo.fresh.count {
             let i = memo.fresh[k]
             k += 1
             let run = (base + cursor) ..< (base + Int(memo.starts[i]))
-            carryReplayedUnits(run, to: tracker.replayRun(run), memosFrom: run.lowerBound)
+            replayRun(run, hits: (hitBase + hitCursor) ..< (hitBase + Int(memo.hitStarts[i])))
             let sublayer = sublayers[i]
             let unitsBefore = tracker.units.count
+            let hitsBefore = hits.count
             let culledBefore = statistics.layersCulled
             survey(sublayer, parent: parent, opacity: opacity, clip: clip, depth: depth)
             let culled = statistics.layersCulled - culledBefore
@@ -179,31 +198,47 @@ extension Compositor {
             culledTotal += culled - Int(memo.culled[i])
             memo.culled[i] = Int32(truncatingIfNeeded: culled)
             memo.growth.append((tracker.units.count - unitsBefore) - Int(memo.starts[i + 1] - memo.starts[i]))
+            memo.hitGrowth.append((hits.count - hitsBefore) - Int(memo.hitStarts[i + 1] - memo.hitStarts[i]))
             if sublayer.surveyMemo.varies { memo.nextVaried.append(i) }
             cursor = Int(memo.starts[i + 1])
+            hitCursor = Int(memo.hitStarts[i + 1])
         }
-        let run = (base + cursor) ..< (base + Int(memo.starts[n]))
-        carryReplayedUnits(run, to: tracker.replayRun(run), memosFrom: run.lowerBound)
+        replayRun((base + cursor) ..< (base + Int(memo.starts[n])),
+                  hits: (hitBase + hitCursor) ..< (hitBase + Int(memo.hitStarts[n])))
         statistics.layersCulled += replayedCulled
 
-        // The starts after a sublayer whose unit count changed move.
-        var shift = 0
+        // The starts after a sublayer whose unit (or entry) count changed
+        // move.
+        var shift = 0, hitShift = 0
         k = 0
         while k < memo.fresh.count {
             let i = memo.fresh[k]
-            let grown = memo.growth[k]
+            let grown = memo.growth[k], hitsGrown = memo.hitGrowth[k]
             k += 1
-            guard grown != 0 || shift != 0 else { continue }
+            guard grown != 0 || shift != 0 || hitsGrown != 0 || hitShift != 0 else { continue }
             let end = k < memo.fresh.count ? memo.fresh[k] : n
             shift += grown
+            hitShift += hitsGrown
             var j = i + 1
-            while j <= end { memo.starts[j] += Int32(truncatingIfNeeded: shift); j += 1 }
+            while j <= end {
+                memo.starts[j] += Int32(truncatingIfNeeded: shift)
+                memo.hitStarts[j] += Int32(truncatingIfNeeded: hitShift)
+                j += 1
+            }
         }
         swap(&memo.varied, &memo.nextVaried)
         memo.culledTotal = culledTotal
         memo.firstUnit = first
+        memo.firstHit = firstHit
         record(memo, layer, parent: parent, opacity: opacity, clip: clip, depth: depth)
         return true
+    }
+
+    /// The last frame's units `run` (whole subtrees) and their hit list
+    /// entries `hits` appended again, with their memos carried.
+    private func replayRun(_ run: Range<Int>, hits entries: Range<Int>) {
+        let firstHit = recordsHitList ? hits.replay(entries) : hits.count
+        carryReplayedUnits(run, to: tracker.replayRun(run), memosFrom: run.lowerBound, hitShift: firstHit - entries.lowerBound)
     }
 
     /// A sublayer's `zPosition` for drawing order (NaN counts as 0).

@@ -171,6 +171,17 @@ public final class Compositor {
     /// `SurveyMemo`). Off, every frame surveys every layer it reaches: the
     /// reference the replay is tested against (`SurveyReplayTests`).
     public var replaysUnchangedSubtrees = true
+    /// Record, in each `render`'s survey, the hit list `hitTest(_:)`
+    /// reads (off by default: a compositor that does not hit test pays
+    /// nothing). The list has an entry per layer the draw places (see
+    /// `HitList`); recording it reuses its storage, so a steady scene
+    /// still renders without heap allocation. Turning it on or off makes
+    /// the next survey walk every layer (no replay of the last frame's).
+    public var recordsHitList = false {
+        didSet { if !recordsHitList { hits.removeAll() } }
+    }
+    /// The hit list of the last survey (`recordsHitList`, `Layer.hitTest`).
+    let hits = HitList()
     /// Names this compositor in the layers' `SurveyMemo`s.
     let surveyToken = Compositor.nextEpoch()
     /// Set while surveying a subtree when something in it depends on time
@@ -368,6 +379,7 @@ public final class Compositor {
             && contentsSerial == lastContentsSerial
         lastSurveySettings = settings.value
         lastContentsSerial = contentsSerial
+        if recordsHitList && !hits.beginFrame(recording: true) { surveyReplayAllowed = false }
         let bounds = target.bounds
         let drawable = scale > 0 && scale.isFinite
         self.time = time
@@ -376,6 +388,7 @@ public final class Compositor {
         let placement = ParentPlacement(toTarget: rootMap, sublayerSpace: .identity, flipped: false, time: time)
         if drawable { survey(root, parent: placement, opacity: 1, clip: bounds, depth: 0) }
         tracker.endSurvey()
+        if recordsHitList { hits.endSurvey() }
         previousUnitResolved.removeAll()
         tracker.computeDamage(bounds: bounds)
         if backdropOnScreen && !tracker.damage.isEmpty { tracker.damageEverything(bounds: bounds) }

@@ -41,6 +41,9 @@ struct SurveyMemo {
     /// The subtree's units in that frame (empty when the layer was no
     /// unit: hidden, transparent, culled, off the clip).
     var units = 0 ..< 0
+    /// The subtree's hit list entries in that frame (`HitList`; empty
+    /// when the frame recorded none).
+    var hits = 0 ..< 0
     /// Back faces the survey of the subtree culled (`statistics`).
     var layersCulled = 0
 
