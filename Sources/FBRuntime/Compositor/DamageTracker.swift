@@ -218,13 +218,7 @@ final class DamageTracker {
     func isRunOfSubtrees(_ range: Range<Int>) -> Bool {
         guard range.lowerBound >= 0, range.upperBound <= previous.count, range.upperBound <= previousUnitLayers.count
         else { return false }
-        var k = range.lowerBound
-        while k < range.upperBound {
-            let end = previous[k].subtreeEnd
-            guard end > k else { return false }
-            k = end
-        }
-        return k == range.upperBound
+        return isRunOfPreOrderSubtrees(range) { previous[$0].subtreeEnd }
     }
 
     /// Appends the last frame's units `range` again (see `replay(_:of:)`);
@@ -353,3 +347,17 @@ final class DamageTracker {
     }
 }
 
+/// True when `range` of a list in pre-order (each entry followed by its
+/// subtree's, `subtreeEnd(k)` one past the last of entry `k`'s) is whole
+/// subtrees side by side; an empty range counts. The damage tracker's
+/// units and the hit list both are such lists.
+@inline(__always)
+func isRunOfPreOrderSubtrees(_ range: Range<Int>, subtreeEnd: (Int) -> Int) -> Bool {
+    var k = range.lowerBound
+    while k < range.upperBound {
+        let end = subtreeEnd(k)
+        guard end > k else { return false }
+        k = end
+    }
+    return k == range.upperBound
+}

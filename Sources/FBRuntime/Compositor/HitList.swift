@@ -155,13 +155,7 @@ final class HitList {
     func isRunOfSubtrees(_ range: Range<Int>, first layer: Layer? = nil) -> Bool {
         guard range.lowerBound >= 0, range.upperBound <= previous.count else { return false }
         if let layer, !range.isEmpty, previous[range.lowerBound].layer !== layer { return false }
-        var k = range.lowerBound
-        while k < range.upperBound {
-            let end = previous[k].subtreeEnd
-            guard end > k else { return false }
-            k = end
-        }
-        return k == range.upperBound
+        return isRunOfPreOrderSubtrees(range) { previous[$0].subtreeEnd }
     }
 
     /// Appends the last frame's entries `range` again (whole subtrees:
