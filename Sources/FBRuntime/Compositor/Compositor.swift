@@ -413,7 +413,8 @@ public final class Compositor {
             colorPool.endFrame()
             coveragePool.endFrame()
         }
-        statistics.surfacesAllocated = colorPool.allocations + coveragePool.allocations + endPaintersFrame()
+        statistics.surfacesAllocated = colorPool.allocations + coveragePool.allocations
+            + endPaintersFrame(bands: statistics.paintBands)
         colorPool.allocations = 0
         coveragePool.allocations = 0
     }

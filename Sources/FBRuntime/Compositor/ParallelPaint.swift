@@ -55,7 +55,6 @@ extension Compositor {
     /// a painter costs more than it saves.
     static let minimumParallelPaintArea = 64 * 1024
 
-
     /// How many bands this frame's damage is painted in (1: on this
     /// thread alone). Called after the damage is known.
     func paintBandCount() -> Int {
@@ -243,16 +242,15 @@ extension Compositor {
         overlayState = DebugOverlayState(frameBase: owner.frameTarget)
     }
 
-    /// After a frame painted in bands: the painters' pools forget what
-    /// the frame did not use, and report what they allocated.
-    func endPaintersFrame() -> Int {
+    /// After a frame painted in `bands` bands: the pools of the painters
+    /// that painted one forget what the frame did not use, and report
+    /// what they allocated.
+    func endPaintersFrame(bands: Int) -> Int {
         var allocated = 0
         var k = 0
-        while k < paintWorkers.count {
+        while k < bands - 1 {
             let painter = paintWorkers[k].painter
             k += 1
-            guard painter.statistics.paintBands > 0 else { continue }
-            painter.statistics.paintBands = 0
             painter.colorPool.endFrame()
             painter.coveragePool.endFrame()
             allocated += painter.colorPool.allocations + painter.coveragePool.allocations
@@ -345,7 +343,6 @@ final class PaintWorker {
                 painter.paintDamage(root, placement: placement, target: target, clearColor: clearColor, rows: rows,
                                     drawable: true)
             }
-            painter.statistics.paintBands = 1
             let time = System.monotonicNanoseconds() - start
             condition.lock.withLock {
                 nanoseconds = time
